@@ -1,0 +1,24 @@
+/**
+ * What every loader and action receives as `context` (server/app.ts builds it). Tests build their own,
+ * with their own database, so nothing here is a process-wide singleton.
+ */
+import type { Sql } from "../db/client.server.ts";
+import type { Config } from "./utils/env.server.ts";
+
+export type DemoWallet = { label: string; address: string; privateKeyHex: string };
+
+export type IndexerHandle = {
+  /** Present when the indexer runs in this process (npm start); /api/health reads the database anyway. */
+  running: boolean;
+};
+
+export type AppContext = {
+  sql: Sql;
+  config: Config & { adminAddress: string };
+  /** Demo mode only: the built-in wallets (holder, admin) the page offers when MyDoge is absent. */
+  demoWallets: DemoWallet[];
+};
+
+declare module "react-router" {
+  interface AppLoadContext extends AppContext {}
+}

@@ -1,0 +1,64 @@
+/**
+ * Giveaway rules, and the provably fair draw (DECISIONS "Giveaways").
+ *
+ * Commit-reveal: at creation the server draws a 32-byte seed from a secure random source and publishes
+ * drawCommitment = hex(SHA-256(seed bytes)). At the draw it reveals drawSeed (hex). The winning ticket is
+ *   t = uint256(SHA-256(utf8("spooks-draw:" + drawSeed + ":" + totalTickets))) mod totalTickets
+ * over the entries in ascending entry id, each entry holding the ticket range [before, before + tickets).
+ * Anyone can check sha256(seed) = commitment and recompute t and the winner.
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils.js";
+
+export const DEFAULT_POINTS_COST = 100;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+
+/** Open means active with an end date still in the future. */
+export function isGiveawayOpen(giveaway: { active: boolean; endDate: Date }, at: Date): boolean {
+  return giveaway.active && giveaway.endDate.getTime() > at.getTime();
+}
+
+export function newDrawSeed(): { seed: string; commitment: string } {
+  const seed = randomBytes(32);
+  return { seed: bytesToHex(seed), commitment: bytesToHex(sha256(seed)) };
+}
+
+export function drawCommitmentOf(seedHex: string): string {
+  return bytesToHex(sha256(hexToBytes(seedHex)));
+}
+
+export function winningTicket(seedHex: string, totalTickets: number): number {
+  if (!Number.isSafeInteger(totalTickets) || totalTickets < 1) throw new RangeError("no tickets to draw from");
+  const digest = sha256(new TextEncoder().encode(`spooks-draw:${seedHex}:${totalTickets}`));
+  return Number(BigInt(`0x${bytesToHex(digest)}`) % BigInt(totalTickets));
+}
+
+export type DrawEntry = { id: number; address: string; tickets: number };
+
+/** The winning entry: the one whose ticket range holds the winning ticket (entries in ascending id). */
+export function drawWinner<E extends DrawEntry>(seedHex: string, entries: readonly E[]): E {
+  const ordered = [...entries].sort((a, b) => a.id - b.id);
+  const total = ordered.reduce((sum, entry) => sum + entry.tickets, 0);
+  const ticket = winningTicket(seedHex, total);
+  let before = 0;
+  for (const entry of ordered) {
+    if (ticket < before + entry.tickets) return entry;
+    before += entry.tickets;
+  }
+  throw new Error("unreachable: ticket beyond ranges");
+}
+
+export type EntryStatus = "Won!" | "Active" | "Ended" | "Pending";
+
+/** Spec: Won (isWinner), Active (open), Ended (past end), Pending (inactive before its end). */
+export function entryStatus(
+  entry: { isWinner: boolean },
+  giveaway: { active: boolean; endDate: Date },
+  at: Date,
+): EntryStatus {
+  if (entry.isWinner) return "Won!";
+  if (isGiveawayOpen(giveaway, at)) return "Active";
+  if (giveaway.endDate.getTime() <= at.getTime()) return "Ended";
+  return "Pending";
+}

@@ -1,0 +1,52 @@
+/**
+ * Reward rules (DECISIONS "Points"). Points are stored as integer units: 1 point = 2,400 units, so that
+ * every hourly credit (rate / 24) and 0.01 point are whole.
+ */
+export const UNITS_PER_POINT = 2400;
+
+export const REWARD_TIERS = [
+  { tier: 1, minStaked: 1, maxStaked: 4, dailyRatePerItem: 100 },
+  { tier: 2, minStaked: 5, maxStaked: 9, dailyRatePerItem: 120 },
+  { tier: 3, minStaked: 10, maxStaked: null, dailyRatePerItem: 150 },
+] as const;
+
+export type RewardTier = (typeof REWARD_TIERS)[number];
+
+/** The tier a wallet with `stakedCount` staked items is in (tier 1 with none, the spec's default). */
+export function tierFor(stakedCount: number): RewardTier {
+  if (stakedCount >= 10) return REWARD_TIERS[2];
+  if (stakedCount >= 5) return REWARD_TIERS[1];
+  return REWARD_TIERS[0];
+}
+
+/** Daily points per staked item for a wallet with `stakedCount` staked items. */
+export function perItemDailyRate(stakedCount: number): number {
+  return tierFor(stakedCount).dailyRatePerItem;
+}
+
+/** The wallet's total points per day. */
+export function dailyRate(stakedCount: number): number {
+  return stakedCount * perItemDailyRate(stakedCount);
+}
+
+/** Units credited for one whole hour with `stakedCount` items staked for all of it. */
+export function hourlyCreditUnits(stakedCount: number): number {
+  return (dailyRate(stakedCount) * UNITS_PER_POINT) / 24;
+}
+
+export function unitsToPoints(units: number | bigint | string): number {
+  return Number(units) / UNITS_PER_POINT;
+}
+
+/** Whole points to units; refuses fractions finer than the unit. */
+export function pointsToUnits(points: number): number {
+  const units = Math.round(points * UNITS_PER_POINT);
+  if (!Number.isSafeInteger(units)) throw new RangeError("points out of range");
+  return units;
+}
+
+/** Share of a wallet's items that are staked, 0-100. */
+export function stakingPercentage(stakedCount: number, totalCount: number): number {
+  if (totalCount <= 0) return 0;
+  return Math.round((stakedCount / totalCount) * 10_000) / 100;
+}

@@ -1,0 +1,97 @@
+/**
+ * Input rules shared by the web admin's forms and actions and by the CLI, with the spec's texts
+ * (product-spec section 5). A schema's first issue message is what a person is shown.
+ */
+import { z } from "zod";
+import { isDogecoinAddress } from "./address.ts";
+import { now } from "./clock.ts";
+import { DEFAULT_POINTS_COST } from "./giveaways.ts";
+import { MIN_MULTIPLE_CHOICE_OPTIONS, normalizeOptions, VOTE_TYPES } from "./governance.ts";
+
+export const TITLE_MAX = 200;
+export const DESCRIPTION_MAX = 5000;
+export const MAX_POINTS = 1_000_000_000;
+export const MAX_TICKETS = 1_000_000;
+
+export const MESSAGES = {
+  missingFields: "Please fill out all required fields",
+  positivePoints: "Please enter a positive number of points",
+  needMoreOptions: "Multiple choice proposals require at least two options",
+  startInFuture: "Start date must be in the future",
+  endAfterStart: "End date must be after start date",
+  endInFuture: "End date must be in the future",
+  invalidAddress: "Invalid Dogecoin address",
+} as const;
+
+export const DEFAULT_ADJUSTMENT_DESCRIPTION = "Manual adjustment by admin";
+
+export const addressSchema = z
+  .string({ error: MESSAGES.invalidAddress })
+  .trim()
+  .refine(isDogecoinAddress, MESSAGES.invalidAddress);
+
+const requiredText = (max: number, label: string) =>
+  z
+    .string({ error: MESSAGES.missingFields })
+    .trim()
+    .min(1, MESSAGES.missingFields)
+    .max(max, `${label} must be at most ${max} characters`);
+
+const date = z.coerce.date({ error: MESSAGES.missingFields });
+
+export const addPointsSchema = z.object({
+  address: addressSchema,
+  amount: z.coerce
+    .number({ error: MESSAGES.positivePoints })
+    .refine((n) => Number.isFinite(n) && n > 0, MESSAGES.positivePoints)
+    .refine((n) => n <= MAX_POINTS, `Amount must be at most ${MAX_POINTS}`)
+    .refine((n) => Number.isInteger(n * 100), "Amount can have at most 2 decimals"),
+  description: z
+    .string()
+    .trim()
+    .max(500)
+    .optional()
+    .transform((text) => text || DEFAULT_ADJUSTMENT_DESCRIPTION),
+});
+
+export const createGiveawaySchema = z
+  .object({
+    title: requiredText(TITLE_MAX, "Title"),
+    description: requiredText(DESCRIPTION_MAX, "Description"),
+    imageUrl: requiredText(2000, "Image URL"),
+    pointsCost: z.coerce
+      .number()
+      .int("Points cost must be a whole number")
+      .min(1, "Points cost must be at least 1")
+      .max(MAX_POINTS, `Points cost must be at most ${MAX_POINTS}`)
+      .default(DEFAULT_POINTS_COST),
+    endDate: date,
+  })
+  .refine((g) => g.endDate.getTime() > now().getTime(), { message: MESSAGES.endInFuture, path: ["endDate"] });
+
+export const createProposalSchema = z
+  .object({
+    title: requiredText(TITLE_MAX, "Title"),
+    description: requiredText(DESCRIPTION_MAX, "Description"),
+    startDate: date,
+    endDate: date,
+    voteType: z.enum(VOTE_TYPES),
+    options: z.array(z.string().max(TITLE_MAX, `Options must be at most ${TITLE_MAX} characters`)).max(20).default([]),
+  })
+  .transform((p) => ({ ...p, options: normalizeOptions(p.voteType, p.options) }))
+  .superRefine((p, ctx) => {
+    if (p.options.length < MIN_MULTIPLE_CHOICE_OPTIONS) {
+      ctx.addIssue({ code: "custom", message: MESSAGES.needMoreOptions, path: ["options"] });
+    }
+    if (p.startDate.getTime() < now().getTime()) {
+      ctx.addIssue({ code: "custom", message: MESSAGES.startInFuture, path: ["startDate"] });
+    }
+    if (p.endDate.getTime() <= p.startDate.getTime()) {
+      ctx.addIssue({ code: "custom", message: MESSAGES.endAfterStart, path: ["endDate"] });
+    }
+  });
+
+/** The first message of a failed parse, for a 400 `{ message }` or a CLI error line. */
+export function firstIssue(error: z.ZodError): string {
+  return error.issues[0]?.message ?? "Invalid input";
+}

@@ -1,0 +1,62 @@
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+
+export default [
+  layout("routes/layout.tsx", [
+    index("routes/stake.tsx"),
+    route("rewards", "routes/rewards.tsx"),
+    route("governance", "routes/governance.tsx"),
+    route("admin", "routes/admin.tsx"),
+  ]),
+
+  ...prefix("api", [
+    route("health", "routes/api/health.ts"),
+
+    // Holdings, stats and rewards
+    route("wallet-doginals/:address", "routes/api/wallet-doginals.ts"),
+    route("verify-holdings", "routes/api/verify-holdings.ts"),
+    route("rewards/:address", "routes/api/rewards.ts"),
+    route("stats/:address", "routes/api/stats.ts"),
+    route("leaderboard", "routes/api/leaderboard.ts"),
+
+    // Staking
+    route("stake", "routes/api/stake.ts"),
+    route("unstake", "routes/api/unstake.ts"),
+    route("stake/bulk", "routes/api/stake-bulk.ts"),
+    route("unstake/bulk", "routes/api/unstake-bulk.ts"),
+
+    // Giveaways
+    route("giveaways", "routes/api/giveaways.ts"),
+    route("giveaways/enter", "routes/api/giveaways-enter.ts"),
+    route("giveaways/entries/user/:address", "routes/api/giveaways-entries-user.ts"),
+    route("giveaways/:id", "routes/api/giveaway.ts"),
+    route("giveaways/:id/entries", "routes/api/giveaway-entries.ts"),
+    route("giveaways/:id/image", "routes/api/giveaway-image.ts"),
+    route("giveaways/:id/select-winner", "routes/api/giveaway-select-winner.ts"),
+    route("upload-image", "routes/api/upload-image.ts"),
+
+    // Admin points
+    route("admin/users", "routes/api/admin-users.ts"),
+    route("add-permanent-points", "routes/api/add-permanent-points.ts"),
+    route("admin/clear-points", "routes/api/admin-clear-points.ts"),
+    route("admin/recalculate-points", "routes/api/admin-recalculate-points.ts"),
+    route("admin/reset-negative-balances", "routes/api/admin-reset-negative-balances.ts"),
+
+    // Governance
+    route("proposals", "routes/api/proposals.ts"),
+    route("proposals/user/:address", "routes/api/proposals-user.ts"),
+    route("proposals/voting-power/:address", "routes/api/proposals-voting-power.ts"),
+    route("proposals/:id", "routes/api/proposal.ts"),
+    route("proposals/:id/vote", "routes/api/proposal-vote.ts"),
+
+    // Sign-in
+    route("auth/challenge", "routes/api/auth-challenge.ts"),
+    route("auth/session", "routes/api/auth-session.ts"),
+
+    // Demo mode only: the built-in demo wallets
+    route("demo/wallets", "routes/api/demo-wallets.ts"),
+
+    route("*", "routes/api/not-found.ts"),
+  ]),
+
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

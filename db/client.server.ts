@@ -1,0 +1,96 @@
+/**
+ * The one database client factory. Both engines are reached through porsager's `postgres`:
+ * - DATABASE_URL set: that server, pooled.
+ * - not set: embedded Postgres (PGlite) in DATA_DIR, served over a loopback socket by pglite-socket.
+ *   PGlite has a single backend, so this process uses one connection; other processes on the same
+ *   DATA_DIR (the CLI beside `npm start`) attach to the running server's socket instead of opening the
+ *   files twice.
+ */
+import postgres from "postgres";
+import { openEmbedded } from "./embedded.server.ts";
+
+export type Sql = postgres.Sql<{ bigint: number }>;
+export type TransactionSql = postgres.TransactionSql<{ bigint: number }>;
+/** Either the pool or a transaction: query functions take this so the caller picks the scope. */
+export type Queryable = Sql | TransactionSql;
+
+export type Database = {
+  sql: Sql;
+  engine: "postgres" | "pglite";
+  /** Where it is, without credentials (for logs and /api/health). */
+  description: string;
+  close(): Promise<void>;
+};
+
+export class DatabaseConfigError extends Error {}
+
+/** int8 as a JS number (ledger sums stay far below 2^53 units); numeric stays a string: cast in SQL. */
+const BIGINT_AS_NUMBER = {
+  to: 20,
+  from: [20],
+  serialize: (value: number | bigint) => String(value),
+  parse: (value: string) => Number(value),
+};
+
+export function createSql(url: string, options: { max?: number } = {}): Sql {
+  return postgres(url, {
+    max: options.max ?? 10,
+    idle_timeout: 30,
+    connect_timeout: 10,
+    onnotice: () => {},
+    transform: postgres.camel,
+    types: { bigint: BIGINT_AS_NUMBER },
+    connection: { application_name: "spooks" },
+  }) as unknown as Sql;
+}
+
+export function describeUrl(url: string): string {
+  const parsed = parseDatabaseUrl(url);
+  return `${parsed.hostname || "localhost"}:${parsed.port || 5432}${parsed.pathname}`;
+}
+
+export function parseDatabaseUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new DatabaseConfigError("DATABASE_URL is not a valid URL (expected postgres://user:pass@host:port/db)");
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    throw new DatabaseConfigError(`DATABASE_URL must start with postgres:// (got ${parsed.protocol}//)`);
+  }
+  return parsed;
+}
+
+async function checkReachable(sql: Sql, description: string): Promise<void> {
+  try {
+    await sql`select 1`;
+  } catch (error) {
+    await sql.end({ timeout: 1 }).catch(() => {});
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new DatabaseConfigError(`Cannot reach the database at ${description}: ${reason}`);
+  }
+}
+
+export type OpenOptions = { databaseUrl?: string; dataDir: string; max?: number };
+
+export async function openDatabase({ databaseUrl, dataDir, max }: OpenOptions): Promise<Database> {
+  if (databaseUrl) {
+    const description = describeUrl(databaseUrl);
+    const sql = createSql(databaseUrl, { max });
+    await checkReachable(sql, description);
+    return { sql, engine: "postgres", description, close: () => sql.end({ timeout: 5 }) };
+  }
+  const embedded = await openEmbedded(dataDir);
+  const sql = createSql(embedded.url, { max: 1 });
+  await checkReachable(sql, embedded.description);
+  return {
+    sql,
+    engine: "pglite",
+    description: embedded.description,
+    close: async () => {
+      await sql.end({ timeout: 5 });
+      await embedded.close();
+    },
+  };
+}

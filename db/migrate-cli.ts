@@ -1,0 +1,18 @@
+/** `npm run db:migrate`: applies pending migrations to the configured database and says what it did. */
+import { loadConfig } from "../app/utils/env.server.ts";
+import { openDatabase } from "./client.server.ts";
+import { migrate } from "./migrate.server.ts";
+
+const config = loadConfig();
+try {
+  const db = await openDatabase(config);
+  try {
+    const applied = await migrate(db.sql);
+    console.log(applied.length ? `Applied ${applied.join(", ")} to ${db.description}` : `Nothing to apply on ${db.description}`);
+  } finally {
+    await db.close();
+  }
+} catch (error) {
+  console.error(`spooks: ${(error as Error).message}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,98 @@
+/**
+ * `npm start`: the whole product in one process — web server, indexer (unless --no-indexer), and in demo
+ * mode the simulated chain and demo wallets. `--dev` serves through vite with hot reload.
+ * Start-up stops with one clear line when configuration, the database or a migration is wrong.
+ */
+import path from "node:path";
+import type { ServerBuild } from "react-router";
+import type { AppContext } from "../app/context.ts";
+import { loadConfig } from "../app/utils/env.server.ts";
+import { createLogger } from "../app/utils/logger.server.ts";
+import { openDatabase, type Database } from "../db/client.server.ts";
+import { migrate } from "../db/migrate.server.ts";
+import { startIndexer } from "../indexer/service.server.ts";
+import { createApp } from "./app.ts";
+import { startDemo, type Demo } from "./demo.server.ts";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+const args = new Set(process.argv.slice(2));
+const dev = args.has("--dev");
+const withIndexer = !args.has("--no-indexer");
+
+async function loadBuild(): Promise<{ build: ServerBuild | (() => Promise<ServerBuild>); clientDir?: string; before: never[] }> {
+  if (!dev) {
+    const buildDir = path.resolve(process.env.SPOOKS_BUILD_DIR ?? "build");
+    const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
+    return { build, clientDir: path.join(buildDir, "client"), before: [] };
+  }
+  const vite = await import("vite");
+  const server = await vite.createServer({ server: { middlewareMode: true } });
+  return {
+    build: () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+    before: [server.middlewares as never],
+  };
+}
+
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel, { service: "web" });
+  const db: Database = await openDatabase(config);
+  const cleanups: (() => Promise<unknown>)[] = [() => db.close()];
+  try {
+    const applied = await migrate(db.sql);
+    if (applied.length) logger.info({ msg: "migrations applied", applied });
+
+    let demo: Demo | null = null;
+    if (config.demo) {
+      demo = await startDemo(db.sql, config.dataDir);
+      cleanups.unshift(() => demo!.chain.close());
+      logger.info({ msg: "demo mode", chain: demo.chain.url, holder: demo.holder.address, admin: demo.admin.address });
+    }
+    const adminAddress = config.adminAddress ?? demo?.admin.address;
+    if (!adminAddress) throw new Error("ADMIN_ADDRESS is not set");
+    const ordUrl = config.ordUrl ?? demo!.chain.url;
+
+    if (withIndexer) {
+      const indexer = await startIndexer({ sql: db.sql, config: { ...config, ordUrl }, logger: createLogger(config.logLevel, { service: "indexer" }) });
+      cleanups.unshift(() => indexer.stop());
+    }
+
+    const context: AppContext = {
+      sql: db.sql,
+      config: { ...config, ordUrl, adminAddress },
+      demoWallets: demo?.wallets ?? [],
+    };
+    const { build, clientDir, before } = await loadBuild();
+    const app = createApp({ context, build, clientDir, before });
+    const server = app.listen(config.port, config.host, () => {
+      logger.info({ msg: "listening", url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`, database: db.description, demo: config.demo });
+    });
+    server.on("error", (error) => fail(error));
+    cleanups.unshift(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    );
+    const shutdown = async (signal: string) => {
+      logger.info({ msg: "shutting down", signal });
+      const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+      for (const cleanup of cleanups) await cleanup().catch((error) => logger.error({ msg: "shutdown step failed", error: String(error) }));
+      clearTimeout(force);
+      process.exit(0);
+    };
+    process.once("SIGTERM", () => void shutdown("SIGTERM"));
+    process.once("SIGINT", () => void shutdown("SIGINT"));
+  } catch (error) {
+    for (const cleanup of cleanups) await cleanup().catch(() => {});
+    throw error;
+  }
+}
+
+function fail(error: unknown): never {
+  console.error(`spooks: ${(error as Error).message ?? String(error)}`);
+  process.exit(1);
+}
+
+main().catch(fail);

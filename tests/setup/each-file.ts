@@ -1,0 +1,15 @@
+import { afterEach, beforeEach, vi } from "vitest";
+
+// An unexpected console.error fails the test that caused it (tests that expect one mock it first).
+let errorSpy: ReturnType<typeof vi.spyOn> | undefined;
+beforeEach(() => {
+  errorSpy = vi.spyOn(console, "error");
+});
+afterEach(() => {
+  const calls = errorSpy?.mock.calls ?? [];
+  const isMocked = errorSpy && errorSpy.getMockImplementation() !== undefined;
+  errorSpy?.mockRestore();
+  if (calls.length > 0 && !isMocked) {
+    throw new Error(`console.error was called: ${calls.map((args) => args.map(String).join(" ")).join("\n")}`);
+  }
+});

@@ -1,0 +1,110 @@
+/**
+ * The real app over real HTTP for tests: a production build (made once per source state, in
+ * .test-data/build-<hash>, under a lock so parallel runs never race) served by server/app.ts on a
+ * loopback port, with the test file's own database in the context.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { ServerBuild } from "react-router";
+import type { AppContext, DemoWallet } from "../../app/context.ts";
+import { loadConfig, type Config } from "../../app/utils/env.server.ts";
+import type { Sql } from "../../db/client.server.ts";
+import { createApp } from "../../server/app.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const BUILD_INPUTS = ["app", "public", "react-router.config.ts", "vite.config.ts", "package-lock.json"];
+
+function hashInputs(): string {
+  const hash = createHash("sha256");
+  const visit = (entry: string) => {
+    const full = path.join(ROOT, entry);
+    if (!fs.existsSync(full)) return;
+    const stat = fs.statSync(full);
+    if (stat.isDirectory()) {
+      for (const child of fs.readdirSync(full).sort()) {
+        if (!/\.test\.tsx?$/.test(child)) visit(path.join(entry, child));
+      }
+    } else {
+      hash.update(entry).update(fs.readFileSync(full));
+    }
+  };
+  BUILD_INPUTS.forEach(visit);
+  return hash.digest("hex").slice(0, 12);
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Builds the app once for the current sources; returns the build folder. */
+export async function ensureAppBuild(): Promise<string> {
+  const dir = path.join(ROOT, ".test-data", `build-${hashInputs()}`);
+  const done = path.join(dir, "server", "index.js");
+  const lock = `${dir}.lock`;
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  for (let waited = 0; !fs.existsSync(done); waited += 500) {
+    try {
+      fs.mkdirSync(lock);
+    } catch {
+      const age = Date.now() - fs.statSync(lock, { throwIfNoEntry: false })!?.mtimeMs;
+      if (age > 5 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+      await sleep(500);
+      continue;
+    }
+    try {
+      if (!fs.existsSync(done)) {
+        execFileSync(path.join(ROOT, "node_modules/.bin/react-router"), ["build"], {
+          cwd: ROOT,
+          env: { ...process.env, SPOOKS_BUILD_DIR: dir, NODE_ENV: "production" },
+          stdio: "pipe",
+        });
+      }
+    } finally {
+      fs.rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return dir;
+}
+
+export type TestServer = { url: string; context: AppContext; close(): Promise<void> };
+
+export type TestServerOptions = {
+  sql: Sql;
+  adminAddress: string;
+  demoWallets?: DemoWallet[];
+  env?: Record<string, string>;
+};
+
+/** Starts the real app on 127.0.0.1 with a random port. */
+export async function startTestServer({ sql, adminAddress, demoWallets = [], env = {} }: TestServerOptions): Promise<TestServer> {
+  const buildDir = await ensureAppBuild();
+  const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-test-"));
+  const config: Config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    ORD_URL: "http://127.0.0.1:9",
+    ADMIN_ADDRESS: adminAddress,
+    ...env,
+  });
+  const context: AppContext = { sql, config: { ...config, adminAddress }, demoWallets };
+  const app = createApp({ context, build, clientDir: path.join(buildDir, "client") });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    context,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,7 +1,8 @@
 /**
  * Embedded Postgres: PGlite kept in `<dataDir>/pglite`, served on a loopback port by pglite-socket.
  * The process that opens the files writes `<dataDir>/embedded.json` (pid, port); another process on the
- * same DATA_DIR attaches to that port rather than opening the files a second time. pglite-socket queues
+ * same DATA_DIR (or a second open in the same process) attaches to that port rather than opening the files a
+ * second time, waiting while the owner is still starting. pglite-socket queues
  * queries and keeps a transaction's statements together, so attached clients are safe, but they share
  * one backend: advisory locks do not exclude between them.
  */
@@ -49,34 +50,121 @@ function urlFor(port: number): string {
   return `postgres://postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
 }
 
+/**
+ * Data folders this process serves (resolved path → its port, or null once a start failed): a second
+ * open in the same process attaches to the socket instead of opening the files twice.
+ */
+const servedHere = new Map<string, Promise<number | null>>();
+
+/** How long to wait for another process that has claimed the folder but not yet published its port. */
+const OWNER_START_WAIT_MS = 20_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function attached(root: string, port: number, pid: number): Embedded {
+  return {
+    url: urlFor(port),
+    description: `embedded PGlite in ${root} (attached to process ${pid})`,
+    close: async () => {},
+  };
+}
+
+/** Writes the owner file whole (never a half-written file another process could read as garbage). */
+function writeOwner(file: string, owner: Owner, exclusive: boolean): boolean {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(owner));
+  try {
+    if (!exclusive) {
+      fs.renameSync(tmp, file);
+      return true;
+    }
+    try {
+      fs.linkSync(tmp, file); // atomic, and fails if the file exists: the claim
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw error;
+    }
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+/**
+ * Removes the owner file judged stale, unless another process replaced it with a fresh claim meanwhile:
+ * the file is moved aside atomically, and put back if it is not the one that was judged.
+ */
+function removeStaleOwner(file: string, stale: Owner | null): void {
+  const aside = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.stale`;
+  try {
+    fs.renameSync(file, aside);
+  } catch {
+    return; // already gone
+  }
+  const moved = readOwner(aside);
+  if (moved && (!stale || moved.pid !== stale.pid || moved.port !== stale.port)) {
+    try {
+      fs.linkSync(aside, file);
+    } catch {
+      // a newer claim is already in place
+    }
+  }
+  fs.rmSync(aside, { force: true });
+}
+
 export async function openEmbedded(dataDir: string): Promise<Embedded> {
   const root = path.resolve(dataDir);
   fs.mkdirSync(root, { recursive: true });
   const ownerFile = path.join(root, "embedded.json");
+  const deadline = Date.now() + OWNER_START_WAIT_MS;
 
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const owner = readOwner(ownerFile);
-    if (owner && owner.pid !== process.pid && isAlive(owner.pid) && (await portAnswers(owner.port))) {
-      return {
-        url: urlFor(owner.port),
-        description: `embedded PGlite in ${root} (attached to process ${owner.pid})`,
-        close: async () => {},
-      };
+  for (;;) {
+    const here = servedHere.get(root);
+    if (here) {
+      const port = await here;
+      if (port !== null) return attached(root, port, process.pid);
+      continue; // that start failed (and was forgotten): try again
     }
-    if (owner || fs.existsSync(ownerFile)) fs.rmSync(ownerFile, { force: true });
-    try {
-      // Claim the data folder atomically before opening it: two processes must never open it at once.
-      fs.writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, port: 0 }), { flag: "wx" });
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+    const owner = readOwner(ownerFile);
+    // An owner file naming this process but not served here is stale (a previous process with the same pid).
+    if (owner && owner.pid !== process.pid && isAlive(owner.pid)) {
+      if (owner.port > 0 && (await portAnswers(owner.port))) return attached(root, owner.port, owner.pid);
+      if (owner.port === 0) {
+        // Claimed by a process still opening PGlite: wait for its port rather than open the files twice.
+        if (Date.now() > deadline) {
+          throw new Error(
+            `Process ${owner.pid} holds the embedded database in ${root} but does not serve it; ` +
+              `if that process is not this app, delete ${ownerFile}`,
+          );
+        }
+        await sleep(250);
+        continue;
+      }
+    }
+    if (servedHere.has(root)) continue; // claimed in this process while we checked the port
+    if (owner || fs.existsSync(ownerFile)) removeStaleOwner(ownerFile, owner);
+    // Claim the data folder atomically before opening it: it must never be opened twice at once.
+    if (!writeOwner(ownerFile, { pid: process.pid, port: 0 }, true)) {
+      if (Date.now() > deadline) throw new Error(`Another process holds the embedded database in ${root}; could not attach to it`);
+      await sleep(250);
       continue;
     }
-    return serveEmbedded(root, ownerFile);
+    const serving = serveEmbedded(root, ownerFile);
+    servedHere.set(
+      root,
+      serving.then(
+        (served) => served.port,
+        () => {
+          servedHere.delete(root);
+          return null;
+        },
+      ),
+    );
+    return (await serving).embedded;
   }
-  throw new Error(`Another process holds the embedded database in ${root}; could not attach to it`);
 }
 
-async function serveEmbedded(root: string, ownerFile: string): Promise<Embedded> {
+async function serveEmbedded(root: string, ownerFile: string): Promise<{ embedded: Embedded; port: number }> {
   let db: PGlite | undefined;
   try {
     db = await PGlite.create({ dataDir: path.join(root, "pglite") });
@@ -88,17 +176,19 @@ async function serveEmbedded(root: string, ownerFile: string): Promise<Embedded>
     });
     await server.start();
     const port = Number(server.getServerConn().split(":").pop());
-    fs.writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, port }));
+    writeOwner(ownerFile, { pid: process.pid, port }, false);
     const opened = db;
-    return {
+    const embedded: Embedded = {
       url: urlFor(port),
       description: `embedded PGlite in ${root}`,
       close: async () => {
+        servedHere.delete(root);
         await server.stop();
         await opened.close();
         fs.rmSync(ownerFile, { force: true });
       },
     };
+    return { embedded, port };
   } catch (error) {
     await db?.close().catch(() => {});
     fs.rmSync(ownerFile, { force: true });

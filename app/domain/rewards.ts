@@ -38,7 +38,7 @@ export function unitsToPoints(units: number | bigint | string): number {
   return Number(units) / UNITS_PER_POINT;
 }
 
-/** Whole points to units; refuses fractions finer than the unit. */
+/** Points to units, rounded to the nearest unit (callers validate at most 2 decimals first). */
 export function pointsToUnits(points: number): number {
   const units = Math.round(points * UNITS_PER_POINT);
   if (!Number.isSafeInteger(units)) throw new RangeError("points out of range");

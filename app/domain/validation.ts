@@ -45,7 +45,8 @@ export const addPointsSchema = z.object({
     .number({ error: MESSAGES.positivePoints })
     .refine((n) => Number.isFinite(n) && n > 0, MESSAGES.positivePoints)
     .refine((n) => n <= MAX_POINTS, `Amount must be at most ${MAX_POINTS}`)
-    .refine((n) => Number.isInteger(n * 100), "Amount can have at most 2 decimals"),
+    // n * 100 is not exact in binary (1.15 * 100 = 114.999…): compare with n rounded to 2 decimals instead.
+    .refine((n) => Number(n.toFixed(2)) === n, "Amount can have at most 2 decimals"),
   description: z
     .string()
     .trim()

@@ -15,8 +15,15 @@ export async function importCatalogue(
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ inserted: number; updated: number }> {
   return sql.begin(async (tx) => {
+    // Unique (collection, rank), (collection, number) and name are checked row by row, so a corrected
+    // catalogue that swaps two items' ranks would collide with itself. Park the rows being re-imported on
+    // values no real row has (and that satisfy every check) first; the upsert below sets the real ones.
+    await tx`
+      update items set rank = 1000000000 + id, number = 1000000000 + id, rarity = 'Common', name = 'importing #' || id
+      where inscription_id = any(${items.map((item) => item.inscriptionId)})`;
     let inserted = 0;
     for (let start = 0; start < items.length; start += IMPORT_CHUNK) {
+      // Exactly the columns to insert: `tx(chunk)` takes them from these keys.
       const chunk = items.slice(start, start + IMPORT_CHUNK).map((item) => ({
         inscriptionId: item.inscriptionId,
         collection: item.collection,
@@ -26,7 +33,7 @@ export async function importCatalogue(
         rarity: item.rarity,
       }));
       const rows = await tx<{ inserted: boolean }[]>`
-        insert into items ${tx(chunk, "inscriptionId", "collection", "name", "number", "rank", "rarity")}
+        insert into items ${tx(chunk)}
         on conflict (inscription_id) do update
           set collection = excluded.collection, name = excluded.name, number = excluded.number,
               rank = excluded.rank, rarity = excluded.rarity

@@ -10,6 +10,6 @@ afterEach(() => {
   const isMocked = errorSpy && errorSpy.getMockImplementation() !== undefined;
   errorSpy?.mockRestore();
   if (calls.length > 0 && !isMocked) {
-    throw new Error(`console.error was called: ${calls.map((args) => args.map(String).join(" ")).join("\n")}`);
+    throw new Error(`console.error was called: ${calls.map((args: unknown[]) => args.map(String).join(" ")).join("\n")}`);
   }
 });

@@ -1,0 +1,316 @@
+/** Giveaways: the create form and 'Manage Giveaways' (image, end/activate, draw, delete). */
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import { useCallback, useRef, useState } from "react";
+import { formatNumber } from "../../domain/format.ts";
+import { DEFAULT_POINTS_COST } from "../../domain/giveaways.ts";
+import { DateText } from "../governance/date-text.tsx";
+import { TicketIcon, TrophyIcon } from "../icons.tsx";
+import { ConfirmDialog } from "../ui/alert-dialog.tsx";
+import { Badge } from "../ui/badge.tsx";
+import { Button, Spinner } from "../ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card.tsx";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
+import { Input } from "../ui/input.tsx";
+import { FormField, textareaClasses } from "./form-field.tsx";
+import { FALLBACK_IMAGE, ImageUpload } from "./image-upload.tsx";
+import { LocalDateInput, useLocalDate } from "./local-date-input.tsx";
+import {
+  createGiveawayFormSchema,
+  deleteGiveawayFormSchema,
+  selectWinnerFormSchema,
+  toggleGiveawayFormSchema,
+  updateImageFormSchema,
+} from "./schemas.ts";
+import { useAdminForm } from "./use-admin-form.ts";
+
+export type AdminGiveaway = {
+  id: number;
+  title: string;
+  description: string;
+  imageUrl: string;
+  pointsCost: number;
+  endDate: Date | string;
+  active: boolean;
+  winnerAddress: string | null;
+  entriesCount: number;
+  ticketsCount: number;
+};
+
+type Auth = { onUnauthorized: () => void };
+
+function CreateGiveawayForm({ onUnauthorized }: Auth) {
+  const [imageUrl, setImageUrl] = useState("");
+  const endDate = useLocalDate();
+  const reset = useCallback(() => {
+    setImageUrl("");
+    endDate.reset();
+  }, [endDate]);
+  const { form, fields, busy } = useAdminForm({
+    id: "create-giveaway",
+    schema: createGiveawayFormSchema,
+    defaultValue: { pointsCost: String(DEFAULT_POINTS_COST) },
+    onSuccess: reset,
+    onUnauthorized,
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Create Giveaway</CardTitle>
+        <CardDescription>Holders spend Spook Points on tickets; the winner is drawn by tickets.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form method="post" {...getFormProps(form)} className="grid gap-4">
+          <input type="hidden" name="intent" value="create-giveaway" />
+          <FormField label="Title" htmlFor={fields.title.id} errorId={fields.title.errorId} errors={fields.title.errors}>
+            <Input {...getInputProps(fields.title, { type: "text" })} placeholder="Legendary Spook Giveaway" />
+          </FormField>
+          <div className="grid gap-1">
+            <ImageUpload
+              label="Image"
+              name={fields.imageUrl.name}
+              value={imageUrl}
+              onChange={setImageUrl}
+              errorId={fields.imageUrl.errorId}
+              invalid={!!fields.imageUrl.errors?.length}
+            />
+            <p id={fields.imageUrl.errorId} className="text-xs text-red-300">
+              {fields.imageUrl.errors?.[0]}
+            </p>
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField
+              label="Points Cost"
+              htmlFor={fields.pointsCost.id}
+              errorId={fields.pointsCost.errorId}
+              errors={fields.pointsCost.errors}
+            >
+              <Input {...getInputProps(fields.pointsCost, { type: "number" })} min={1} step={1} />
+            </FormField>
+            <FormField
+              label="End Date"
+              htmlFor={fields.endDate.id}
+              errorId={fields.endDate.errorId}
+              errors={fields.endDate.errors}
+              hint="Your local time"
+            >
+              <LocalDateInput
+                id={fields.endDate.id}
+                name={fields.endDate.name}
+                errorId={fields.endDate.errorId}
+                invalid={!!fields.endDate.errors?.length}
+                value={endDate.value}
+                onChange={endDate.setValue}
+              />
+            </FormField>
+          </div>
+          <FormField
+            label="Description"
+            htmlFor={fields.description.id}
+            errorId={fields.description.errorId}
+            errors={fields.description.errors}
+          >
+            <textarea {...getTextareaProps(fields.description)} className={textareaClasses} placeholder="What can be won, and how." />
+          </FormField>
+          <div className="flex justify-end">
+            <Button type="submit" disabled={busy}>
+              {busy && <Spinner />} {busy ? "Creating..." : "Create Giveaway"}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function GiveawayThumb({ src, alt }: { src: string; alt: string }) {
+  const [failed, setFailed] = useState(false);
+  return (
+    <img
+      src={failed ? FALLBACK_IMAGE : src}
+      alt={alt}
+      onError={() => setFailed(true)}
+      className="h-20 w-28 shrink-0 rounded-lg border border-zinc-800 object-cover"
+    />
+  );
+}
+
+function GiveawayRow({ giveaway, onEditImage, onUnauthorized }: { giveaway: AdminGiveaway; onEditImage: () => void } & Auth) {
+  const [confirm, setConfirm] = useState<"delete" | "winner" | null>(null);
+  const deleteRef = useRef<HTMLFormElement>(null);
+  const winnerRef = useRef<HTMLFormElement>(null);
+  const toggle = useAdminForm({ id: `toggle-giveaway-${giveaway.id}`, schema: toggleGiveawayFormSchema, onUnauthorized });
+  const winner = useAdminForm({ id: `select-winner-${giveaway.id}`, schema: selectWinnerFormSchema, onUnauthorized });
+  const remove = useAdminForm({ id: `delete-giveaway-${giveaway.id}`, schema: deleteGiveawayFormSchema, onUnauthorized });
+  const canDraw = giveaway.active && !giveaway.winnerAddress;
+
+  return (
+    <li className="flex flex-col gap-4 p-4 sm:flex-row sm:items-center" data-testid="admin-giveaway">
+      <GiveawayThumb src={giveaway.imageUrl} alt={giveaway.title} />
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <h4 className="font-semibold break-words text-zinc-50">{giveaway.title}</h4>
+          <Badge variant={giveaway.active ? "success" : "secondary"}>{giveaway.active ? "Active" : "Inactive"}</Badge>
+        </div>
+        <dl className="mt-1.5 grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-zinc-400 sm:flex sm:flex-wrap">
+          <div className="flex gap-1">
+            <dt>Cost:</dt>
+            <dd className="text-zinc-200">{formatNumber(giveaway.pointsCost)} SPOOK</dd>
+          </div>
+          <div className="flex gap-1">
+            <dt>Ends:</dt>
+            <dd className="text-zinc-200">
+              <DateText value={giveaway.endDate} withTime />
+            </dd>
+          </div>
+          <div className="flex gap-1">
+            <dt>Entries:</dt>
+            <dd className="text-zinc-200" data-testid="entries-count">
+              {formatNumber(giveaway.entriesCount)}
+            </dd>
+          </div>
+          <div className="flex gap-1">
+            <dt>
+              <TicketIcon className="inline h-3 w-3" /> Tickets:
+            </dt>
+            <dd className="text-zinc-200">{formatNumber(giveaway.ticketsCount)}</dd>
+          </div>
+          {giveaway.winnerAddress && (
+            <div className="col-span-2 flex gap-1 text-amber-200">
+              <dt>
+                <TrophyIcon className="inline h-3 w-3" /> Winner:
+              </dt>
+              <dd className="font-mono break-all" title={giveaway.winnerAddress} data-testid="winner-address">
+                {giveaway.winnerAddress}
+              </dd>
+            </div>
+          )}
+        </dl>
+      </div>
+      <div className="flex flex-wrap gap-2 sm:justify-end">
+        <Button size="sm" variant="secondary" onClick={onEditImage}>
+          Edit Image
+        </Button>
+        <form method="post" {...getFormProps(toggle.form)}>
+          <input type="hidden" name="intent" value="toggle-giveaway" />
+          <input type="hidden" name="giveawayId" value={giveaway.id} />
+          <input type="hidden" name="active" value={giveaway.active ? "false" : "true"} />
+          <Button type="submit" size="sm" variant={giveaway.active ? "outline" : "success"} disabled={toggle.busy}>
+            {toggle.busy && <Spinner className="h-3 w-3" />} {giveaway.active ? "End" : "Activate"}
+          </Button>
+        </form>
+        {canDraw && (
+          <form ref={winnerRef} method="post" {...getFormProps(winner.form)}>
+            <input type="hidden" name="intent" value="select-winner" />
+            <input type="hidden" name="giveawayId" value={giveaway.id} />
+            <Button size="sm" onClick={() => setConfirm("winner")} disabled={winner.busy}>
+              {winner.busy && <Spinner className="h-3 w-3" />} Select Winner
+            </Button>
+          </form>
+        )}
+        <form ref={deleteRef} method="post" {...getFormProps(remove.form)}>
+          <input type="hidden" name="intent" value="delete-giveaway" />
+          <input type="hidden" name="giveawayId" value={giveaway.id} />
+          <Button size="sm" variant="destructive" onClick={() => setConfirm("delete")} disabled={remove.busy}>
+            {remove.busy && <Spinner className="h-3 w-3" />} Delete
+          </Button>
+        </form>
+      </div>
+      <ConfirmDialog
+        open={confirm === "winner"}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        title="Select a winner?"
+        description={`One winner of "${giveaway.title}" is drawn now, weighted by tickets. The draw is final.`}
+        confirmLabel="Select Winner"
+        onConfirm={() => winnerRef.current?.requestSubmit()}
+      />
+      <ConfirmDialog
+        open={confirm === "delete"}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        title="Delete giveaway?"
+        description={`Are you sure you want to delete "${giveaway.title}"? This removes all its entries${
+          giveaway.winnerAddress ? "" : " and refunds their points"
+        }. This action cannot be undone.`}
+        confirmLabel="Delete"
+        destructive
+        onConfirm={() => deleteRef.current?.requestSubmit()}
+      />
+    </li>
+  );
+}
+
+function EditImageDialog({ giveaway, onClose, onUnauthorized }: { giveaway: AdminGiveaway | null; onClose: () => void } & Auth) {
+  const [imageUrl, setImageUrl] = useState("");
+  const close = useCallback(() => {
+    setImageUrl("");
+    onClose();
+  }, [onClose]);
+  const { form, fields, busy } = useAdminForm({ id: "update-image", schema: updateImageFormSchema, onSuccess: close, onUnauthorized });
+  return (
+    <Dialog open={giveaway !== null} onOpenChange={(open) => !open && close()}>
+      <DialogContent className="max-w-md">
+        <form method="post" {...getFormProps(form)} className="grid gap-4">
+          <DialogHeader>
+            <DialogTitle>Edit Image</DialogTitle>
+            <DialogDescription>{giveaway?.title}</DialogDescription>
+          </DialogHeader>
+          <input type="hidden" name="intent" value="update-image" />
+          <input type="hidden" name="giveawayId" value={giveaway?.id ?? ""} />
+          <ImageUpload
+            label="New image"
+            name={fields.imageUrl.name}
+            value={imageUrl}
+            onChange={setImageUrl}
+            errorId={fields.imageUrl.errorId}
+            invalid={!!fields.imageUrl.errors?.length}
+          />
+          <p id={fields.imageUrl.errorId} className="text-xs text-red-300">
+            {fields.imageUrl.errors?.[0]}
+          </p>
+          <DialogFooter>
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy && <Spinner />} {busy ? "Updating..." : "Update Image"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function GiveawaysTab({ giveaways, onUnauthorized }: { giveaways: AdminGiveaway[] } & Auth) {
+  const [editing, setEditing] = useState<number | null>(null);
+  const editingGiveaway = giveaways.find((giveaway) => giveaway.id === editing) ?? null;
+  const closeEditor = useCallback(() => setEditing(null), []);
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <CreateGiveawayForm onUnauthorized={onUnauthorized} />
+      <Card className="self-start">
+        <CardHeader>
+          <CardTitle>Manage Giveaways</CardTitle>
+          <CardDescription>{formatNumber(giveaways.length)} giveaways</CardDescription>
+        </CardHeader>
+        {giveaways.length === 0 ? (
+          <CardContent>
+            <p className="rounded-lg border border-dashed border-zinc-800 px-4 py-10 text-center text-zinc-400">No giveaways created yet</p>
+          </CardContent>
+        ) : (
+          <ul className="divide-y divide-zinc-800/70 border-t border-zinc-800/70">
+            {giveaways.map((giveaway) => (
+              <GiveawayRow
+                key={giveaway.id}
+                giveaway={giveaway}
+                onEditImage={() => setEditing(giveaway.id)}
+                onUnauthorized={onUnauthorized}
+              />
+            ))}
+          </ul>
+        )}
+      </Card>
+      <EditImageDialog giveaway={editingGiveaway} onClose={closeEditor} onUnauthorized={onUnauthorized} />
+    </div>
+  );
+}
+

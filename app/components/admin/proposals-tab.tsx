@@ -1,0 +1,260 @@
+/** Governance: the create-proposal form (vote type, options) and the proposals list with Delete. */
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import { useCallback, useRef, useState } from "react";
+import { YES_NO_OPTIONS, type ProposalStatus, type VoteType } from "../../domain/governance.ts";
+import { DateText } from "../governance/date-text.tsx";
+import { StatusBadge } from "../governance/status-badge.tsx";
+import { VOTE_TYPE_LABELS } from "../governance/types.ts";
+import { PlusIcon } from "../icons.tsx";
+import { ConfirmDialog } from "../ui/alert-dialog.tsx";
+import { Badge } from "../ui/badge.tsx";
+import { Button, Spinner } from "../ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card.tsx";
+import { Input } from "../ui/input.tsx";
+import { FormField, selectClasses, textareaClasses } from "./form-field.tsx";
+import { LocalDateInput, useLocalDate } from "./local-date-input.tsx";
+import { createProposalFormSchema, deleteProposalFormSchema } from "./schemas.ts";
+import { useAdminForm } from "./use-admin-form.ts";
+
+export type AdminProposal = {
+  id: number;
+  title: string;
+  startDate: Date | string;
+  endDate: Date | string;
+  status: ProposalStatus;
+  voteType: VoteType;
+  options: { id: number; optionText: string }[];
+};
+
+type Auth = { onUnauthorized: () => void };
+
+const DELETE_CONFIRM = "Are you sure you want to delete this proposal? This action cannot be undone.";
+
+/** Options as the form holds them: Yes/No for yes_no; switching to multiple choice starts empty. */
+function useOptions() {
+  const [voteType, setVoteType] = useState<VoteType>("yes_no");
+  const [options, setOptions] = useState<string[]>([...YES_NO_OPTIONS]);
+  const [draft, setDraft] = useState("");
+  return {
+    voteType,
+    options,
+    draft,
+    setDraft,
+    changeType(next: VoteType) {
+      setVoteType(next);
+      setOptions(next === "yes_no" ? [...YES_NO_OPTIONS] : []);
+      setDraft("");
+    },
+    /** Added text is trimmed; a blank one is ignored. */
+    add() {
+      const text = draft.trim();
+      if (text) setOptions((current) => [...current, text]);
+      setDraft("");
+    },
+    remove(index: number) {
+      setOptions((current) => current.filter((_, i) => i !== index));
+    },
+    reset() {
+      setVoteType("yes_no");
+      setOptions([...YES_NO_OPTIONS]);
+      setDraft("");
+    },
+  };
+}
+
+function CreateProposalForm({ onUnauthorized }: Auth) {
+  const start = useLocalDate();
+  const end = useLocalDate();
+  const options = useOptions();
+  const reset = useCallback(() => {
+    start.reset();
+    end.reset();
+    options.reset();
+  }, [start, end, options]);
+  const { form, fields, busy } = useAdminForm({ id: "create-proposal", schema: createProposalFormSchema, onSuccess: reset, onUnauthorized });
+  const draftId = `${form.id}-new-option`;
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Create Proposal</CardTitle>
+        <CardDescription>Holders vote with the Spooks they had staked when voting opens.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form method="post" {...getFormProps(form)} className="grid gap-4">
+          <input type="hidden" name="intent" value="create-proposal" />
+          <FormField label="Title" htmlFor={fields.title.id} errorId={fields.title.errorId} errors={fields.title.errors}>
+            <Input {...getInputProps(fields.title, { type: "text" })} placeholder="Fund a Spooky community event" />
+          </FormField>
+          <FormField
+            label="Description"
+            htmlFor={fields.description.id}
+            errorId={fields.description.errorId}
+            errors={fields.description.errors}
+          >
+            <textarea {...getTextareaProps(fields.description)} className={textareaClasses} placeholder="What is proposed, and why." />
+          </FormField>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField
+              label="Start Date"
+              htmlFor={fields.startDate.id}
+              errorId={fields.startDate.errorId}
+              errors={fields.startDate.errors}
+              hint="Your local time"
+            >
+              <LocalDateInput
+                id={fields.startDate.id}
+                name={fields.startDate.name}
+                errorId={fields.startDate.errorId}
+                invalid={!!fields.startDate.errors?.length}
+                value={start.value}
+                onChange={start.setValue}
+              />
+            </FormField>
+            <FormField
+              label="End Date"
+              htmlFor={fields.endDate.id}
+              errorId={fields.endDate.errorId}
+              errors={fields.endDate.errors}
+              hint="Your local time"
+            >
+              <LocalDateInput
+                id={fields.endDate.id}
+                name={fields.endDate.name}
+                errorId={fields.endDate.errorId}
+                invalid={!!fields.endDate.errors?.length}
+                value={end.value}
+                onChange={end.setValue}
+              />
+            </FormField>
+          </div>
+          <FormField label="Vote Type" htmlFor={fields.voteType.id} errorId={fields.voteType.errorId} errors={fields.voteType.errors}>
+            <select
+              id={fields.voteType.id}
+              name={fields.voteType.name}
+              value={options.voteType}
+              onChange={(event) => options.changeType(event.target.value as VoteType)}
+              className={selectClasses}
+            >
+              <option value="yes_no">Yes/No (yes_no)</option>
+              <option value="multiple_choice">Multiple Choice (multiple_choice)</option>
+            </select>
+          </FormField>
+
+          <fieldset className="grid gap-2" aria-describedby={fields.options.errorId}>
+            <legend className="mb-1.5 text-sm font-medium text-zinc-300">Options</legend>
+            <ul className="grid gap-2" aria-label="Options">
+              {options.options.map((option, index) => (
+                <li key={`${index}-${option}`} className="flex items-center gap-2 rounded-lg border border-zinc-800 bg-zinc-900/70 px-3 py-2 text-sm">
+                  <span className="grid size-6 shrink-0 place-items-center rounded-full bg-violet-600/25 text-xs text-violet-200">{index + 1}</span>
+                  <span className="min-w-0 flex-1 break-words text-zinc-100">{option}</span>
+                  {options.voteType === "multiple_choice" && (
+                    <Button size="sm" variant="ghost" onClick={() => options.remove(index)} aria-label={`Remove option ${option}`}>
+                      Remove
+                    </Button>
+                  )}
+                  <input type="hidden" name={`${fields.options.name}[${index}]`} value={option} />
+                </li>
+              ))}
+            </ul>
+            {options.voteType === "multiple_choice" && (
+              <div className="flex gap-2">
+                <label htmlFor={draftId} className="sr-only">
+                  New option
+                </label>
+                <Input
+                  id={draftId}
+                  value={options.draft}
+                  onChange={(event) => options.setDraft(event.target.value)}
+                  onKeyDown={(event) => {
+                    if (event.key === "Enter") {
+                      event.preventDefault();
+                      options.add();
+                    }
+                  }}
+                  placeholder="Add an option"
+                />
+                <Button variant="secondary" onClick={options.add}>
+                  <PlusIcon className="h-4 w-4" /> Add Option
+                </Button>
+              </div>
+            )}
+            <p id={fields.options.errorId} className="text-xs text-red-300">
+              {fields.options.errors?.[0]}
+            </p>
+          </fieldset>
+
+          <div className="flex justify-end">
+            <Button type="submit" disabled={busy}>
+              {busy && <Spinner />} {busy ? "Creating..." : "Create Proposal"}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ProposalRow({ proposal, onUnauthorized }: { proposal: AdminProposal } & Auth) {
+  const [confirming, setConfirming] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const remove = useAdminForm({ id: `delete-proposal-${proposal.id}`, schema: deleteProposalFormSchema, onUnauthorized });
+  return (
+    <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center" data-testid="admin-proposal">
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <h4 className="font-semibold break-words text-zinc-50">{proposal.title}</h4>
+          <StatusBadge status={proposal.status} />
+          <Badge variant="outline">{VOTE_TYPE_LABELS[proposal.voteType]}</Badge>
+        </div>
+        <p className="mt-1 text-xs text-zinc-400">
+          <DateText value={proposal.startDate} withTime /> – <DateText value={proposal.endDate} withTime />
+        </p>
+        <p className="mt-1 text-xs break-words text-zinc-500">{proposal.options.map((option) => option.optionText).join(" · ")}</p>
+      </div>
+      <form ref={formRef} method="post" {...getFormProps(remove.form)}>
+        <input type="hidden" name="intent" value="delete-proposal" />
+        <input type="hidden" name="proposalId" value={proposal.id} />
+        <Button size="sm" variant="destructive" onClick={() => setConfirming(true)} disabled={remove.busy}>
+          {remove.busy && <Spinner className="h-3 w-3" />} Delete
+        </Button>
+      </form>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Delete proposal?"
+        description={DELETE_CONFIRM}
+        confirmLabel="Delete"
+        destructive
+        onConfirm={() => formRef.current?.requestSubmit()}
+      />
+    </li>
+  );
+}
+
+export function ProposalsTab({ proposals, onUnauthorized }: { proposals: AdminProposal[] } & Auth) {
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <CreateProposalForm onUnauthorized={onUnauthorized} />
+      <Card className="self-start">
+        <CardHeader>
+          <CardTitle>Proposals</CardTitle>
+          <CardDescription>{proposals.length} proposals</CardDescription>
+        </CardHeader>
+        {proposals.length === 0 ? (
+          <CardContent>
+            <p className="rounded-lg border border-dashed border-zinc-800 px-4 py-10 text-center text-zinc-400">
+              No proposals found. Create your first proposal.
+            </p>
+          </CardContent>
+        ) : (
+          <ul className="divide-y divide-zinc-800/70 border-t border-zinc-800/70">
+            {proposals.map((proposal) => (
+              <ProposalRow key={proposal.id} proposal={proposal} onUnauthorized={onUnauthorized} />
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * Who may see the admin panel, from the browser's side (the server checks the session on every call):
+ * - no wallet connected → ask to connect;
+ * - a wallet that is not the admin address → 'Unauthorized' toast once, no admin call at all;
+ * - the admin wallet without a session → sign the server's one-time challenge once
+ *   (GET /api/auth/challenge, POST /api/auth/session), then reload the page data from the session.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useRevalidator } from "react-router";
+import { apiGet, apiPost } from "../../lib/api.ts";
+import { useWallet } from "../../wallet/wallet-context.tsx";
+import { toast } from "../ui/toast.tsx";
+
+export type AdminAccess =
+  | { view: "loading" }
+  | { view: "disconnected" }
+  | { view: "forbidden" }
+  | { view: "sign-in"; signingIn: boolean; signIn: () => Promise<void> }
+  | { view: "admin"; address: string };
+
+export function useAdminAccess({ adminAddress, signedIn }: { adminAddress: string; signedIn: string | null }): AdminAccess {
+  const wallet = useWallet();
+  const revalidator = useRevalidator();
+  const [signingIn, setSigningIn] = useState(false);
+  const attempted = useRef<string | null>(null);
+  const warned = useRef<string | null>(null);
+  const address = wallet.connected ? wallet.address : null;
+  const isAdminWallet = address !== null && address === adminAddress;
+  const hasSession = isAdminWallet && signedIn === address;
+
+  const signIn = useCallback(async () => {
+    if (!address) return;
+    setSigningIn(true);
+    try {
+      const challenge = await apiGet<{ message: string }>(`/api/auth/challenge?address=${encodeURIComponent(address)}`);
+      const signature = await wallet.signMessage(challenge.message);
+      await apiPost("/api/auth/session", { address, message: challenge.message, signature });
+      await revalidator.revalidate();
+    } catch (error) {
+      toast({
+        title: "Sign-in failed",
+        description: (error as Error)?.message || "The admin sign-in was not completed.",
+        variant: "destructive",
+      });
+    } finally {
+      setSigningIn(false);
+    }
+  }, [address, wallet, revalidator]);
+
+  // The admin wallet is asked to sign once per connection; after that, only on request.
+  useEffect(() => {
+    if (!isAdminWallet || hasSession || !address || attempted.current === address) return;
+    attempted.current = address;
+    void signIn();
+  }, [isAdminWallet, hasSession, address, signIn]);
+
+  useEffect(() => {
+    if (!address || isAdminWallet || warned.current === address) return;
+    warned.current = address;
+    toast({ title: "Unauthorized", description: "This wallet is not the admin wallet.", variant: "destructive" });
+  }, [address, isAdminWallet]);
+
+  useEffect(() => {
+    if (!address) attempted.current = null;
+  }, [address]);
+
+  if (!wallet.connected && (wallet.status === "detecting" || wallet.status === "connecting")) return { view: "loading" };
+  if (!address) return { view: "disconnected" };
+  if (!isAdminWallet) return { view: "forbidden" };
+  if (!hasSession) return { view: "sign-in", signingIn: signingIn || revalidator.state === "loading", signIn };
+  return { view: "admin", address };
+}

@@ -1,0 +1,65 @@
+/**
+ * One admin form: conform + the form's zod schema on both sides. Client validation failures show the
+ * spec's validation toast (section 5) and inline errors; the submission goes to the route action
+ * through a fetcher, whose answer carries the outcome toast (section 8).
+ */
+import { useForm, type DefaultValue } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useEffect, useRef } from "react";
+import { useFetcher } from "react-router";
+import type { z } from "zod";
+import { toast } from "../ui/toast.tsx";
+import { validationTitle, type AdminActionData } from "./schemas.ts";
+
+export function firstError(errors: Record<string, string[] | null> | null | undefined): string | null {
+  for (const messages of Object.values(errors ?? {})) {
+    if (messages && messages.length > 0) return messages[0];
+  }
+  return null;
+}
+
+type Options<S extends z.ZodType> = {
+  id: string;
+  schema: S;
+  defaultValue?: DefaultValue<z.input<S>>;
+  /** Called once per successful answer (e.g. to close a dialog or clear local state). */
+  onSuccess?: () => void;
+  /** Called when the server says the admin session is gone. */
+  onUnauthorized?: () => void;
+};
+
+export function useAdminForm<S extends z.ZodType>({ id, schema, defaultValue, onSuccess, onUnauthorized }: Options<S>) {
+  const fetcher = useFetcher<AdminActionData>({ key: `admin-form:${id}` });
+  const handled = useRef<AdminActionData | undefined>(undefined);
+  const [form, fields] = useForm<z.input<S> & Record<string, unknown>, z.output<S>>({
+    id,
+    lastResult: fetcher.state === "idle" ? fetcher.data?.result : undefined,
+    defaultValue: defaultValue as never,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+    onValidate({ formData }) {
+      const submission = parseWithZod(formData, { schema });
+      if (submission.status === "error") {
+        const message = firstError(submission.error);
+        if (message) toast({ title: validationTitle(message), description: message, variant: "destructive" });
+      }
+      return submission as never;
+    },
+    onSubmit(event, { formData }) {
+      event.preventDefault();
+      void fetcher.submit(formData, { method: "post" });
+    },
+  });
+
+  useEffect(() => {
+    const data = fetcher.data;
+    if (!data || data === handled.current) return;
+    handled.current = data;
+    if (data.toast) toast(data.toast);
+    if (data.ok) onSuccess?.();
+    if (data.unauthorized) onUnauthorized?.();
+  }, [fetcher.data, onSuccess, onUnauthorized]);
+
+  return { form, fields, busy: fetcher.state !== "idle" };
+}

@@ -1,0 +1,9 @@
+/** The governance calls the page reads through the shared query cache (app/lib/query.ts). */
+export const governancePaths = {
+  proposal: (id: number) => `/api/proposals/${id}`,
+  userVotes: (address: string) => `/api/proposals/user/${address}`,
+  votingPower: (address: string, proposalId?: number) =>
+    proposalId === undefined
+      ? `/api/proposals/voting-power/${address}`
+      : `/api/proposals/voting-power/${address}?proposalId=${proposalId}`,
+};

@@ -1,0 +1,158 @@
+/**
+ * A proposal's details: status, unique voters and total votes, description, then by state — already
+ * voted (with results), completed (results), upcoming, not connected, no voting power, or the vote form.
+ */
+import { formatNumber } from "../../domain/format.ts";
+import { invalidateQueries, useQuery } from "../../lib/query.ts";
+import { useWallet } from "../../wallet/wallet-context.tsx";
+import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
+import { Badge } from "../ui/badge.tsx";
+import { Button } from "../ui/button.tsx";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
+import { Skeleton } from "../ui/skeleton.tsx";
+import { useToast } from "../ui/toast.tsx";
+import { DateText } from "./date-text.tsx";
+import { governancePaths } from "./paths.ts";
+import { ResultsChart } from "./results-chart.tsx";
+import { StatusBadge } from "./status-badge.tsx";
+import { VOTE_TYPE_LABELS, type ProposalDetailView, type ProposalView, type UserVoteView } from "./types.ts";
+import { useVote } from "./use-vote.ts";
+import { VoteForm } from "./vote-form.tsx";
+
+export function ProposalDialog({ proposal, onClose }: { proposal: ProposalView | null; onClose: () => void }) {
+  return (
+    <Dialog open={proposal !== null} onOpenChange={(open) => !open && onClose()}>
+      {proposal && (
+        <DialogContent className="max-w-xl grid-cols-[minmax(0,1fr)]" aria-describedby={undefined}>
+          <ProposalDetails key={proposal.id} proposal={proposal} />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: number | undefined }) {
+  return (
+    <div className="rounded-lg border border-zinc-800 bg-zinc-900/70 px-3 py-2">
+      <dt className="text-xs text-zinc-400">{label}</dt>
+      <dd className="text-lg font-semibold text-zinc-50 tabular-nums">
+        {value === undefined ? <Skeleton className="mt-1 h-5 w-10" /> : formatNumber(value)}
+      </dd>
+    </div>
+  );
+}
+
+function ProposalDetails({ proposal }: { proposal: ProposalView }) {
+  const wallet = useWallet();
+  const { toast } = useToast();
+  const address = wallet.connected ? wallet.address : null;
+
+  const detail = useQuery<ProposalDetailView>(governancePaths.proposal(proposal.id));
+  const votes = useQuery<UserVoteView[]>(address ? governancePaths.userVotes(address) : null);
+  const power = useQuery<{ votingPower: number }>(address ? governancePaths.votingPower(address, proposal.id) : null);
+
+  const current = detail.data ?? null;
+  const status = current?.status ?? proposal.status;
+  const options = current?.options ?? proposal.options.map((option) => ({ ...option, voteCount: 0 }));
+  const userVote = votes.data?.find((vote) => vote.proposalId === proposal.id) ?? null;
+  const votingPower = power.error ? 0 : (power.data?.votingPower ?? 0);
+
+  const vote = useVote({
+    proposal,
+    wallet,
+    toast,
+    onVoted: async () => {
+      await Promise.all([
+        invalidateQueries(governancePaths.proposal(proposal.id)),
+        address ? invalidateQueries(governancePaths.userVotes(address)) : undefined,
+      ]);
+    },
+  });
+
+  const loading = (detail.isLoading && !current) || (address !== null && ((votes.isLoading && !votes.data) || (power.isLoading && !power.data)));
+
+  let body: React.ReactNode;
+  if (loading) {
+    body = (
+      <div className="grid gap-3" aria-busy="true">
+        <Skeleton className="h-16 w-full" />
+        <Skeleton className="h-12 w-full" />
+        <Skeleton className="h-12 w-full" />
+      </div>
+    );
+  } else if (userVote) {
+    const chosen = options.find((option) => option.id === userVote.optionId);
+    body = (
+      <div className="flex min-w-0 flex-col gap-4">
+        <Alert variant="success">
+          <AlertTitle>You've already voted</AlertTitle>
+          <AlertDescription>{chosen ? `You voted for option: ${chosen.optionText}` : "Unknown option"}</AlertDescription>
+        </Alert>
+        <ResultsChart options={options} totalVotes={current?.totalVotes ?? 0} userOptionId={userVote.optionId} />
+      </div>
+    );
+  } else if (status === "completed") {
+    body = (
+      <div className="flex min-w-0 flex-col gap-4">
+        <Alert>
+          <AlertTitle>Voting has ended</AlertTitle>
+          <AlertDescription>This proposal is now closed for voting.</AlertDescription>
+        </Alert>
+        <ResultsChart options={options} totalVotes={current?.totalVotes ?? 0} />
+      </div>
+    );
+  } else if (status === "upcoming") {
+    body = (
+      <Alert variant="warning">
+        <AlertTitle>Voting hasn't started yet</AlertTitle>
+        <AlertDescription>
+          Voting opens on <DateText value={proposal.startDate} withTime />.
+        </AlertDescription>
+      </Alert>
+    );
+  } else if (!address) {
+    body = (
+      <Alert>
+        <AlertTitle>Connect wallet to vote</AlertTitle>
+        <AlertDescription className="mt-2 flex flex-wrap items-center justify-between gap-3">
+          <span>Connect the wallet that holds your staked Spooks.</span>
+          {wallet.hasExtension && (
+            <Button size="sm" onClick={() => void wallet.connect()} disabled={wallet.loading}>
+              Connect Wallet
+            </Button>
+          )}
+        </AlertDescription>
+      </Alert>
+    );
+  } else if (votingPower <= 0) {
+    body = (
+      <Alert variant="warning">
+        <AlertTitle>No voting power</AlertTitle>
+        <AlertDescription>You need to have Spooks staked to participate in governance votes.</AlertDescription>
+      </Alert>
+    );
+  } else {
+    body = <VoteForm proposalId={proposal.id} options={options} vote={vote} votingPower={votingPower} />;
+  }
+
+  return (
+    <>
+      <DialogHeader>
+        <div className="flex flex-wrap items-center gap-2">
+          <StatusBadge status={status} />
+          <Badge variant="outline">{VOTE_TYPE_LABELS[proposal.voteType]}</Badge>
+        </div>
+        <DialogTitle className="mt-1 break-words">{proposal.title}</DialogTitle>
+        <DialogDescription>
+          <DateText value={proposal.startDate} /> – <DateText value={proposal.endDate} />
+        </DialogDescription>
+      </DialogHeader>
+      <dl className="grid grid-cols-2 gap-3">
+        <Stat label="Unique voters" value={current?.uniqueVoters} />
+        <Stat label="Total votes" value={current?.totalVotes} />
+      </dl>
+      <p className="text-sm break-words whitespace-pre-line text-zinc-300">{proposal.description}</p>
+      {body}
+    </>
+  );
+}

@@ -1,0 +1,138 @@
+import { useEffect, useState } from "react";
+import { formatNumber, formatPoints } from "../../domain/format.ts";
+import type { Giveaway } from "../../lib/api.ts";
+import { MinusIcon, PlusIcon } from "../icons.tsx";
+import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
+import { Button, Spinner } from "../ui/button.tsx";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
+import { Input, Label } from "../ui/input.tsx";
+
+/** Tickets typed by the holder: at least 1; anything not a number counts as 1 (spec section 5). */
+export function parseTickets(text: string): number {
+  const value = Number.parseInt(text, 10);
+  return Number.isFinite(value) && value >= 1 ? value : 1;
+}
+
+export function notEnoughPointsText(total: number, tickets: number, balance: number): string {
+  return `You need ${formatNumber(total)} points for ${formatNumber(tickets)} ticket(s), but you only have ${formatPoints(balance)}.`;
+}
+
+export function EnterGiveawayDialog({
+  giveaway,
+  balance,
+  onOpenChange,
+  onEnter,
+}: {
+  giveaway: Giveaway | null;
+  balance: number;
+  onOpenChange: (open: boolean) => void;
+  /** Resolves true when the entry went through. */
+  onEnter: (giveaway: Giveaway, tickets: number) => Promise<boolean>;
+}) {
+  const [text, setText] = useState("1");
+  const [entering, setEntering] = useState(false);
+  useEffect(() => {
+    if (giveaway) setText("1");
+  }, [giveaway]);
+
+  const tickets = parseTickets(text);
+  const cost = giveaway?.pointsCost ?? 0;
+  const total = cost * tickets;
+  const remaining = balance - total;
+  const short = total > balance;
+
+  return (
+    <Dialog open={giveaway !== null} onOpenChange={(open) => !entering && onOpenChange(open)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Enter Giveaway</DialogTitle>
+          <DialogDescription>{giveaway?.title}</DialogDescription>
+        </DialogHeader>
+        <div className="flex items-center justify-between rounded-lg border border-violet-500/25 bg-violet-500/10 px-4 py-3">
+          <span className="text-sm text-zinc-300">Your Spook Points</span>
+          <span className="text-lg font-bold text-violet-100" data-testid="enter-balance">
+            {formatPoints(balance)}
+          </span>
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor="ticket-count">Number of tickets</Label>
+          <div className="flex items-center gap-2">
+            <Button variant="secondary" size="icon" aria-label="One ticket less" disabled={tickets <= 1 || entering} onClick={() => setText(String(tickets - 1))}>
+              <MinusIcon />
+            </Button>
+            <div className="w-24 shrink-0">
+            <Input
+              id="ticket-count"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              value={text}
+              disabled={entering}
+              onChange={(event) => setText(event.target.value)}
+              onBlur={() => setText(String(parseTickets(text)))}
+              className="text-center text-lg font-semibold"
+            />
+            </div>
+            <Button
+              variant="secondary"
+              size="icon"
+              aria-label="One ticket more"
+              disabled={cost * (tickets + 1) > balance || entering}
+              onClick={() => setText(String(tickets + 1))}
+            >
+              <PlusIcon />
+            </Button>
+            <span className="text-sm whitespace-nowrap text-zinc-400">× {formatNumber(cost)} SPOOK</span>
+          </div>
+        </div>
+        <dl className="grid gap-1.5 rounded-lg border border-zinc-800 bg-zinc-900/60 p-4 text-sm">
+          <div className="flex justify-between">
+            <dt className="text-zinc-400">Total cost</dt>
+            <dd className="font-semibold whitespace-nowrap text-zinc-100" data-testid="enter-total">
+              {formatNumber(total)} SPOOK
+            </dd>
+          </div>
+          <div className="flex justify-between">
+            <dt className="text-zinc-400">Remaining after purchase</dt>
+            <dd className={short ? "font-semibold whitespace-nowrap text-red-300" : "font-semibold whitespace-nowrap text-emerald-300"} data-testid="enter-remaining">
+              {short ? "-" : ""}
+              {formatPoints(Math.abs(remaining))} SPOOK
+            </dd>
+          </div>
+        </dl>
+        {short && (
+          <Alert variant="destructive">
+            <AlertTitle>Not Enough Points</AlertTitle>
+            <AlertDescription>{notEnoughPointsText(total, tickets, balance)}</AlertDescription>
+          </Alert>
+        )}
+        <DialogFooter>
+          <Button variant="secondary" disabled={entering} onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button
+            disabled={entering || !giveaway}
+            onClick={async () => {
+              if (!giveaway) return;
+              setEntering(true);
+              try {
+                if (await onEnter(giveaway, tickets)) onOpenChange(false);
+              } finally {
+                setEntering(false);
+              }
+            }}
+          >
+            {entering ? (
+              <>
+                <Spinner label="Entering" /> Entering...
+              </>
+            ) : (
+              "Enter Giveaway"
+            )}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

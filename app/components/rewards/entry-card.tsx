@@ -1,0 +1,59 @@
+import { format } from "date-fns";
+import { formatNumber } from "../../domain/format.ts";
+import { entryStatus, type EntryStatus } from "../../domain/giveaways.ts";
+import type { UserGiveawayEntry } from "../../lib/api.ts";
+import { ShareIcon, TrophyIcon } from "../icons.tsx";
+import { Badge, type BadgeVariant } from "../ui/badge.tsx";
+import { Button } from "../ui/button.tsx";
+import { Card } from "../ui/card.tsx";
+
+const STATUS_VARIANT: Record<EntryStatus, BadgeVariant> = {
+  "Won!": "success",
+  Active: "default",
+  Ended: "secondary",
+  Pending: "warning",
+};
+
+export function shareWinUrl(title: string): string {
+  const text = `I just won "${title}" on Spooks! 👻 Stake Spooks, Earn Rewards.`;
+  return `https://x.com/intent/tweet?text=${encodeURIComponent(text)}`;
+}
+
+export function EntryCard({ entry, now }: { entry: UserGiveawayEntry; now: Date }) {
+  const status = entryStatus(entry, { active: entry.active, endDate: new Date(entry.endDate) }, now);
+  return (
+    <Card data-testid="entry-card" className={entry.isWinner ? "border-amber-400/50 p-4" : "p-4"}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="truncate font-semibold text-zinc-50">{entry.giveawayTitle}</h3>
+          <p className="text-xs text-zinc-400">Entered {format(new Date(entry.enteredAt), "MMM d, yyyy h:mm a")}</p>
+        </div>
+        <Badge variant={STATUS_VARIANT[status]} data-testid="entry-status">
+          {status}
+        </Badge>
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+        <div>
+          <dt className="text-xs text-zinc-500">Tickets</dt>
+          <dd className="font-semibold text-zinc-100">{formatNumber(entry.tickets)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-zinc-500">Cost</dt>
+          <dd className="font-semibold text-zinc-100">{formatNumber(entry.tickets * entry.pointsCost)} SPOOK</dd>
+        </div>
+      </dl>
+      {entry.isWinner && (
+        <div className="mt-3 flex items-center justify-between gap-2">
+          <Badge variant="warning" className="text-sm">
+            <TrophyIcon className="h-4 w-4" /> Winner!
+          </Badge>
+          <Button asChild size="sm" variant="outline">
+            <a href={shareWinUrl(entry.giveawayTitle)} target="_blank" rel="noopener noreferrer">
+              <ShareIcon /> Share Win
+            </a>
+          </Button>
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,106 @@
+import { format } from "date-fns";
+import { formatNumber, shortenAddress, timeRemaining } from "../../domain/format.ts";
+import { isGiveawayOpen } from "../../domain/giveaways.ts";
+import type { Giveaway } from "../../lib/api.ts";
+import { ClockIcon, ShieldIcon, TicketIcon, TrophyIcon } from "../icons.tsx";
+import { Badge } from "../ui/badge.tsx";
+import { Button } from "../ui/button.tsx";
+import { Card } from "../ui/card.tsx";
+import { cn } from "../ui/cn.ts";
+import { GiveawayImage } from "./giveaway-image.tsx";
+
+export function GiveawayCard({
+  giveaway,
+  now,
+  yourTickets,
+  onEnter,
+  onEnlarge,
+}: {
+  giveaway: Giveaway;
+  now: Date;
+  yourTickets: number;
+  onEnter: (giveaway: Giveaway) => void;
+  onEnlarge: (giveaway: Giveaway) => void;
+}) {
+  const endDate = new Date(giveaway.endDate);
+  const open = isGiveawayOpen({ active: giveaway.active, endDate }, now);
+  const remaining = timeRemaining(endDate, now);
+  const ended = endDate.getTime() <= now.getTime();
+
+  return (
+    <Card data-testid="giveaway-card" data-giveaway-id={giveaway.id} className="flex flex-col overflow-hidden p-0">
+      <button
+        type="button"
+        onClick={() => onEnlarge(giveaway)}
+        aria-label={`Enlarge image of ${giveaway.title}`}
+        className="group relative aspect-[4/3] cursor-zoom-in overflow-hidden bg-zinc-900 focus-visible:outline-2 focus-visible:outline-violet-400"
+      >
+        <GiveawayImage src={giveaway.imageUrl} alt={giveaway.title} className="transition-transform duration-300 group-hover:scale-105" />
+        {!open && (
+          <div className="absolute inset-0 grid place-items-center bg-black/60">
+            <span className="rounded-lg border border-zinc-500 bg-zinc-900/80 px-4 py-1.5 text-lg font-bold tracking-wide text-zinc-100">
+              {ended ? "Ended" : "Inactive"}
+            </span>
+          </div>
+        )}
+        <span
+          className={cn(
+            "absolute top-2 right-2 inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs font-semibold shadow",
+            remaining === "Ended" ? "bg-zinc-800 text-zinc-300" : "bg-violet-600 text-white",
+          )}
+          data-testid="time-remaining"
+        >
+          <ClockIcon className="h-3.5 w-3.5" />
+          {remaining}
+        </span>
+        <span className="absolute bottom-2 left-2 rounded-full bg-zinc-950/85 px-2.5 py-1 text-xs font-semibold text-amber-300">
+          {formatNumber(giveaway.pointsCost)} SPOOK
+        </span>
+      </button>
+      <div className="flex flex-1 flex-col gap-3 p-4">
+        <div>
+          <h3 className="text-lg font-semibold text-zinc-50">{giveaway.title}</h3>
+          <p className="text-xs text-zinc-400">
+            {ended ? "Ended" : "Ends"} {format(endDate, "MMM d, yyyy h:mm a")}
+          </p>
+        </div>
+        <p className="line-clamp-3 text-sm text-zinc-300">{giveaway.description}</p>
+        <div className="flex flex-wrap gap-2 text-xs">
+          <Badge variant="secondary">
+            <TicketIcon className="h-3.5 w-3.5" /> Your tickets: <span data-testid="your-tickets">{formatNumber(yourTickets)}</span>
+          </Badge>
+          <Badge variant="outline">
+            {formatNumber(giveaway.entriesCount)} entries · {formatNumber(giveaway.ticketsCount)} tickets
+          </Badge>
+        </div>
+        {giveaway.winnerAddress && (
+          <p className="flex items-center gap-1.5 rounded-lg border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
+            <TrophyIcon className="h-4 w-4" /> Winner: <span className="font-mono">{shortenAddress(giveaway.winnerAddress, 6, 4)}</span>
+          </p>
+        )}
+        <details className="group/fair text-xs text-zinc-400">
+          <summary className="flex cursor-pointer items-center gap-1.5 select-none hover:text-zinc-200">
+            <ShieldIcon className="h-3.5 w-3.5 text-emerald-400" /> Provably fair draw
+          </summary>
+          <dl className="mt-2 grid gap-1.5 rounded-lg border border-zinc-800 bg-black/40 p-2 font-mono break-all">
+            <div>
+              <dt className="text-zinc-500">Commitment (SHA-256 of the seed)</dt>
+              <dd className="text-zinc-300" data-testid="draw-commitment">{giveaway.drawCommitment}</dd>
+            </div>
+            <div>
+              <dt className="text-zinc-500">Seed</dt>
+              <dd className="text-zinc-300" data-testid="draw-seed">{giveaway.drawSeed ?? "revealed when the winner is drawn"}</dd>
+            </div>
+          </dl>
+          <p className="mt-1.5">
+            Check that SHA-256(seed) equals the commitment; the winning ticket is SHA-256("spooks-draw:" + seed + ":" + total
+            tickets) mod total tickets, over entries in order.
+          </p>
+        </details>
+        <Button className="mt-auto" disabled={!open} onClick={() => onEnter(giveaway)}>
+          {yourTickets > 0 ? "Add More Tickets" : "Enter Giveaway"}
+        </Button>
+      </div>
+    </Card>
+  );
+}

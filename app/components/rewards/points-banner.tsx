@@ -1,0 +1,34 @@
+import { formatNumber, formatPoints } from "../../domain/format.ts";
+import { useRewards } from "../../wallet/wallet-context.tsx";
+import { SparklesIcon } from "../icons.tsx";
+import { Card } from "../ui/card.tsx";
+
+/** Points, daily rate, staked NFTs and tier of the connected wallet. */
+export function PointsBanner() {
+  const { rewards } = useRewards();
+  const figures = [
+    { label: "Daily Rate", value: `+${formatNumber(rewards.dailyRate)} SPOOK` },
+    { label: "Staked NFTs", value: `${formatNumber(rewards.stakedCount)} / ${formatNumber(rewards.totalCount)}` },
+    { label: "Reward Tier", value: `Tier ${rewards.rewardTier || 1}` },
+  ];
+  return (
+    <Card className="overflow-hidden">
+      <div className="grid gap-4 bg-gradient-to-r from-violet-700/40 via-fuchsia-800/20 to-transparent p-5 sm:grid-cols-[1.4fr_repeat(3,1fr)] sm:items-center">
+        <div>
+          <p className="flex items-center gap-1.5 text-sm text-violet-200/80">
+            <SparklesIcon className="h-4 w-4" /> Your Spook Points
+          </p>
+          <p className="text-4xl font-bold tracking-tight text-white" data-testid="banner-points">
+            {formatPoints(rewards.unclaimedRewards)}
+          </p>
+        </div>
+        {figures.map((figure) => (
+          <div key={figure.label} className="rounded-lg border border-white/5 bg-black/20 px-4 py-3">
+            <p className="text-xs text-zinc-400">{figure.label}</p>
+            <p className="text-lg font-semibold text-zinc-100">{figure.value}</p>
+          </div>
+        ))}
+      </div>
+    </Card>
+  );
+}

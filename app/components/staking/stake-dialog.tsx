@@ -1,0 +1,90 @@
+import { useEffect, useState } from "react";
+import { formatNumber } from "../../domain/format.ts";
+import { stakeMessage } from "../../domain/messages.ts";
+import type { WalletItem } from "../../lib/api.ts";
+import { Button, Spinner } from "../ui/button.tsx";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
+import { ItemImage, imageSources, useImageFallback } from "./item-image.tsx";
+import { stakeNumberOf } from "./use-staking.ts";
+
+/** 'Stake Your Spook': the item, its reward per day, and the exact message the wallet will sign. */
+export function StakeDialog({
+  item,
+  onOpenChange,
+  onConfirm,
+}: {
+  item: WalletItem | null;
+  onOpenChange: (open: boolean) => void;
+  onConfirm: (item: WalletItem, message: string) => Promise<unknown>;
+}) {
+  const [message, setMessage] = useState("");
+  const [signing, setSigning] = useState(false);
+
+  useEffect(() => {
+    if (item) setMessage(stakeMessage("stake", stakeNumberOf(item), new Date()));
+  }, [item]);
+
+  const sources = item ? imageSources(item) : [];
+  const { source, fail } = useImageFallback(sources);
+
+  return (
+    <Dialog open={item !== null} onOpenChange={(open) => !signing && onOpenChange(open)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Stake Your Spook</DialogTitle>
+          <DialogDescription>Sign with MyDoge wallet to earn SPOOK Points</DialogDescription>
+        </DialogHeader>
+        {item && (
+          <>
+            <div className="flex items-center gap-4 rounded-lg border border-zinc-800 bg-zinc-900/70 p-3">
+              <div className="h-16 w-16 shrink-0 overflow-hidden rounded-md">
+                <ItemImage sources={sources} source={source} onError={fail} name={item.name} compact />
+              </div>
+              <div className="min-w-0">
+                <p className="truncate font-semibold text-zinc-50" data-testid="stake-dialog-item">
+                  {item.name}
+                </p>
+                <p className="text-sm text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK per day</p>
+              </div>
+            </div>
+            <div className="grid gap-1.5">
+              <p className="text-xs font-medium tracking-wide text-zinc-400 uppercase">Message to sign</p>
+              <pre
+                data-testid="stake-message"
+                className="rounded-lg border border-violet-500/20 bg-black/50 p-3 font-mono text-xs break-words whitespace-pre-wrap text-violet-100"
+              >
+                {message}
+              </pre>
+            </div>
+          </>
+        )}
+        <DialogFooter>
+          <Button variant="secondary" disabled={signing} onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button
+            disabled={signing || !item}
+            onClick={async () => {
+              if (!item) return;
+              setSigning(true);
+              try {
+                await onConfirm(item, message);
+              } finally {
+                setSigning(false);
+                onOpenChange(false);
+              }
+            }}
+          >
+            {signing ? (
+              <>
+                <Spinner label="Signing" /> Signing...
+              </>
+            ) : (
+              "Sign & Stake"
+            )}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,272 @@
+/**
+ * Staking actions of the connected wallet, with the spec's behaviour (sections 4, 5, 8): optimistic
+ * update rolled back on failure, a 30 s 'Already Processing' guard per item, one signature per action
+ * (bulk included, through the bulk endpoints), the refresh 300 ms after success, and the toasts.
+ * The server is the truth: after every action the wallet's items, stats and rewards are refetched.
+ */
+import { useCallback, useRef } from "react";
+import { itemNumberFromName } from "../../domain/collections.ts";
+import { bulkStakeMessage, stakeMessage, type StakeAction } from "../../domain/messages.ts";
+import { ApiError, apiPost, paths, type BulkStakeResponse, type Rewards, type StakeResponse, type WalletItem } from "../../lib/api.ts";
+import { invalidateQueries, setQueryData } from "../../lib/query.ts";
+import { useWallet } from "../../wallet/wallet-context.tsx";
+import { toast } from "../ui/toast.tsx";
+
+export const PROCESSING_MARKER_MS = 30_000;
+export const REFRESH_DELAY_MS = 300;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The number a stake message names: the '#N' of the item's name, else its id (spec "Staking message"). */
+export function stakeNumberOf(item: Pick<WalletItem, "name" | "id">): number {
+  return itemNumberFromName(item.name) ?? item.id;
+}
+
+export type StakeFilter = "all" | "spooks" | "society" | "staked";
+
+/** The items a bulk action covers on a tab: Spooks tab only 'spooks', Society tab only 'spook-society'. */
+export function bulkTargets(items: readonly WalletItem[], filter: StakeFilter, action: StakeAction): WalletItem[] {
+  return items.filter((item) => {
+    if (action === "stake" ? item.isStaked : !item.isStaked) return false;
+    if (filter === "spooks") return item.collection === "spooks";
+    if (filter === "society") return item.collection === "spook-society";
+    return true;
+  });
+}
+
+function isCancelled(error: unknown): boolean {
+  return !(error instanceof Error && error.message === "Failed to sign message");
+}
+
+export function useStaking(address: string | null) {
+  const wallet = useWallet();
+  const markers = useRef(new Map<string, number>());
+
+  const isProcessing = useCallback((inscriptionId: string) => {
+    const since = markers.current.get(inscriptionId);
+    if (since === undefined) return false;
+    if (Date.now() - since > PROCESSING_MARKER_MS) {
+      markers.current.delete(inscriptionId);
+      return false;
+    }
+    return true;
+  }, []);
+
+  /** Claims the items for one action; false (and the toast) when any is already being processed. */
+  const claim = useCallback(
+    (items: readonly WalletItem[]) => {
+      if (items.some((item) => isProcessing(item.inscriptionId))) {
+        toast({ title: "Already Processing", description: "This Spook is already being processed. Please wait.", variant: "destructive", duration: 3000 });
+        return false;
+      }
+      for (const item of items) markers.current.set(item.inscriptionId, Date.now());
+      return true;
+    },
+    [isProcessing],
+  );
+  /** False (with the 'Already Processing' toast) while an action on the item is under way. */
+  const ensureIdle = useCallback(
+    (item: WalletItem) => {
+      if (!isProcessing(item.inscriptionId)) return true;
+      toast({ title: "Already Processing", description: "This Spook is already being processed. Please wait.", variant: "destructive", duration: 3000 });
+      return false;
+    },
+    [isProcessing],
+  );
+  const release = useCallback((items: readonly WalletItem[]) => {
+    for (const item of items) markers.current.delete(item.inscriptionId);
+  }, []);
+
+  /** Marks items (un)staked in the shared cache at once; returns the roll-back. */
+  const optimistic = useCallback(
+    (items: readonly WalletItem[], staked: boolean) => {
+      if (!address) return () => {};
+      const ids = new Set(items.map((item) => item.inscriptionId));
+      const stakedAt = staked ? new Date().toISOString() : null;
+      const previous = setQueryData<WalletItem[]>(paths.walletItems(address), (current = []) =>
+        current.map((item) => (ids.has(item.inscriptionId) ? { ...item, isStaked: staked, stakedAt } : item)),
+      );
+      return () => {
+        if (previous) setQueryData(paths.walletItems(address), previous);
+      };
+    },
+    [address],
+  );
+
+  /** After the server answered: wait 300 ms, then reload items, stats and rewards from the server. */
+  const refresh = useCallback(
+    async (rewards?: Rewards) => {
+      if (!address) return;
+      if (rewards) setQueryData(paths.rewards(address), rewards);
+      await sleep(REFRESH_DELAY_MS);
+      await Promise.all([
+        invalidateQueries(paths.walletItems(address)),
+        invalidateQueries(paths.stats(address)),
+        invalidateQueries(paths.rewards(address)),
+        invalidateQueries("/api/leaderboard"),
+      ]);
+    },
+    [address],
+  );
+
+  const waitingForSignature = () =>
+    toast({ title: "Waiting for Signature", description: "Please approve the message in your MyDoge wallet.", duration: 30_000 });
+
+  /** Stakes one item by signing exactly `message` (the one the stake dialog shows). */
+  const stake = useCallback(
+    async (item: WalletItem, message: string): Promise<boolean> => {
+      if (!address || !claim([item])) return false;
+      const rollback = optimistic([item], true);
+      try {
+        let signature: string;
+        try {
+          waitingForSignature();
+          signature = await wallet.signMessage(message);
+        } catch (error) {
+          rollback();
+          if (isCancelled(error)) toast({ title: "Signature Cancelled", description: "Staking operation was cancelled.", variant: "destructive" });
+          else toast({ title: "Staking Failed", description: `Failed to stake: ${(error as Error).message}`, variant: "destructive" });
+          return false;
+        }
+        let response: StakeResponse;
+        try {
+          response = await apiPost<StakeResponse>("/api/stake", {
+            address,
+            doginalId: item.id,
+            inscriptionId: item.inscriptionId,
+            signature,
+            message,
+          });
+        } catch (error) {
+          if (error instanceof ApiError && (error.body as { alreadyStaked?: boolean } | null)?.alreadyStaked) {
+            response = { success: true, alreadyStaked: true };
+          } else {
+            rollback();
+            const reason = error instanceof ApiError ? error.message : `Staking failed: ${(error as Error).message}`;
+            toast({ title: "Staking Failed", description: `Failed to stake: ${reason || "Unknown error"}`, variant: "destructive" });
+            return false;
+          }
+        }
+        if (response.alreadyStaked) {
+          toast({ title: "Already Staked", description: `${item.name} is already staked.`, duration: 3000 });
+        } else {
+          toast({ title: "Spook Staked!", description: `${item.name} is now earning SPOOK Points.`, variant: "success" });
+        }
+        await refresh(response.rewards);
+        return true;
+      } finally {
+        release([item]);
+      }
+    },
+    [address, claim, optimistic, refresh, release, wallet],
+  );
+
+  const unstake = useCallback(
+    async (item: WalletItem): Promise<boolean> => {
+      if (!address || !claim([item])) return false;
+      const message = stakeMessage("unstake", stakeNumberOf(item), new Date());
+      const rollback = optimistic([item], false);
+      try {
+        let signature: string;
+        try {
+          waitingForSignature();
+          signature = await wallet.signMessage(message);
+        } catch (error) {
+          rollback();
+          if (isCancelled(error)) toast({ title: "Signature Cancelled", description: "Unstaking operation was cancelled.", variant: "destructive" });
+          else toast({ title: "Unstaking Failed", description: "An error occurred while unstaking. Please try again.", variant: "destructive" });
+          return false;
+        }
+        toast({ title: "Unstaking...", description: `Unstaking ${item.name}. This can take a few seconds.`, duration: 10_000 });
+        let response: StakeResponse;
+        try {
+          response = await apiPost<StakeResponse>("/api/unstake", {
+            address,
+            doginalId: item.id,
+            inscriptionId: item.inscriptionId,
+            signature,
+            message,
+          });
+        } catch {
+          rollback();
+          toast({ title: "Unstaking Failed", description: "An error occurred while unstaking. Please try again.", variant: "destructive" });
+          return false;
+        }
+        toast({ title: "Refreshing Data", description: "Updating your staking status...", duration: 5000 });
+        await refresh(response.rewards);
+        toast({ title: "Success!", description: "Unstaking request completed successfully", variant: "success", duration: 5000 });
+        return true;
+      } finally {
+        release([item]);
+      }
+    },
+    [address, claim, optimistic, refresh, release, wallet],
+  );
+
+  /** Stakes or unstakes every target with ONE signature through the bulk endpoint (all or nothing). */
+  const bulk = useCallback(
+    async (action: StakeAction, targets: WalletItem[]): Promise<boolean> => {
+      if (!address) return false;
+      if (targets.length === 0) {
+        toast(
+          action === "stake"
+            ? { title: "No Unstaked Spooks", description: "There are no unstaked Spooks to stake.", variant: "destructive", duration: 3000 }
+            : { title: "No Staked Spooks", description: "There are no staked Spooks to unstake.", variant: "destructive", duration: 3000 },
+        );
+        return false;
+      }
+      if (!claim(targets)) return false;
+      const verb = action === "stake" ? "Staking" : "Unstaking";
+      const failure =
+        action === "stake"
+          ? { title: "Staking Failed", description: "An error occurred while staking. Please try again." }
+          : { title: "Unstaking Failed", description: "An error occurred while unstaking. Please try again." };
+      const message = bulkStakeMessage(action, targets.map((item) => item.name), new Date());
+      const rollback = optimistic(targets, action === "stake");
+      try {
+        let signature: string;
+        try {
+          waitingForSignature();
+          signature = await wallet.signMessage(message);
+        } catch (error) {
+          rollback();
+          if (isCancelled(error)) {
+            toast({
+              title: "Signature Cancelled",
+              description: action === "stake" ? "Staking operation was cancelled." : "Unstaking operation was cancelled.",
+              variant: "destructive",
+            });
+          } else toast({ ...failure, variant: "destructive" });
+          return false;
+        }
+        toast({ title: `${verb} ${targets.length} Spooks`, description: "Please wait while this completes...", duration: 120_000 });
+        let response: BulkStakeResponse;
+        try {
+          response = await apiPost<BulkStakeResponse>(action === "stake" ? "/api/stake/bulk" : "/api/unstake/bulk", {
+            address,
+            inscriptionIds: targets.map((item) => item.inscriptionId),
+            signature,
+            message,
+          });
+        } catch {
+          rollback();
+          toast({ ...failure, variant: "destructive" });
+          return false;
+        }
+        const done = action === "stake" ? "staked" : "unstaked";
+        toast({
+          title: "Success!",
+          description: `${response.count} Spook${response.count === 1 ? "" : "s"} ${done}${response.alreadyStaked ? ` (${response.alreadyStaked} already ${done})` : ""}.`,
+          variant: "success",
+        });
+        await refresh(response.rewards);
+        return true;
+      } finally {
+        release(targets);
+      }
+    },
+    [address, claim, optimistic, refresh, release, wallet],
+  );
+
+  return { stake, unstake, bulk, isProcessing, ensureIdle };
+}

@@ -1,0 +1,19 @@
+import type { ComponentProps } from "react";
+import { cn } from "./cn.ts";
+
+export function Input({ className, ...props }: ComponentProps<"input">) {
+  return (
+    <input
+      className={cn(
+        "h-10 w-full rounded-lg border border-zinc-700 bg-zinc-900 px-3 text-sm text-zinc-100 placeholder:text-zinc-500",
+        "focus-visible:border-violet-500 focus-visible:outline-2 focus-visible:outline-violet-500/40 disabled:opacity-50",
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function Label({ className, ...props }: ComponentProps<"label">) {
+  return <label className={cn("text-sm font-medium text-zinc-300", className)} {...props} />;
+}

@@ -1,0 +1,76 @@
+/** /governance: proposals by status, their details and results, and signed voting (spec section 2). */
+import { useState } from "react";
+import { listProposals } from "../../db/queries/proposals.server.ts";
+import { ProposalDialog } from "../components/governance/proposal-dialog.tsx";
+import { ProposalList } from "../components/governance/proposal-list.tsx";
+import { governancePaths } from "../components/governance/paths.ts";
+import type { ProposalView } from "../components/governance/types.ts";
+import { VotingPowerBox } from "../components/governance/voting-power-box.tsx";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
+import type { ProposalStatus } from "../domain/governance.ts";
+import { useQuery } from "../lib/query.ts";
+import { useWallet } from "../wallet/wallet-context.tsx";
+import type { Route } from "./+types/governance";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Spook Governance | Spooks" },
+  { name: "description", content: "Vote on Spooks proposals with the voting power of your staked Spooks." },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { proposals: await listProposals(context.sql) };
+}
+
+const TABS: { status: ProposalStatus; label: string }[] = [
+  { status: "active", label: "Active" },
+  { status: "upcoming", label: "Upcoming" },
+  { status: "completed", label: "Completed" },
+];
+
+export default function GovernancePage({ loaderData }: Route.ComponentProps) {
+  const proposals: ProposalView[] = loaderData.proposals;
+  const wallet = useWallet();
+  const address = wallet.connected ? wallet.address : null;
+  const power = useQuery<{ votingPower: number }>(address ? governancePaths.votingPower(address) : null);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const open = proposals.find((proposal) => proposal.id === openId) ?? null;
+
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">Spook Governance</h1>
+          <p className="mt-2 max-w-xl text-zinc-400">
+            Shape the future of Spooks. Your staked Spooks give you voting power on every proposal.
+          </p>
+        </div>
+        <VotingPowerBox
+          connected={address !== null}
+          power={power.error ? 0 : (power.data?.votingPower ?? 0)}
+          loading={power.isLoading && !power.data}
+        />
+      </div>
+
+      <Tabs defaultValue="active">
+        <TabsList aria-label="Proposals by status">
+          {TABS.map(({ status, label }) => (
+            <TabsTrigger key={status} value={status}>
+              {label} ({proposals.filter((proposal) => proposal.status === status).length})
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {TABS.map(({ status }) => (
+          <TabsContent key={status} value={status}>
+            <ProposalList
+              status={status}
+              proposals={proposals.filter((proposal) => proposal.status === status)}
+              onOpen={(proposal) => setOpenId(proposal.id)}
+            />
+          </TabsContent>
+        ))}
+      </Tabs>
+
+      <ProposalDialog proposal={open} onClose={() => setOpenId(null)} />
+    </div>
+  );
+}

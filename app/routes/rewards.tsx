@@ -1,0 +1,211 @@
+import { useMemo, useState } from "react";
+import { EnterGiveawayDialog, notEnoughPointsText } from "../components/rewards/enter-dialog.tsx";
+import { EntryCard } from "../components/rewards/entry-card.tsx";
+import { GiveawayCard } from "../components/rewards/giveaway-card.tsx";
+import { GiveawayImage } from "../components/rewards/giveaway-image.tsx";
+import { PointsBanner } from "../components/rewards/points-banner.tsx";
+import { useNow } from "../components/rewards/use-now.ts";
+import { GhostIcon, TicketIcon, WalletIcon } from "../components/icons.tsx";
+import { Alert, AlertDescription, AlertTitle } from "../components/ui/alert.tsx";
+import { Badge } from "../components/ui/badge.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { Card } from "../components/ui/card.tsx";
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from "../components/ui/dialog.tsx";
+import { Skeleton } from "../components/ui/skeleton.tsx";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
+import { toast } from "../components/ui/toast.tsx";
+import { isGiveawayOpen } from "../domain/giveaways.ts";
+import { entryMessage } from "../domain/messages.ts";
+import { apiPost, paths, type EnterGiveawayResponse, type Giveaway, type UserGiveawayEntry } from "../lib/api.ts";
+import { invalidateQueries, setQueryData, useQuery } from "../lib/query.ts";
+import { MYDOGE_INSTALL_URL } from "../wallet/mydoge.ts";
+import { useWallet } from "../wallet/wallet-context.tsx";
+import type { Route } from "./+types/rewards";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Spook Rewards | Spooks" },
+  { name: "description", content: "Spend your Spook Points on giveaway tickets." },
+];
+
+export default function RewardsPage() {
+  const wallet = useWallet();
+  if (wallet.connected && wallet.address) return <ConnectedRewards address={wallet.address} />;
+  return <DisconnectedRewards />;
+}
+
+function DisconnectedRewards() {
+  const wallet = useWallet();
+  return (
+    <div className="mx-auto grid max-w-2xl gap-6 py-6">
+      <div className="text-center">
+        <GhostIcon className="mx-auto h-14 w-14 text-violet-300" />
+        <h1 className="mt-3 text-3xl font-bold tracking-tight text-white">Spook Rewards</h1>
+        <p className="mt-2 text-zinc-400">Spend the Spook Points your staked Spooks earn on giveaway tickets.</p>
+      </div>
+      <Alert>
+        <AlertTitle>Connect Wallet</AlertTitle>
+        <AlertDescription>Connect your MyDoge wallet to see your points and enter giveaways.</AlertDescription>
+      </Alert>
+      <div className="flex justify-center">
+        {wallet.status === "detecting" ? (
+          <Skeleton className="h-12 w-48" />
+        ) : wallet.hasExtension ? (
+          <Button size="lg" disabled={wallet.loading} onClick={() => void wallet.connect({ failureDescription: "Failed to connect to MyDoge wallet. Please try again." })}>
+            <WalletIcon /> Connect Wallet
+          </Button>
+        ) : (
+          <Button asChild size="lg">
+            <a href={MYDOGE_INSTALL_URL} target="_blank" rel="noopener noreferrer">
+              <WalletIcon /> Install MyDoge
+            </a>
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ConnectedRewards({ address }: { address: string }) {
+  const wallet = useWallet();
+  const now = useNow();
+  const giveawaysQuery = useQuery<Giveaway[]>(paths.giveaways(), { staleTime: 10_000, refetchOnFocus: true });
+  const entriesQuery = useQuery<UserGiveawayEntry[]>(paths.userEntries(address), { staleTime: 10_000 });
+  const [entering, setEntering] = useState<Giveaway | null>(null);
+  const [enlarged, setEnlarged] = useState<Giveaway | null>(null);
+
+  const giveaways = useMemo(() => giveawaysQuery.data ?? [], [giveawaysQuery.data]);
+  const entries = useMemo(
+    () => [...(entriesQuery.data ?? [])].sort((a, b) => Date.parse(b.enteredAt) - Date.parse(a.enteredAt)),
+    [entriesQuery.data],
+  );
+  const ticketsByGiveaway = useMemo(() => {
+    const tickets = new Map<number, number>();
+    for (const entry of entries) tickets.set(entry.giveawayId, (tickets.get(entry.giveawayId) ?? 0) + entry.tickets);
+    return tickets;
+  }, [entries]);
+  const active = giveaways.filter((giveaway) => isGiveawayOpen({ active: giveaway.active, endDate: new Date(giveaway.endDate) }, now));
+  const loading = giveawaysQuery.isLoading && !giveawaysQuery.data;
+
+  const enter = async (giveaway: Giveaway, tickets: number): Promise<boolean> => {
+    const total = giveaway.pointsCost * tickets;
+    if (total > wallet.points) {
+      toast({ title: "Not Enough Points", description: notEnoughPointsText(total, tickets, wallet.points), variant: "destructive" });
+      return false;
+    }
+    const message = entryMessage(giveaway.id, tickets, new Date());
+    let signature: string;
+    try {
+      toast({ title: "Waiting for Signature", description: "Please approve the entry in your MyDoge wallet.", duration: 30_000 });
+      signature = await wallet.signMessage(message);
+    } catch {
+      toast({ title: "Signature Cancelled", description: "Giveaway entry was cancelled.", variant: "destructive" });
+      return false;
+    }
+    toast({ title: "Processing Entry", description: "Entering the giveaway...", duration: 10_000 });
+    try {
+      const response = await apiPost<EnterGiveawayResponse>("/api/giveaways/enter", {
+        giveawayId: giveaway.id,
+        address,
+        tickets,
+        signature,
+        message,
+      });
+      if (response.rewards) setQueryData(paths.rewards(address), response.rewards);
+      toast({ title: "Entry Successful!", description: `You've entered the giveaway with ${tickets} ticket(s).`, variant: "success" });
+      await Promise.all([
+        invalidateQueries(paths.giveaways()),
+        invalidateQueries(paths.userEntries(address)),
+        invalidateQueries(paths.rewards(address)),
+      ]);
+      return true;
+    } catch {
+      toast({ title: "Failed to Enter", description: "There was an error entering the giveaway. Please try again.", variant: "destructive" });
+      return false;
+    }
+  };
+
+  const grid = (list: Giveaway[], empty: string) =>
+    loading ? (
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        {Array.from({ length: 3 }, (_, index) => (
+          <Skeleton key={index} className="h-96 rounded-xl" />
+        ))}
+      </div>
+    ) : list.length === 0 ? (
+      <Card className="p-10 text-center">
+        <TicketIcon className="mx-auto h-10 w-10 text-zinc-600" />
+        <p className="mt-3 text-zinc-400">{empty}</p>
+      </Card>
+    ) : (
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        {list.map((giveaway) => (
+          <GiveawayCard
+            key={giveaway.id}
+            giveaway={giveaway}
+            now={now}
+            yourTickets={ticketsByGiveaway.get(giveaway.id) ?? 0}
+            onEnter={(target) => {
+              void wallet.refreshPoints();
+              setEntering(target);
+            }}
+            onEnlarge={setEnlarged}
+          />
+        ))}
+      </div>
+    );
+
+  return (
+    <div className="grid gap-8">
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight text-white">Spook Rewards</h1>
+        <p className="mt-1 text-zinc-400">Spend your Spook Points on giveaway tickets. More tickets, better odds.</p>
+      </div>
+      <PointsBanner />
+
+      <Tabs defaultValue="active">
+        <TabsList aria-label="Giveaways">
+          <TabsTrigger value="active">Active Giveaways</TabsTrigger>
+          <TabsTrigger value="all">All Giveaways</TabsTrigger>
+        </TabsList>
+        <TabsContent value="active">{grid(active, "No active giveaways at the moment. Check back soon!")}</TabsContent>
+        <TabsContent value="all">{grid(giveaways, "No giveaways found.")}</TabsContent>
+      </Tabs>
+
+      <section aria-labelledby="my-entries">
+        <h2 id="my-entries" className="flex items-center gap-2 text-xl font-semibold text-white">
+          My Entries <Badge data-testid="entries-count">{entries.length}</Badge>
+        </h2>
+        {entries.length === 0 ? (
+          <Card className="mt-4 p-8 text-center">
+            <p className="font-medium text-zinc-300">No Entries Yet</p>
+            <p className="mt-1 text-sm text-zinc-500">Enter a giveaway above and your tickets show up here.</p>
+          </Card>
+        ) : (
+          <div className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
+            {entries.map((entry) => (
+              <EntryCard key={entry.id} entry={entry} now={now} />
+            ))}
+          </div>
+        )}
+      </section>
+
+      <EnterGiveawayDialog
+        giveaway={entering}
+        balance={wallet.points}
+        onOpenChange={(open) => !open && setEntering(null)}
+        onEnter={enter}
+      />
+      <Dialog open={enlarged !== null} onOpenChange={(open) => !open && setEnlarged(null)}>
+        <DialogContent className="max-w-3xl p-3">
+          <DialogTitle className="px-2 pt-1 text-base">{enlarged?.title}</DialogTitle>
+          <DialogDescription className="sr-only">Giveaway image, enlarged</DialogDescription>
+          {enlarged && (
+            <div className="overflow-hidden rounded-lg">
+              <GiveawayImage src={enlarged.imageUrl} alt={enlarged.title} className="max-h-[75vh] object-contain" />
+            </div>
+          )}
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,221 @@
+import { useMemo, useState } from "react";
+import { GhostIcon, WalletIcon } from "../components/icons.tsx";
+import { HowStakingWorks } from "../components/staking/how-staking-works.tsx";
+import { ItemCard, ItemCardSkeleton } from "../components/staking/item-card.tsx";
+import { RewardsPanel } from "../components/staking/rewards-panel.tsx";
+import { StakeDialog } from "../components/staking/stake-dialog.tsx";
+import { bulkTargets, useStaking, type StakeFilter } from "../components/staking/use-staking.ts";
+import { Alert, AlertDescription, AlertTitle } from "../components/ui/alert.tsx";
+import { ConfirmDialog } from "../components/ui/alert-dialog.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { Card } from "../components/ui/card.tsx";
+import { Skeleton } from "../components/ui/skeleton.tsx";
+import { Tabs, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
+import { itemNumberFromName } from "../domain/collections.ts";
+import type { StakeAction } from "../domain/messages.ts";
+import { paths, type WalletItem } from "../lib/api.ts";
+import { useQuery } from "../lib/query.ts";
+import { MYDOGE_INSTALL_URL } from "../wallet/mydoge.ts";
+import { useWallet } from "../wallet/wallet-context.tsx";
+import type { Route } from "./+types/stake";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Stake Spooks, Earn Rewards | Spooks" },
+  { name: "description", content: "Soft-stake your Spooks and Spook Society inscriptions and earn Spook Points every hour." },
+];
+
+const SKELETON_CARDS = 8;
+const FILTERS: { value: StakeFilter; label: string }[] = [
+  { value: "all", label: "All" },
+  { value: "spooks", label: "Spooks" },
+  { value: "society", label: "Society" },
+  { value: "staked", label: "Staked" },
+];
+
+function matches(item: WalletItem, filter: StakeFilter): boolean {
+  if (filter === "spooks") return item.collection === "spooks";
+  if (filter === "society") return item.collection === "spook-society";
+  if (filter === "staked") return item.isStaked;
+  return true;
+}
+
+const COLLECTION_ORDER: Record<string, number> = { spooks: 0, "spook-society": 1 };
+
+/** Spooks first, then Spook Society, each by item number. */
+function byCollectionAndNumber(a: WalletItem, b: WalletItem): number {
+  const collection = (COLLECTION_ORDER[a.collection] ?? 2) - (COLLECTION_ORDER[b.collection] ?? 2);
+  if (collection !== 0) return collection;
+  return (itemNumberFromName(a.name) ?? a.id) - (itemNumberFromName(b.name) ?? b.id);
+}
+
+export default function StakePage() {
+  const wallet = useWallet();
+  if (wallet.connected && wallet.address) return <Dashboard address={wallet.address} />;
+  if (wallet.status === "detecting") return <DetectingWallet />;
+  if (!wallet.hasExtension) return <WalletRequired />;
+  return <Disconnected />;
+}
+
+function Hero({ children }: { children: React.ReactNode }) {
+  return (
+    <section className="relative overflow-hidden rounded-2xl border border-violet-500/20 bg-gradient-to-br from-violet-950/80 via-zinc-950 to-fuchsia-950/40 px-6 py-12 text-center shadow-2xl shadow-violet-950/40 sm:py-16">
+      <GhostIcon className="mx-auto h-16 w-16 animate-[float_4s_ease-in-out_infinite] text-violet-300" />
+      {children}
+    </section>
+  );
+}
+
+function DetectingWallet() {
+  return (
+    <div className="grid gap-6" aria-busy="true">
+      <Skeleton className="h-64 w-full rounded-2xl" />
+      <Skeleton className="h-48 w-full rounded-xl" />
+    </div>
+  );
+}
+
+function WalletRequired() {
+  return (
+    <div className="grid gap-6">
+      <Hero>
+        <h1 className="mt-4 text-3xl font-bold tracking-tight text-white sm:text-4xl">MyDoge Wallet Required</h1>
+        <p className="mx-auto mt-3 max-w-xl text-zinc-300">
+          Install the MyDoge browser extension to stake your Spooks and earn Spook Points. Then reload this page.
+        </p>
+        <Button asChild size="lg" className="mt-6">
+          <a href={MYDOGE_INSTALL_URL} target="_blank" rel="noopener noreferrer">
+            <WalletIcon /> Install MyDoge
+          </a>
+        </Button>
+      </Hero>
+      <HowStakingWorks />
+    </div>
+  );
+}
+
+function Disconnected() {
+  const wallet = useWallet();
+  return (
+    <div className="grid gap-6">
+      <Hero>
+        <h1 className="mt-4 text-3xl font-bold tracking-tight text-white sm:text-4xl">Stake Spooks, Earn Rewards</h1>
+        <p className="mx-auto mt-3 max-w-xl text-zinc-300">Connect your wallet to see Spooks</p>
+        <Button size="lg" className="mt-6" disabled={wallet.loading} onClick={() => void wallet.connect()}>
+          <WalletIcon /> Connect Wallet
+        </Button>
+        {wallet.isDemo && <p className="mt-3 text-xs text-amber-300/80">Demo mode: a built-in demo wallet stands in for MyDoge.</p>}
+      </Hero>
+      <HowStakingWorks />
+    </div>
+  );
+}
+
+function Dashboard({ address }: { address: string }) {
+  const [filter, setFilter] = useState<StakeFilter>("all");
+  const [staking, setStaking] = useState<WalletItem | null>(null);
+  const [confirm, setConfirm] = useState<{ action: StakeAction; targets: WalletItem[] } | null>(null);
+  const [bulkBusy, setBulkBusy] = useState(false);
+  const itemsQuery = useQuery<WalletItem[]>(paths.walletItems(address), { staleTime: 10_000 });
+  const { stake, unstake, bulk, ensureIdle } = useStaking(address);
+
+  // Spec section 8: on a fetch error the list falls back silently to empty.
+  const items = useMemo(() => [...(itemsQuery.data ?? [])].sort(byCollectionAndNumber), [itemsQuery.data]);
+  const visible = useMemo(() => items.filter((item) => matches(item, filter)), [items, filter]);
+  const loading = itemsQuery.isLoading && !itemsQuery.data;
+  const stakeTargets = bulkTargets(items, filter, "stake");
+  const unstakeTargets = bulkTargets(items, "staked", "unstake");
+
+  const askBulk = (action: StakeAction) => {
+    const targets = action === "stake" ? stakeTargets : unstakeTargets;
+    if (targets.length === 0) return void bulk(action, targets); // the 'No … Spooks' toast
+    setConfirm({ action, targets });
+  };
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <section aria-labelledby="your-spooks" className="min-w-0">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <div>
+            <h1 id="your-spooks" className="text-2xl font-bold tracking-tight text-white">
+              Your Spooks
+            </h1>
+            <p className="text-sm text-zinc-400">Stake your Spooks to earn SPOOK Points every hour.</p>
+          </div>
+          {filter === "staked" ? (
+            <Button variant="secondary" disabled={unstakeTargets.length === 0 || bulkBusy} onClick={() => askBulk("unstake")}>
+              Unstake All
+            </Button>
+          ) : (
+            <Button disabled={stakeTargets.length === 0 || bulkBusy} onClick={() => askBulk("stake")}>
+              Stake All
+            </Button>
+          )}
+        </div>
+
+        <Tabs value={filter} onValueChange={(value) => setFilter(value as StakeFilter)} className="mt-4">
+          <TabsList aria-label="Filter Spooks">
+            {FILTERS.map((option) => (
+              <TabsTrigger key={option.value} value={option.value}>
+                {option.label}
+                <span className="ml-1.5 text-xs opacity-70">{items.filter((item) => matches(item, option.value)).length}</span>
+              </TabsTrigger>
+            ))}
+          </TabsList>
+        </Tabs>
+
+        <div className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4" aria-live="polite" aria-busy={loading}>
+          {loading
+            ? Array.from({ length: SKELETON_CARDS }, (_, index) => <ItemCardSkeleton key={index} />)
+            : visible.map((item) => (
+                <ItemCard
+                  key={item.inscriptionId}
+                  item={item}
+                  busy={bulkBusy}
+                  onStake={(target) => ensureIdle(target) && setStaking(target)}
+                  onUnstake={(target) => void unstake(target)}
+                />
+              ))}
+        </div>
+        {!loading && visible.length === 0 && (
+          <Card className="mt-4 p-10 text-center">
+            <GhostIcon className="mx-auto h-10 w-10 text-zinc-600" />
+            <p className="mt-3 text-zinc-400">No Spooks found in this category</p>
+          </Card>
+        )}
+        {itemsQuery.error && !itemsQuery.data && (
+          <Alert variant="warning" className="mt-4">
+            <AlertTitle>Could not load your Spooks</AlertTitle>
+            <AlertDescription>They will show up once the server answers again.</AlertDescription>
+          </Alert>
+        )}
+      </section>
+
+      <RewardsPanel items={items} />
+
+      <StakeDialog
+        item={staking}
+        onOpenChange={(open) => !open && setStaking(null)}
+        onConfirm={(item, message) => stake(item, message)}
+      />
+      <ConfirmDialog
+        open={confirm !== null}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        title={confirm ? `${confirm.action === "stake" ? "Stake" : "Unstake"} all ${confirm.targets.length} Spooks?` : ""}
+        description={
+          confirm?.action === "stake"
+            ? "You will sign one message listing every Spook. They stay in your wallet and start earning SPOOK Points."
+            : "You will sign one message listing every Spook. They stop earning SPOOK Points."
+        }
+        confirmLabel={confirm?.action === "stake" ? "Stake All" : "Unstake All"}
+        destructive={confirm?.action === "unstake"}
+        onConfirm={() => {
+          if (!confirm) return;
+          const { action, targets } = confirm;
+          setConfirm(null);
+          setBulkBusy(true);
+          void bulk(action, targets).finally(() => setBulkBusy(false));
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./env.server.ts";
+
+const ADMIN = "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L";
+const ORD = "https://ord.example.com/";
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig", () => {
+  it("has working defaults: development, embedded database in .data, port 3000, demo mode", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: "development",
+      databaseUrl: undefined,
+      dataDir: path.resolve(".data"),
+      port: 3000,
+      host: "0.0.0.0",
+      demo: true,
+      uploadDir: path.resolve(".data", "uploads"),
+    });
+  });
+
+  it("reads only the environment it is given", () => {
+    expect(loadConfig({ PORT: "4123" }).port).toBe(4123);
+    expect(loadConfig({ DATA_DIR: "/srv/spooks" })).toMatchObject({ dataDir: "/srv/spooks", uploadDir: "/srv/spooks/uploads" });
+    expect(loadConfig({ UPLOAD_DIR: "/mnt/uploads" }).uploadDir).toBe("/mnt/uploads");
+    expect(loadConfig({ DATABASE_URL: "postgres://db/spooks" }).databaseUrl).toBe("postgres://db/spooks");
+  });
+
+  describe("demo mode is on exactly when ORD_URL is unset", () => {
+    it.each([
+      [{}, true],
+      [{ ORD_URL: "" }, true],
+      [{ ORD_URL: ORD }, false],
+      [{ ORD_URL: "http://127.0.0.1:8080" }, false],
+      [{ ORD_URL: ORD, NODE_ENV: "test" }, false],
+      [{ NODE_ENV: "test" }, true],
+    ] as const)("%j → demo %s", (env, demo) => {
+      expect(loadConfig({ ...env }).demo).toBe(demo);
+    });
+
+    it("drops trailing slashes from ORD_URL", () => {
+      expect(loadConfig({ ORD_URL: "https://ord.example.com//" }).ordUrl).toBe("https://ord.example.com");
+    });
+  });
+
+  describe("production", () => {
+    it("refuses to start without ORD_URL, saying demo mode never runs in production", () => {
+      for (const env of [{ NODE_ENV: "production" }, { NODE_ENV: "production", ORD_URL: "", ADMIN_ADDRESS: ADMIN }]) {
+        const error = configError(env);
+        expect(error.message).toMatch(/ORD_URL is not set/);
+        expect(error.message).toMatch(/demo mode/);
+        expect(error.message).toMatch(/NODE_ENV=production/);
+      }
+    });
+
+    it("requires ADMIN_ADDRESS", () => {
+      expect(configError({ NODE_ENV: "production", ORD_URL: ORD }).message).toMatch(/ADMIN_ADDRESS is required/);
+    });
+
+    it("starts, not in demo mode, with ORD_URL and ADMIN_ADDRESS", () => {
+      expect(loadConfig({ NODE_ENV: "production", ORD_URL: ORD, ADMIN_ADDRESS: ADMIN })).toMatchObject({
+        nodeEnv: "production",
+        demo: false,
+        adminAddress: ADMIN,
+        ordUrl: "https://ord.example.com",
+      });
+    });
+  });
+
+  describe("bad values are refused with one line naming the variable", () => {
+    it.each([
+      ["PORT", { PORT: "abc" }],
+      ["PORT", { PORT: "70000" }],
+      ["PORT", { PORT: "-1" }],
+      ["PORT", { PORT: "80.5" }],
+      ["ORD_URL", { ORD_URL: "not a url" }],
+      ["ADMIN_ADDRESS", { ADMIN_ADDRESS: "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2" }],
+      ["SESSION_SECRET", { SESSION_SECRET: "short" }],
+      ["NODE_ENV", { NODE_ENV: "staging" }],
+      ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
+      ["INDEXER_CONCURRENCY", { INDEXER_CONCURRENCY: "0" }],
+    ])("%s in %j", (name, env) => {
+      const { message } = configError(env);
+      expect(message.startsWith(`${name}: `), message).toBe(true);
+      expect(message.split("\n")).toHaveLength(1);
+    });
+
+    it("says what is wrong with ADMIN_ADDRESS and SESSION_SECRET", () => {
+      expect(configError({ ADMIN_ADDRESS: "nope" }).message).toBe("ADMIN_ADDRESS: ADMIN_ADDRESS is not a valid Dogecoin address");
+      expect(configError({ SESSION_SECRET: "short" }).message).toBe("SESSION_SECRET: SESSION_SECRET must be at least 16 characters");
+    });
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * The signed stake/unstake flow shared by the single and bulk routes: the message must name exactly the
+ * items acted on (single: the item's number; bulk: the names in the order sent), the signature is
+ * recorded in the same transaction as the change, and the answer carries the wallet's fresh rewards.
+ */
+import type { AppLoadContext } from "react-router";
+import { unauthorized } from "../domain/errors.ts";
+import { parseBulkStakeMessage, parseStakeMessage, type StakeAction } from "../domain/messages.ts";
+import { rewardsOf, type Rewards } from "../../db/queries/holdings.server.ts";
+import { applyStakeAction, findItems, type StakeResult } from "../../db/queries/stakes.server.ts";
+import { inTransaction } from "../../db/queries/transaction.server.ts";
+import { consumeSignature, verifySignedAction, type SignedInput } from "./auth.server.ts";
+import type { ItemRow } from "../../db/queries/catalogue.server.ts";
+
+export type SignedStakeRequest = SignedInput & { inscriptionIds: string[] };
+
+export type StakeAnswer = StakeResult & { rewards: Rewards };
+
+function checkSingleMessage(action: StakeAction, input: SignedInput, item: ItemRow): void {
+  const parsed = verifySignedAction(input, (message) => parseStakeMessage(action, message), `${action} message`);
+  if (parsed.itemNumber !== item.number) {
+    throw unauthorized(`The signed message names Spook #${parsed.itemNumber}, not ${item.name}`);
+  }
+}
+
+function checkBulkMessage(action: StakeAction, input: SignedInput, items: ItemRow[]): void {
+  const parsed = verifySignedAction(input, (message) => parseBulkStakeMessage(action, message), `bulk ${action} message`);
+  const names = items.map((item) => item.name);
+  if (parsed.names.length !== names.length || parsed.names.some((name, index) => name !== names[index])) {
+    throw unauthorized("The signed message does not list exactly the items sent, in the order sent");
+  }
+}
+
+export async function signedStake(
+  context: AppLoadContext,
+  action: StakeAction,
+  request: SignedStakeRequest,
+  mode: "single" | "bulk",
+): Promise<StakeAnswer> {
+  const { sql } = context;
+  const items = await findItems(sql, request.inscriptionIds);
+  if (mode === "single") checkSingleMessage(action, request, items[0]);
+  else checkBulkMessage(action, request, items);
+  const result = await inTransaction(sql, async (tx) => {
+    await consumeSignature(tx, { ...request, action: mode === "bulk" ? `${action}-bulk` : action });
+    return applyStakeAction(tx, action, request.address, items);
+  });
+  return { ...result, rewards: await rewardsOf(sql, request.address) };
+}
+
+/** The single call's answer: `alreadyStaked: true` when the item already was in the asked state. */
+export async function singleStakeAnswer(
+  context: AppLoadContext,
+  action: StakeAction,
+  body: SignedInput & { inscriptionId: string },
+): Promise<{ success: true; alreadyStaked?: true; rewards: Rewards }> {
+  // `doginalId` (the page's own id for the item) is accepted and not needed: the inscription id names it.
+  const { address, message, signature, inscriptionId } = body;
+  const result = await signedStake(context, action, { address, message, signature, inscriptionIds: [inscriptionId] }, "single");
+  return result.count === 0
+    ? { success: true, alreadyStaked: true, rewards: result.rewards }
+    : { success: true, rewards: result.rewards };
+}
+
+export async function bulkStakeAnswer(
+  context: AppLoadContext,
+  action: StakeAction,
+  body: SignedStakeRequest,
+): Promise<{ success: true } & StakeAnswer> {
+  return { success: true, ...(await signedStake(context, action, body, "bulk")) };
+}

@@ -1,0 +1,294 @@
+/**
+ * The wallet, for every page: MyDoge detection and connection (DECISIONS "Wallet extension"), the DOGE
+ * balance, the Spook Points balance (GET /api/rewards/{address}, refetched every 30 s while connected,
+ * stale after 10 s, and on window focus), message signing, and in demo mode the built-in demo wallet.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import type { DemoWallet } from "../context.ts";
+import { DEFAULT_REWARDS, paths, type Rewards } from "../lib/api.ts";
+import { removeQueries, useQuery } from "../lib/query.ts";
+import { toast } from "../components/ui/toast.tsx";
+import { DemoWalletChooser } from "./demo-wallet-chooser.tsx";
+import { createDemoDoge } from "./demo-wallet.ts";
+import {
+  DETECT_INTERVAL_MS,
+  DETECT_TIMEOUT_MS,
+  DOGE_INITIALIZED_EVENT,
+  detectMyDoge,
+  parseKoinu,
+  type DogeProvider,
+} from "./mydoge.ts";
+
+export type WalletStatus = "detecting" | "no-wallet" | "disconnected" | "connecting" | "connected";
+
+export type WalletState = {
+  /** A wallet is available: the MyDoge extension, or in demo mode the built-in demo wallet. */
+  hasExtension: boolean;
+  connected: boolean;
+  /** Detecting, connecting, disconnecting or reading the connection. */
+  loading: boolean;
+  address: string | null;
+  /** DOGE balance in koinu. */
+  balance: number;
+  /** Spook Points balance (whole points are shown). */
+  points: number;
+  /** Connects (asks the wallet); resolves true when connected. Shows the failure toasts itself. */
+  connect(options?: { failureDescription?: string }): Promise<boolean>;
+  disconnect(): Promise<void>;
+  /** Asks the wallet to sign `message`; resolves the base64 signature. Rejects when declined. */
+  signMessage(message: string): Promise<string>;
+  /** Refetches the points (and the rest of the rewards figures). */
+  refreshPoints(): Promise<void>;
+  refreshBalance(): Promise<void>;
+  /** The connected (or offered) wallet is the built-in demo wallet, not MyDoge. */
+  isDemo: boolean;
+  status: WalletStatus;
+};
+
+const WalletContext = createContext<WalletState | null>(null);
+
+const REWARDS_POLL_MS = 30_000;
+const REWARDS_STALE_MS = 10_000;
+
+type Provider = { kind: "mydoge" | "demo"; doge: DogeProvider };
+
+export function WalletProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<WalletStatus>("detecting");
+  const [busy, setBusy] = useState(false);
+  const [address, setAddress] = useState<string | null>(null);
+  const [balance, setBalance] = useState(0);
+  const [provider, setProvider] = useState<Provider | null>(null);
+  const [chooser, setChooser] = useState<{ wallets: DemoWallet[]; resolve: (wallet: DemoWallet | null) => void } | null>(null);
+  const providerRef = useRef<Provider | null>(null);
+  const addressRef = useRef<string | null>(null);
+
+  const clearWallet = useCallback(() => {
+    if (addressRef.current) removeQueries("/api/");
+    addressRef.current = null;
+    setAddress(null);
+    setBalance(0);
+  }, []);
+
+  const readBalance = useCallback(async (doge: DogeProvider) => {
+    try {
+      const result = await doge.getBalance();
+      setBalance(parseKoinu(result?.balance));
+    } catch {
+      // balance unknown: keep the last one
+    }
+  }, []);
+
+  /** Reads the wallet's connection; a rejection means "not connected" (never an error toast). */
+  const readConnection = useCallback(
+    async (current: Provider) => {
+      let connectedAddress: string | null = null;
+      try {
+        const result = await current.doge.getConnectionStatus();
+        if (result?.connected && result.address) connectedAddress = result.address;
+      } catch {
+        connectedAddress = null;
+      }
+      if (providerRef.current !== current) return;
+      if (connectedAddress) {
+        if (addressRef.current && addressRef.current !== connectedAddress) clearWallet();
+        addressRef.current = connectedAddress;
+        setAddress(connectedAddress);
+        setStatus("connected");
+        await readBalance(current.doge);
+      } else {
+        clearWallet();
+        setStatus("disconnected");
+      }
+    },
+    [clearWallet, readBalance],
+  );
+
+  const adoptProvider = useCallback(
+    (next: Provider) => {
+      providerRef.current = next;
+      setProvider(next);
+      void readConnection(next);
+    },
+    [readConnection],
+  );
+
+  // Detection: now, on the extension's 'initialized' event, and every 1 s for up to 5 s.
+  useEffect(() => {
+    let demoChecked = false;
+    const started = Date.now();
+
+    const check = () => {
+      const doge = detectMyDoge();
+      if (doge && providerRef.current?.kind !== "mydoge") {
+        // The real extension wins over the demo wallet unless the demo wallet is already connected.
+        if (providerRef.current?.kind === "demo" && addressRef.current) return stop();
+        adoptProvider({ kind: "mydoge", doge });
+        return stop();
+      }
+      if (!doge && Date.now() - started >= DETECT_TIMEOUT_MS) stop();
+    };
+    const stop = () => {
+      clearInterval(timer);
+      window.removeEventListener(DOGE_INITIALIZED_EVENT, check);
+      if (!providerRef.current && demoChecked) setStatus("no-wallet");
+    };
+
+    window.addEventListener(DOGE_INITIALIZED_EVENT, check);
+    const timer = setInterval(check, DETECT_INTERVAL_MS);
+    check();
+
+    if (!providerRef.current) {
+      // Demo mode: the server offers its demo wallets (404 outside demo mode).
+      fetch(paths.demoWallets(), { headers: { accept: "application/json" } })
+        .then(async (response) => (response.ok ? ((await response.json()) as { wallets?: DemoWallet[] }).wallets ?? [] : []))
+        .catch(() => [] as DemoWallet[])
+        .then((wallets) => {
+          demoChecked = true;
+          if (providerRef.current) return;
+          if (wallets.length > 0) {
+            const choose = () => new Promise<DemoWallet | null>((resolve) => setChooser({ wallets, resolve }));
+            adoptProvider({ kind: "demo", doge: createDemoDoge(wallets, choose) });
+          } else {
+            // No wallet yet: say so now; detection keeps polling and upgrades if MyDoge shows up.
+            setStatus("no-wallet");
+          }
+        });
+    }
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener(DOGE_INITIALIZED_EVENT, check);
+    };
+  }, [adoptProvider]);
+
+  // There is no account-changed event: re-read the connection when the window regains focus.
+  useEffect(() => {
+    const onFocus = () => {
+      const current = providerRef.current;
+      if (current && !busy) void readConnection(current);
+    };
+    window.addEventListener("focus", onFocus);
+    return () => window.removeEventListener("focus", onFocus);
+  }, [busy, readConnection]);
+
+  const rewardsQuery = useQuery<Rewards>(address ? paths.rewards(address) : null, {
+    refetchInterval: REWARDS_POLL_MS,
+    staleTime: REWARDS_STALE_MS,
+    refetchOnFocus: true,
+  });
+
+  const connect = useCallback(
+    async ({ failureDescription = "Failed to connect to MyDoge wallet." }: { failureDescription?: string } = {}) => {
+      const current = providerRef.current;
+      if (!current) {
+        toast({
+          title: "MyDoge Not Installed",
+          description: "Please install the MyDoge wallet extension to continue.",
+          variant: "destructive",
+        });
+        return false;
+      }
+      setStatus("connecting");
+      try {
+        const result = await current.doge.connect();
+        if (!result?.approved || !result.address) throw new Error("Connection not approved");
+        addressRef.current = result.address;
+        setAddress(result.address);
+        setBalance(parseKoinu(result.balance));
+        setStatus("connected");
+        void readBalance(current.doge);
+        toast({ title: "Wallet Connected", description: "Your wallet is connected.", variant: "success", duration: 3000 });
+        return true;
+      } catch {
+        setStatus(addressRef.current ? "connected" : "disconnected");
+        toast({ title: "Connection Failed", description: failureDescription, variant: "destructive" });
+        return false;
+      }
+    },
+    [readBalance],
+  );
+
+  const disconnect = useCallback(async () => {
+    const current = providerRef.current;
+    if (!current) return;
+    setBusy(true);
+    try {
+      await current.doge.disconnect();
+      clearWallet();
+      setStatus("disconnected");
+      toast({ title: "Wallet Disconnected", description: "Your wallet is disconnected.", duration: 3000 });
+    } catch (error) {
+      toast({
+        title: "Disconnection Failed",
+        description: (error as Error)?.message || "Failed to disconnect the wallet.",
+        variant: "destructive",
+      });
+    } finally {
+      setBusy(false);
+    }
+  }, [clearWallet]);
+
+  const signMessage = useCallback(async (message: string) => {
+    const current = providerRef.current;
+    if (!current) throw new Error("Wallet not found");
+    const result = await current.doge.requestSignedMessage({ message });
+    if (!result?.signedMessage) throw new Error("Failed to sign message");
+    return result.signedMessage;
+  }, []);
+
+  const refreshPoints = useCallback(async () => {
+    await rewardsQuery.refetch();
+  }, [rewardsQuery.refetch]);
+
+  const refreshBalance = useCallback(async () => {
+    if (providerRef.current && addressRef.current) await readBalance(providerRef.current.doge);
+  }, [readBalance]);
+
+  const value = useMemo<WalletState>(
+    () => ({
+      hasExtension: provider !== null,
+      connected: status === "connected" && address !== null,
+      loading: status === "detecting" || status === "connecting" || busy,
+      address: status === "connected" ? address : null,
+      balance,
+      points: rewardsQuery.data?.unclaimedRewards ?? 0,
+      connect,
+      disconnect,
+      signMessage,
+      refreshPoints,
+      refreshBalance,
+      isDemo: provider?.kind === "demo",
+      status,
+    }),
+    [provider, status, address, busy, balance, rewardsQuery.data, connect, disconnect, signMessage, refreshPoints, refreshBalance],
+  );
+
+  return (
+    <WalletContext.Provider value={value}>
+      {children}
+      <DemoWalletChooser
+        wallets={chooser?.wallets ?? []}
+        open={chooser !== null}
+        onChoose={(wallet) => {
+          chooser?.resolve(wallet);
+          setChooser(null);
+        }}
+      />
+    </WalletContext.Provider>
+  );
+}
+
+export function useWallet(): WalletState {
+  const wallet = useContext(WalletContext);
+  if (!wallet) throw new Error("useWallet() must be used inside <WalletProvider>");
+  return wallet;
+}
+
+/**
+ * The connected wallet's rewards figures (unclaimedRewards, dailyRate, rewardTier, stakedCount, totalCount,
+ * rank), from the same cache entry the wallet polls. Falls back silently to zeros (spec section 8).
+ */
+export function useRewards(): { rewards: Rewards; isLoading: boolean; refetch: () => Promise<void> } {
+  const { address } = useWallet();
+  const query = useQuery<Rewards>(address ? paths.rewards(address) : null, { staleTime: REWARDS_STALE_MS });
+  return { rewards: { ...DEFAULT_REWARDS, ...query.data }, isLoading: query.isLoading && !query.data, refetch: query.refetch };
+}

@@ -1,0 +1,221 @@
+/**
+ * API benchmark on real PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
+ * a throwaway database is created and dropped), through the real build served over HTTP:
+ * - requests/s and p50/p99 latency of /api/rewards/{address}, /api/wallet-doginals/{address} and
+ *   /api/leaderboard with 100,000 wallets in the database, beside two trivial JSON routes in the same run
+ *   (/api/health: one tiny query; an unknown /api path: no database at all);
+ * - Stake All of 888 items through POST /api/stake/bulk (server-side time from Server-Timing; target < 2 s).
+ * The load comes from a worker thread (its own event loop) over keep-alive connections.
+ * Standalone: `node --import tsx bench/api.ts`.
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { createBase58check } from "@scure/base";
+import { randomBytes } from "node:crypto";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { ADDRESS_VERSIONS } from "../app/domain/address.ts";
+import { bulkStakeMessage } from "../app/domain/messages.ts";
+import { addressOfPrivateKey, newPrivateKey, signMessage } from "../app/domain/signature.ts";
+import { createSql, type Sql } from "../db/client.server.ts";
+import { demoCatalogue } from "../db/demo-catalogue.ts";
+import { migrate } from "../db/migrate.server.ts";
+import { importCatalogue } from "../db/queries/catalogue.server.ts";
+import { startTestServer } from "../tests/support/app-server.ts";
+
+const WALLETS = 100_000;
+const ENDED_STAKES = 200_000;
+const ITEMS_PER_HOLDER = 10;
+const CONCURRENCY = 16;
+const WARMUP_MS = 1_000;
+const DURATION_MS = 5_000;
+const STAKE_ALL_ROUNDS = 3;
+
+const base58check = createBase58check(sha256);
+
+function randomAddress(): string {
+  const payload = new Uint8Array(21);
+  payload[0] = ADDRESS_VERSIONS.mainnet;
+  payload.set(randomBytes(20), 1);
+  return base58check.encode(payload);
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+type Seeded = { wallets: string[]; holders: string[]; whale: { key: Uint8Array; address: string } };
+
+/** 100,000 wallets with points; Spook Society held 10 per wallet and staked; Spooks 1-888 owned by one whale. */
+async function seed(sql: Sql): Promise<Seeded> {
+  const catalogue = demoCatalogue();
+  await importCatalogue(sql, catalogue);
+  const wallets = Array.from({ length: WALLETS }, randomAddress);
+  const points = wallets.map((_, i) => (1 + ((i * 7919) % 50_000)) * 2400);
+  await sql`
+    insert into points_ledger (address, kind, amount, description, actor, created_at)
+    select address, 'admin_add', amount, 'bench seed', 'cli', now()
+    from unnest(${wallets}::text[], ${points}::int8[]) as t(address, amount)`;
+
+  const society = await sql<{ id: number }[]>`select id from items where collection = 'spook-society' order by number`;
+  const holders = wallets.slice(0, Math.ceil(society.length / ITEMS_PER_HOLDER));
+  const itemIds = society.map((item) => item.id);
+  const owners = itemIds.map((_, i) => holders[Math.floor(i / ITEMS_PER_HOLDER)]);
+  const satpoint = `${"ab".repeat(32)}:0:0`;
+  await sql`
+    insert into ownership (item_id, owner_address, satpoint, seen_at)
+    select item_id, owner, ${satpoint}, now() from unnest(${itemIds}::int[], ${owners}::text[]) as t(item_id, owner)`;
+  // Past stakes of many wallets (history the snapshot and counts must skip), then the holders' open ones.
+  await sql`
+    insert into stakes (item_id, address, started_at, ended_at, end_reason)
+    select (${itemIds}::int[])[1 + g % ${itemIds.length}::int], (${wallets}::text[])[1 + (g * 31) % ${WALLETS}::int],
+           now() - interval '30 days' + g * interval '1 second', now() - interval '20 days' + g * interval '1 second', 'unstaked'
+    from generate_series(1, ${ENDED_STAKES}::int) as g`;
+  await sql`
+    insert into stakes (item_id, address, started_at)
+    select item_id, owner, now() - interval '1 day' from unnest(${itemIds}::int[], ${owners}::text[]) as t(item_id, owner)`;
+
+  const key = newPrivateKey();
+  const whale = { key, address: addressOfPrivateKey(key) };
+  await sql`
+    insert into ownership (item_id, owner_address, satpoint, seen_at)
+    select id, ${whale.address}, ${satpoint}, now() from items where collection = 'spooks'`;
+  for (const table of ["points_ledger", "balances", "stakes", "ownership", "items"]) await sql.unsafe(`vacuum analyze ${table}`);
+  return { wallets, holders, whale };
+}
+
+type LoadResult = { requests: number; errors: number; seconds: number; p50: number; p99: number };
+
+/** Runs in a worker: `concurrency` keep-alive loops over `paths` for `durationMs`, after a warm-up. */
+const LOAD_WORKER = `
+const http = require("node:http");
+const { parentPort, workerData } = require("node:worker_threads");
+const { origin, paths, concurrency, warmupMs, durationMs } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+const get = (path) => new Promise((resolve) => {
+  const started = performance.now();
+  http.get(origin + path, { agent }, (res) => {
+    res.resume();
+    res.on("end", () => resolve({ ok: res.statusCode === 200, ms: performance.now() - started }));
+  }).on("error", () => resolve({ ok: false, ms: performance.now() - started }));
+});
+(async () => {
+  let next = 0;
+  const loop = async (until, record) => {
+    while (performance.now() < until) {
+      const answer = await get(paths[next++ % paths.length]);
+      if (record) record(answer);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, () => loop(performance.now() + warmupMs)));
+  const latencies = [];
+  let errors = 0;
+  const started = performance.now();
+  const until = started + durationMs;
+  await Promise.all(Array.from({ length: concurrency }, () => loop(until, (a) => { latencies.push(a.ms); if (!a.ok) errors++; })));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  agent.destroy();
+  parentPort.postMessage({ requests: latencies.length, errors, seconds, p50: at(0.5), p99: at(0.99) });
+})();
+`;
+
+function load(origin: string, paths: string[]): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(LOAD_WORKER, {
+      eval: true,
+      workerData: { origin, paths, concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS },
+    });
+    worker.once("message", (result: LoadResult) => {
+      void worker.terminate();
+      resolve(result);
+    });
+    worker.once("error", reject);
+  });
+}
+
+const pad = (text: string, width: number) => text.padEnd(width);
+const num = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
+
+function printRow(label: string, result: LoadResult): void {
+  const perSecond = result.requests / result.seconds;
+  const errors = result.errors ? `  (${result.errors} non-200!)` : "";
+  console.log(`  ${pad(label, 44)} ${num(perSecond, 0)} req/s   p50 ${num(result.p50)} ms   p99 ${num(result.p99)} ms${errors}`);
+}
+
+async function stakeAll(origin: string, whale: Seeded["whale"], sql: Sql): Promise<void> {
+  const items = await sql<{ name: string; inscriptionId: string }[]>`
+    select name, inscription_id from items where collection = 'spooks' order by number`;
+  const body = (action: "stake" | "unstake") => {
+    const message = bulkStakeMessage(action, items.map((item) => item.name), new Date());
+    return JSON.stringify({
+      address: whale.address,
+      inscriptionIds: items.map((item) => item.inscriptionId),
+      message,
+      signature: signMessage(whale.key, message),
+    });
+  };
+  const call = async (action: "stake" | "unstake") => {
+    const started = performance.now();
+    const response = await fetch(`${origin}/api/${action}/bulk`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: body(action),
+    });
+    const answer = (await response.json()) as { count: number };
+    const roundTrip = performance.now() - started;
+    if (response.status !== 200 || answer.count !== items.length) throw new Error(`${action} all: ${response.status} ${JSON.stringify(answer)}`);
+    const server = Number(/dur=([\d.]+)/.exec(response.headers.get("server-timing") ?? "")?.[1]);
+    return { server, roundTrip };
+  };
+  console.log(`Stake All of ${items.length} items via POST /api/stake/bulk (one signature, one transaction):`);
+  for (let round = 1; round <= STAKE_ALL_ROUNDS; round++) {
+    const staked = await call("stake");
+    const unstaked = await call("unstake");
+    const verdict = staked.server < 2000 ? "OK" : "OVER";
+    console.log(
+      `  round ${round}: stake all ${num(staked.server)} ms server-side (${num(staked.roundTrip)} ms round trip) ${verdict} (target < 2 s);` +
+        ` unstake all ${num(unstaked.server)} ms server-side`,
+    );
+  }
+}
+
+export async function run(): Promise<void> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const name = `spooks_bench_api_${process.pid}`;
+  const admin = createSql(adminUrl, { max: 1 });
+  await admin.unsafe(`create database "${name}"`);
+  const sql = createSql(withDatabase(adminUrl, name), { max: 10 });
+  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+  try {
+    await migrate(sql);
+    console.log(`seeding ${WALLETS.toLocaleString("en-US")} wallets with points, ${ENDED_STAKES.toLocaleString("en-US")} past stakes, the 1,883-item catalogue…`);
+    const seeded = await seed(sql);
+    console.log("building and starting the app…");
+    server = await startTestServer({ sql, adminAddress: seeded.whale.address });
+    const pick = (list: string[], n: number) => Array.from({ length: n }, (_, i) => list[(i * 7907) % list.length]);
+    const rewardsPaths = pick(seeded.wallets, 2000).map((address) => `/api/rewards/${address}`);
+    const walletPaths = seeded.holders.map((address) => `/api/wallet-doginals/${address}`);
+    console.log(`HTTP load: ${CONCURRENCY} concurrent keep-alive clients in a worker thread, ${DURATION_MS / 1000} s per route after ${WARMUP_MS / 1000} s warm-up:`);
+    printRow("GET /api/unknown (JSON 404, no database)", await load(server.url, ["/api/unknown"]).then((r) => ({ ...r, errors: 0 })));
+    printRow("GET /api/health (trivial JSON route)", await load(server.url, ["/api/health"]));
+    printRow("GET /api/rewards/{address} (2,000 wallets)", await load(server.url, rewardsPaths));
+    printRow(`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, await load(server.url, walletPaths));
+    printRow("GET /api/leaderboard (top 100)", await load(server.url, ["/api/leaderboard"]));
+    await stakeAll(server.url, seeded.whale, sql);
+  } finally {
+    await server?.close();
+    await sql.end({ timeout: 5 });
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  run().catch((error: Error) => {
+    console.error(`bench/api: ${error.stack ?? error.message}`);
+    process.exit(1);
+  });
+}

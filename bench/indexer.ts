@@ -1,0 +1,157 @@
+/**
+ * Indexer benchmarks, each printed beside the baseline it is compared to, on real PostgreSQL
+ * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; a throwaway database is created
+ * and dropped):
+ * - accrual of one hour for 1,000,000 open stakes over 100,000 wallets, beside a bare INSERT … SELECT of
+ *   the same number of ledger rows (target: within 1.5× of it);
+ * - a full sync of the 1,883-item catalogue against the simulated chain over HTTP (target: under 3 s).
+ * Standalone: `node --import tsx bench/indexer.ts`.
+ */
+import { pathToFileURL } from "node:url";
+import { HOUR_MS } from "../app/domain/clock.ts";
+import { createSql, type Sql } from "../db/client.server.ts";
+import { demoCatalogue } from "../db/demo-catalogue.ts";
+import { migrate } from "../db/migrate.server.ts";
+import { creditHour } from "../db/queries/accrual.server.ts";
+import { importCatalogue } from "../db/queries/catalogue.server.ts";
+import { demoOwners, demoOtherHolders, startSimulatedChain } from "../indexer/simulated-chain.server.ts";
+import { syncOnce, type SyncReport } from "../indexer/sync.server.ts";
+import { indexerConfig, testAddress } from "../indexer/test-support.ts";
+
+const STAKES = 1_000_000;
+const WALLETS = 100_000;
+const ROUNDS = 3;
+const H0 = Date.UTC(2031, 0, 1);
+const hour = (n: number) => new Date(H0 + n * HOUR_MS);
+
+const ms = (value: number) => `${value.toFixed(0).padStart(6)} ms`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function seedStakes(sql: Sql): Promise<void> {
+  await sql`
+    insert into items (inscription_id, collection, name, number, rank, rarity)
+    select md5(g::text) || md5((-g)::text) || 'i0', case when g % 2 = 0 then 'spooks' else 'spook-society' end,
+           'Bench #' || g, g, g,
+           case when g <= 44 then 'Legendary' when g <= 178 then 'Epic' when g <= 444 then 'Rare' else 'Common' end
+    from generate_series(1, ${STAKES}::int) as g`;
+  await sql`
+    insert into stakes (item_id, address, started_at)
+    select id, 'W' || lpad((id % ${WALLETS}::int)::text, 6, '0'), ${hour(-24)} from items`;
+  await sql`vacuum analyze items`;
+  await sql`vacuum analyze stakes`;
+}
+
+async function baselineInsert(sql: Sql, n: number): Promise<void> {
+  await sql`
+    insert into ledger_baseline (address, kind, amount, accrual_hour, actor, created_at)
+    select 'W' || lpad(g::text, 6, '0'), 'accrual', 150000, ${hour(n)}, 'system', ${hour(n + 1)}
+    from generate_series(0, ${WALLETS - 1}::int) as g`;
+}
+
+const credit = (sql: Sql, n: number) => creditHour(sql, { hour: hour(n), at: hour(n + 1), actor: "system", source: "scheduled" });
+
+async function benchAccrual(sql: Sql): Promise<void> {
+  console.log(`seeding ${STAKES.toLocaleString("en-US")} open stakes over ${WALLETS.toLocaleString("en-US")} wallets…`);
+  await seedStakes(sql);
+  await sql`create table ledger_baseline (like points_ledger including defaults including constraints including indexes)`;
+
+  // One warm-up each (the first accrual also creates the 100k balance rows), then ROUNDS timed hours.
+  const first = await credit(sql, 0);
+  if (first.wallets !== WALLETS) throw new Error(`expected ${WALLETS} wallets credited, got ${first.wallets}`);
+  await baselineInsert(sql, 0);
+  const accrual: number[] = [];
+  const baseline: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    baseline.push(await timed(() => baselineInsert(sql, round)));
+    accrual.push(await timed(() => credit(sql, round)));
+  }
+  await sql`alter table points_ledger disable trigger points_ledger_updates_balances`;
+  const noTrigger: number[] = [];
+  for (let round = ROUNDS + 1; round <= 2 * ROUNDS; round++) noTrigger.push(await timed(() => credit(sql, round)));
+  await sql`alter table points_ledger enable trigger points_ledger_updates_balances`;
+  const rerun = await timed(() => credit(sql, 1));
+  const aggregate = await timed(() =>
+    sql`select count(*) from (select address, count(*) from stakes
+        where started_at <= ${hour(1)} and (ended_at is null or ended_at >= ${hour(2)}) group by address) s`,
+  );
+
+  const [check] = await sql<{ units: number }[]>`select units from balances where address = 'W000001'`;
+  const expected = (ROUNDS + 1) * 10 * 15_000;
+  const ratio = median(accrual) / median(baseline);
+  console.log(`accrual of one hour, ${STAKES.toLocaleString("en-US")} stakes / ${WALLETS.toLocaleString("en-US")} wallets (median of ${ROUNDS}):`);
+  console.log(`  baseline: bare INSERT … SELECT of ${WALLETS.toLocaleString("en-US")} ledger rows (same indexes, no trigger) ${ms(median(baseline))}`);
+  console.log(`  accrual statement (aggregate + insert + balances trigger + run row)               ${ms(median(accrual))}   ${ratio.toFixed(2)}× baseline (target ≤ 1.5×) ${ratio <= 1.5 ? "OK" : "OVER"}`);
+  console.log(`    of which: the same accrual with the balances trigger disabled                  ${ms(median(noTrigger))}`);
+  console.log(`    of which: the aggregation SELECT alone                                         ${ms(aggregate)}`);
+  console.log(`  re-running a credited hour (inserts nothing)                                      ${ms(rerun)}`);
+  console.log(`  check: a 10-item wallet holds ${check.units} units after ${ROUNDS + 1} hours with the trigger (expected ${expected}) ${check.units === expected ? "OK" : "WRONG"}`);
+  await sql`truncate items cascade`;
+}
+
+async function benchSync(sql: Sql): Promise<void> {
+  const catalogue = demoCatalogue();
+  await importCatalogue(sql, catalogue);
+  const holder = testAddress("bench-holder");
+  const owners = demoOwners(catalogue, holder, 12);
+  const chain = await startSimulatedChain({ owners });
+  const items = await sql<{ id: number; inscriptionId: string }[]>`select id, inscription_id from items order by id`;
+  try {
+    const pass = async () => {
+      const report: SyncReport = await syncOnce({ sql, ordUrl: chain.url, config: indexerConfig({ timeoutMs: 5000, retries: 2 }), source: "cli", wait: true });
+      if (report.skipped) throw new Error("skipped");
+      return report;
+    };
+    const describe = (label: string, report: Awaited<ReturnType<typeof pass>>) =>
+      console.log(
+        `  ${label.padEnd(58)} ${ms(report.durationMs)}   ${report.durationMs < 3000 ? "OK" : "OVER"} (target < 3 s)` +
+          `  [checked ${report.itemsChecked}, changed ${report.ownersChanged}, stakes ended ${report.stakesEnded}, errors ${report.errors}]`,
+      );
+    console.log(`full sync of ${catalogue.length.toLocaleString("en-US")} items against the simulated chain over HTTP (concurrency 16):`);
+    describe("first pass (every owner new)", await pass());
+    describe("steady pass (no change)", await pass());
+    const moved = items.slice(100, 200);
+    const other = demoOtherHolders()[0];
+    await sql`insert into stakes (item_id, address, started_at) select id, owner_address, ${new Date(Date.now() - HOUR_MS)}
+              from ownership join items on items.id = ownership.item_id where items.id = any(${moved.map((i) => i.id)})`;
+    for (const item of moved) chain.transfer(item.inscriptionId, owners.get(item.inscriptionId) === other ? holder : other);
+    describe("pass with 100 transfers, each ending a stake", await pass());
+  } finally {
+    await chain.close();
+  }
+}
+
+export async function run(): Promise<void> {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const name = `spooks_bench_indexer_${process.pid}`;
+  const admin = createSql(adminUrl, { max: 1 });
+  await admin.unsafe(`create database "${name}"`);
+  const sql = createSql(withDatabase(adminUrl, name), { max: 10 });
+  try {
+    await migrate(sql);
+    await benchSync(sql);
+    await benchAccrual(sql);
+  } finally {
+    await sql.end({ timeout: 5 });
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  run().catch((error: Error) => {
+    console.error(`bench/indexer: ${error.message}`);
+    process.exit(1);
+  });
+}

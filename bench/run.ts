@@ -1,0 +1,19 @@
+/**
+ * `npm run bench`: every benchmark in turn, each printing its own figures beside its baseline.
+ * Needs a real PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
+ * `npm run bench -- api` runs one.
+ */
+const SUITES = {
+  api: () => import("./api.ts"),
+  indexer: () => import("./indexer.ts"),
+  render: () => import("./render.ts"),
+} as const;
+
+type Suite = keyof typeof SUITES;
+const wanted = process.argv.slice(2).filter((name): name is Suite => name in SUITES);
+
+for (const name of wanted.length ? wanted : (Object.keys(SUITES) as Suite[])) {
+  console.log(`\n=== bench: ${name} ===`);
+  const suite = await SUITES[name]();
+  await suite.run();
+}

@@ -1,0 +1,154 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UNITS_PER_POINT } from "../../app/domain/rewards.ts";
+import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
+import { addPoints, getBalanceUnits } from "../../db/queries/points.server.ts";
+import { createTestDatabase } from "../../tests/support/test-database.ts";
+import { randomAddress } from "../testing/fixtures.ts";
+import { cliEnv, runCli, runJson, type CliEnv } from "../testing/run-cli.ts";
+
+const PNG_1X1 = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+const FUTURE = "2099-10-31T18:00:00Z";
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let env: CliEnv;
+let dataDir: string;
+
+type Giveaway = { id: number; title: string; imageUrl: string; pointsCost: number; active: boolean; winnerAddress: string | null; drawCommitment: string };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  env = cliEnv(db.url);
+  dataDir = env.DATA_DIR!;
+});
+afterAll(async () => {
+  await db?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const giveawayCount = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from giveaways`)[0].n;
+const create = (...extra: string[]) => ["giveaways", "create", "--title", "Spooky raffle", "--description", "Win a Spook", ...extra];
+
+describe("spooks-admin giveaways", () => {
+  it("refuses incomplete or invalid giveaways with the web admin's texts", async () => {
+    fs.writeFileSync(path.join(dataDir, "notes.txt"), "not an image");
+    const results = await Promise.all([
+      runCli(["giveaways", "create", "--title", "Spooky raffle"], env),
+      runCli(create("--image", "https://example.com/a.png"), env),
+      runCli(create("--image", "https://example.com/a.png", "--end", "2000-01-01T00:00:00Z"), env),
+      runCli(create("--image", "https://example.com/a.png", "--end", FUTURE, "--cost", "0"), env),
+      runCli(create("--image", "no-such-file.png", "--end", FUTURE), env),
+      runCli(create("--image", path.join(dataDir, "notes.txt"), "--end", FUTURE, "--json"), env),
+      runCli(["giveaways", "list"], env),
+    ]);
+    const empty = results.pop();
+    expect(empty).toEqual({ code: 0, stderr: "", stdout: "No giveaways created yet\n" });
+    expect(results.map((result) => [result.code, result.stdout, result.stderr])).toEqual([
+      [1, "", "error: Please fill out all required fields (--description)\n"],
+      [1, "", "error: Please fill out all required fields (--end)\n"],
+      [1, "", "error: End date must be in the future (--end)\n"],
+      [1, "", "error: Points cost must be at least 1 (--cost)\n"],
+      [1, "", "error: image 'no-such-file.png' is neither a file nor a URL (give an image file, an http(s) URL or a /uploads/ path)\n"],
+      [1, "", "error: Only PNG, JPEG, GIF and WebP images are accepted\n"],
+    ]);
+    expect(await giveawayCount()).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, "uploads")) ? fs.readdirSync(path.join(dataDir, "uploads")) : []).toEqual([]);
+  });
+
+  it("creates giveaways from an image file or a URL, ends, activates and changes the image", async () => {
+    const imageFile = path.join(dataDir, "spook.png");
+    fs.writeFileSync(imageFile, PNG_1X1);
+    const created = await runCli(create("--image", imageFile, "--end", FUTURE, "--cost", "250"), env);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^✔ Giveaway Created: #1 Spooky raffle\nStatus: +Active\nCost: +250 SPOOK per ticket\nEnds: +2099-10-31 18:00 UTC\nImage: +\/uploads\/[\w-]+\.png\n/);
+    const [uploaded] = fs.readdirSync(path.join(dataDir, "uploads"));
+    expect(fs.readFileSync(path.join(dataDir, "uploads", uploaded))).toEqual(PNG_1X1);
+
+    const second = await runJson<Giveaway>(create("--image", "https://example.com/a.png", "--end", FUTURE), env);
+    expect(second).toMatchObject({ id: 2, pointsCost: 100, active: true, imageUrl: "https://example.com/a.png", winnerAddress: null });
+
+    expect(await runJson<Giveaway>(["giveaways", "end", "2"], env)).toMatchObject({ id: 2, active: false });
+    const [activated, image, notFound, badId] = await Promise.all([
+      runCli(["giveaways", "activate", "2"], env),
+      runJson<Giveaway>(["giveaways", "set-image", "1", "/uploads/other.webp"], env),
+      runCli(["giveaways", "end", "999"], env),
+      runCli(["giveaways", "end", "abc"], env),
+    ]);
+    expect(activated.stdout).toMatch(/^✔ Giveaway Updated: now active: #2 Spooky raffle\n/);
+    expect(image).toMatchObject({ id: 1, imageUrl: "/uploads/other.webp" });
+    expect(notFound).toEqual({ code: 1, stdout: "", stderr: "error: Giveaway not found\n" });
+    expect(badId).toEqual({ code: 1, stdout: "", stderr: "error: Giveaway id must be a positive whole number (got 'abc')\n" });
+
+    const list = await runCli(["giveaways", "list"], env);
+    expect(list.stdout.split("\n").slice(0, 4)).toEqual([
+      expect.stringMatching(/^ID\s+Title\s+Status\s+Cost\s+Ends\s+Entries\s+Tickets\s+Winner$/),
+      expect.stringMatching(/^─/),
+      expect.stringMatching(/^ 2\s+Spooky raffle\s+Active\s+100\s+2099-10-31 18:00 UTC\s+0\s+0$/),
+      expect.stringMatching(/^ 1\s+Spooky raffle\s+Active\s+250\s+2099-10-31 18:00 UTC\s+0\s+0$/),
+    ]);
+
+    const audit = await db.sql`select actor, action, target from audit_log order by id`;
+    expect(audit.map((row) => `${row.actor} ${row.action} ${row.target}`).sort()).toEqual([
+      "cli giveaway.activate giveaway:2",
+      "cli giveaway.create giveaway:1",
+      "cli giveaway.create giveaway:2",
+      "cli giveaway.end giveaway:2",
+      "cli giveaway.image giveaway:1",
+    ]);
+  });
+
+  it("lists entries, draws a winner and deletes with refunds, only with --yes when there is no terminal", async () => {
+    const [alice, bob] = [randomAddress(), randomAddress()];
+    for (const address of [alice, bob]) await addPoints(db.sql, { address, points: 1000, actor: { kind: "system" } });
+    await enterGiveaway(db.sql, { giveawayId: 1, address: alice, tickets: 2 });
+    await enterGiveaway(db.sql, { giveawayId: 1, address: bob, tickets: 1 });
+    await enterGiveaway(db.sql, { giveawayId: 2, address: bob, tickets: 3 });
+
+    const [entries, table, draw, remove] = await Promise.all([
+      runJson<{ address: string; tickets: number; isWinner: boolean }[]>(["giveaways", "entries", "1"], env),
+      runCli(["giveaways", "entries", "1"], env),
+      runCli(["giveaways", "draw", "1"], env),
+      runCli(["giveaways", "delete", "2", "--json"], env),
+    ]);
+    expect(entries.map((entry) => [entry.address, entry.tickets, entry.isWinner])).toEqual([
+      [alice, 2, false],
+      [bob, 1, false],
+    ]);
+    expect(table.stdout).toMatch(new RegExp(`^Entry\\s+Address\\s+Tickets\\s+Entered\\s+Winner\\n─.*\\n\\s+1\\s+${alice}\\s+2\\s+`));
+
+    for (const refused of [draw, remove]) {
+      expect(refused).toMatchObject({ code: 1, stdout: "" });
+      expect(refused.stderr).toContain("refused: this change needs confirmation and there is no terminal to ask on; nothing was changed (pass --yes to confirm)");
+    }
+    expect(await db.sql`select winner_address from giveaways where id = 1`).toEqual([{ winnerAddress: null }]);
+    expect(await giveawayCount()).toBe(2);
+
+    const result = await runJson<{ winner: { address: string }; drawSeed: string; drawCommitment: string; totalTickets: number }>(
+      ["giveaways", "draw", "1", "--yes"],
+      env,
+    );
+    expect([alice, bob]).toContain(result.winner.address);
+    expect(result.totalTickets).toBe(3);
+    expect(bytesToHex(sha256(hexToBytes(result.drawSeed)))).toBe(result.drawCommitment);
+    const before = await getBalanceUnits(db.sql, bob);
+    const [again, deleted] = await Promise.all([
+      runCli(["giveaways", "draw", "1", "--yes"], env),
+      runCli(["giveaways", "delete", "2", "--yes"], env),
+    ]);
+    expect(again).toEqual({ code: 1, stdout: "", stderr: "error: A winner has already been drawn for this giveaway\n" });
+    expect(deleted).toEqual({ code: 0, stderr: "", stdout: "✔ Giveaway Deleted: #2 (1 entries refunded, 300 points)\n" });
+    expect(await getBalanceUnits(db.sql, bob)).toBe(before + 300 * UNITS_PER_POINT);
+    expect(await giveawayCount()).toBe(1);
+    const audit = await db.sql`select actor, action from audit_log where action in ('giveaway.draw', 'giveaway.delete') order by action desc`;
+    expect(audit).toEqual([
+      { actor: "cli", action: "giveaway.draw" },
+      { actor: "cli", action: "giveaway.delete" },
+    ]);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * `indexer status` (what the indexer last did) and `indexer sync` (one ownership pass now, waiting for a
+ * pass running in the server rather than racing it). The work is indexer/sync.server.ts.
+ */
+import type { Command } from "commander";
+import { formatNumber } from "../../app/domain/format.ts";
+import { unitsToPoints } from "../../app/domain/rewards.ts";
+import type { Config } from "../../app/utils/env.server.ts";
+import { recordAudit } from "../../db/queries/audit.server.ts";
+import { indexerStatus, type IndexerStatus } from "../../indexer/status.server.ts";
+import { syncOnce } from "../../indexer/sync.server.ts";
+import { dateTime, points } from "../format.ts";
+import { action, CLI_ACTOR, CliError, leaf, output, withDatabase, withProgress, type OutputOptions } from "../runtime.ts";
+
+export function registerIndexer(program: Command): void {
+  const group = program.command("indexer").description("the ownership indexer and the hourly accrual");
+  leaf(group, "status", "the last ownership sync and the last credited hour").action(action(status));
+  leaf(group, "sync", "run one ownership pass now against ORD_URL").action(action(sync));
+}
+
+async function status(options: OutputOptions) {
+  const result = await withDatabase(async ({ sql, config }) => ({
+    ordUrl: config.ordUrl ?? null,
+    demo: config.demo,
+    ...(await indexerStatus(sql)),
+  }));
+  await output(options, result, () => statusView(result));
+}
+
+async function statusView(status: IndexerStatus & { ordUrl: string | null }) {
+  const { Details } = await import("../components/index.ts");
+  const sync = status.lastSync;
+  const accrual = status.lastAccrual;
+  return (
+    <Details
+      rows={[
+        ["Ord server", status.ordUrl ?? "none (demo mode: the simulated chain runs inside `npm start`)"],
+        ["Last sync", sync ? `${dateTime(sync.finishedAt)} (${sync.source})` : "never"],
+        ...(sync
+          ? ([
+              ["Block height", sync.blockHeight === null ? "unknown (ord server unreachable)" : formatNumber(sync.blockHeight)],
+              ["Items checked", formatNumber(sync.itemsChecked)],
+              ["Owners changed", formatNumber(sync.ownersChanged)],
+              ["Stakes ended", formatNumber(sync.stakesEnded)],
+              ["Errors", formatNumber(sync.errors)],
+            ] as const)
+          : []),
+        ["Last credited hour", status.lastCreditedHour ? dateTime(status.lastCreditedHour) : "none"],
+        [
+          "Last accrual",
+          accrual
+            ? `${dateTime(accrual.finishedAt)} (${accrual.source}): ${formatNumber(accrual.wallets)} wallets, ${points(unitsToPoints(accrual.units))} points`
+            : "never",
+        ],
+      ]}
+    />
+  );
+}
+
+function requireOrdUrl(config: Config): string {
+  if (config.ordUrl) return config.ordUrl;
+  throw new CliError(
+    "ORD_URL is not set: in demo mode the simulated chain lives inside `npm start`, so there is nothing to sync from here (set ORD_URL to an ord server)",
+  );
+}
+
+async function sync(options: OutputOptions) {
+  const run = await withDatabase(async ({ sql, config }) => {
+    const ordUrl = requireOrdUrl(config);
+    const report = await withProgress(options, "Checking owners", (progress) =>
+      syncOnce({ sql, ordUrl, config, source: "cli", wait: true, onProgress: ({ done, total }) => progress(done, total) }),
+    );
+    if (report.skipped) throw new CliError("another sync pass is running; try again in a moment");
+    const { skipped: _, ...summary } = report;
+    await recordAudit(sql, CLI_ACTOR, "indexer.sync", ordUrl, summary);
+    if (summary.blockHeight === null) {
+      throw new CliError(`the ord server at ${ordUrl} did not answer; nothing was changed`);
+    }
+    return summary;
+  });
+  await output(options, run, async () => {
+    const { Box } = await import("ink");
+    const { Details, StatusLine } = await import("../components/index.ts");
+    return (
+      <Box flexDirection="column">
+        <StatusLine status={run.errors > 0 ? "warning" : "success"}>
+          Sync done at block {formatNumber(run.blockHeight ?? 0)}: {formatNumber(run.itemsChecked)} items checked
+          {run.errors > 0 ? `, ${formatNumber(run.errors)} could not be read (left as they were)` : ""}
+        </StatusLine>
+        <Details
+          rows={[
+            ["Owners changed", formatNumber(run.ownersChanged)],
+            ["First seen", formatNumber(run.firstSeen)],
+            ["Stakes ended", formatNumber(run.stakesEnded)],
+            ["Took", `${formatNumber(run.durationMs)} ms`],
+          ]}
+        />
+      </Box>
+    );
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * `points add|clear|recalculate|reset-negative|accrue|history`: the admin's points tools. Every change
+ * goes through db/queries/points.server.ts (ledger row + audit row with actor `cli`).
+ */
+import type { Command } from "commander";
+import { formatNumber } from "../../app/domain/format.ts";
+import { unitsToPoints } from "../../app/domain/rewards.ts";
+import { addPointsSchema, addressSchema, DEFAULT_ADJUSTMENT_DESCRIPTION } from "../../app/domain/validation.ts";
+import {
+  addPoints,
+  clearPoints,
+  getBalanceUnits,
+  pointsHistory,
+  recalculateAllPoints,
+  resetNegativeBalances,
+  type LedgerEntry,
+} from "../../db/queries/points.server.ts";
+import { dateTime, points } from "../format.ts";
+import {
+  action,
+  CLI_ACTOR,
+  confirmOrRefuse,
+  destructiveLeaf,
+  leaf,
+  output,
+  parseInput,
+  withDatabase,
+  withProgress,
+  type DestructiveOptions,
+  type OutputOptions,
+} from "../runtime.ts";
+import { registerAccrue } from "./accrue.tsx";
+
+export function registerPoints(program: Command): void {
+  const group = program.command("points").description("add, clear, rebuild and inspect Spook Points");
+  leaf(group, "add <address> <amount>", "add points to a wallet (amount > 0, at most 2 decimals)")
+    .option("--description <text>", `ledger description (default: "${DEFAULT_ADJUSTMENT_DESCRIPTION}")`)
+    .action(action(add));
+  destructiveLeaf(group, "clear <address>", "bring a wallet's balance to 0 (one ledger row)").action(action(clear));
+  leaf(group, "recalculate", "rebuild every cached balance from the ledger").action(action(recalculate));
+  destructiveLeaf(group, "reset-negative", "add an adjustment bringing each negative balance to 0").action(
+    action(resetNegative),
+  );
+  registerAccrue(group);
+  leaf(group, "history <address>", "a wallet's points ledger, newest first").action(action(history));
+}
+
+async function add(address: string, amount: string, options: OutputOptions & { description?: string }) {
+  const input = parseInput(addPointsSchema, { address, amount, description: options.description }, { description: "--description" });
+  const result = await withDatabase(({ sql }) =>
+    addPoints(sql, { address: input.address, points: input.amount, description: input.description, actor: CLI_ACTOR }),
+  );
+  const data = { ...result, added: input.amount, description: input.description };
+  await output(options, data, async () => {
+    const { StatusLine } = await import("../components/index.ts");
+    return (
+      <StatusLine status="success">
+        Points added: {points(input.amount)} to {result.address} (balance {points(result.totalPoints)})
+      </StatusLine>
+    );
+  });
+}
+
+async function clear(address: string, options: DestructiveOptions) {
+  const wallet = parseInput(addressSchema, address);
+  const result = await withDatabase(async ({ sql }) => {
+    const balance = unitsToPoints(await getBalanceUnits(sql, wallet));
+    await confirmOrRefuse(options, `Clear all ${points(balance)} points of ${wallet}?`);
+    return clearPoints(sql, { address: wallet, actor: CLI_ACTOR });
+  });
+  await output(options, result, async () => {
+    const { StatusLine } = await import("../components/index.ts");
+    return (
+      <StatusLine status="success">
+        Points cleared: {result.address} had {points(result.clearedPoints)}, now 0
+      </StatusLine>
+    );
+  });
+}
+
+async function recalculate(options: OutputOptions) {
+  const result = await withDatabase(({ sql }) =>
+    withProgress(options, "Recalculating balances", (report) => recalculateAllPoints(sql, CLI_ACTOR, report)),
+  );
+  await output(options, result, async () => {
+    const { StatusLine } = await import("../components/index.ts");
+    return (
+      <StatusLine status="success">
+        Points Recalculated: {formatNumber(result.addressesProcessed)} addresses processed,{" "}
+        {formatNumber(result.corrected)} corrected
+      </StatusLine>
+    );
+  });
+}
+
+async function resetNegative(options: DestructiveOptions) {
+  const result = await withDatabase(async ({ sql }) => {
+    await confirmOrRefuse(options, "Reset every negative balance to 0?");
+    return resetNegativeBalances(sql, CLI_ACTOR);
+  });
+  await output(options, result, async () => {
+    const { StatusLine } = await import("../components/index.ts");
+    return (
+      <StatusLine status="success">
+        Negative Balances Reset: {formatNumber(result.adjustmentsApplied)} adjusted
+      </StatusLine>
+    );
+  });
+}
+
+async function history(address: string, options: OutputOptions) {
+  const wallet = parseInput(addressSchema, address);
+  const entries = await withDatabase(({ sql }) => pointsHistory(sql, wallet));
+  await output(options, { address: wallet, entries }, () => historyView(entries));
+}
+
+async function historyView(entries: LedgerEntry[]) {
+  const { Table } = await import("../components/index.ts");
+  return (
+    <Table
+      rows={entries}
+      empty="No points history for this address"
+      columns={[
+        { header: "Date", value: (entry) => dateTime(entry.createdAt) },
+        { header: "Kind", value: (entry) => entry.kind },
+        { header: "Points", value: (entry) => (entry.points > 0 ? "+" : "") + points(entry.points), align: "right" },
+        { header: "Description", value: (entry) => entry.description ?? "" },
+        { header: "By", value: (entry) => entry.actor },
+      ]}
+    />
+  );
+}

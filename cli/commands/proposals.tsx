@@ -1,0 +1,180 @@
+/**
+ * `proposals list|create|results|delete`. Rules and writes are db/queries/proposals.server.ts (audit
+ * actor `cli`); input texts are app/domain/validation.ts, statuses app/domain/governance.ts.
+ */
+import type { Command } from "commander";
+import { formatNumber } from "../../app/domain/format.ts";
+import { VOTE_TYPES } from "../../app/domain/governance.ts";
+import { createProposalSchema } from "../../app/domain/validation.ts";
+import {
+  createProposal,
+  deleteProposal,
+  getProposalDetail,
+  listProposals,
+  type Proposal,
+  type ProposalDetail,
+} from "../../db/queries/proposals.server.ts";
+import { dateTime } from "../format.ts";
+import {
+  action,
+  CLI_ACTOR,
+  confirmOrRefuse,
+  destructiveLeaf,
+  leaf,
+  output,
+  parseId,
+  parseInput,
+  withDatabase,
+  type DestructiveOptions,
+  type OutputOptions,
+} from "../runtime.ts";
+
+type CreateOptions = OutputOptions & {
+  title?: string;
+  description?: string;
+  start?: string;
+  end?: string;
+  type: string;
+  option: string[];
+};
+
+const CREATE_OPTIONS = { title: "--title", description: "--description", startDate: "--start", endDate: "--end", voteType: "--type", options: "--option" };
+
+const VOTE_TYPE_LABELS = { yes_no: "Yes/No Vote", multiple_choice: "Multiple Choice" } as const;
+
+export function registerProposals(program: Command): void {
+  const group = program.command("proposals").description("governance proposals");
+  leaf(group, "list", "every proposal with its status").action(action(list));
+  leaf(group, "create", "create a proposal (yes_no gets the options Yes and No)")
+    .option("--title <text>", "title")
+    .option("--description <text>", "description")
+    .option("--start <iso>", "start date, ISO 8601, not in the past")
+    .option("--end <iso>", "end date, ISO 8601, after the start")
+    .option("--type <type>", `vote type: ${VOTE_TYPES.join(" or ")}`, "yes_no")
+    .option("--option <text>", "an option of a multiple_choice proposal (repeat, at least 2)", collect, [])
+    .action(action(create));
+  leaf(group, "results <id>", "a proposal's votes per option, voters and total").action(action(results));
+  destructiveLeaf(group, "delete <id>", "delete a proposal and its votes").action(action(remove));
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function dateRange(proposal: Pick<Proposal, "startDate" | "endDate">): string {
+  return `${dateTime(proposal.startDate)} → ${dateTime(proposal.endDate)}`;
+}
+
+async function list(options: OutputOptions) {
+  const proposals = await withDatabase(({ sql }) => listProposals(sql));
+  await output(options, proposals, async () => {
+    const { Table } = await import("../components/index.ts");
+    return (
+      <Table
+        rows={proposals}
+        empty="No proposals found. Create your first proposal."
+        columns={[
+          { header: "ID", value: (p) => String(p.id), align: "right" },
+          { header: "Title", value: (p) => p.title },
+          { header: "Status", value: (p) => p.status },
+          { header: "Type", value: (p) => VOTE_TYPE_LABELS[p.voteType] },
+          { header: "Dates", value: dateRange },
+          { header: "Options", value: (p) => p.options.map((option) => option.optionText).join(" | ") },
+        ]}
+      />
+    );
+  });
+}
+
+async function create(options: CreateOptions) {
+  const input = parseInput(
+    createProposalSchema,
+    {
+      title: options.title,
+      description: options.description,
+      startDate: options.start,
+      endDate: options.end,
+      voteType: options.type,
+      options: options.option,
+    },
+    CREATE_OPTIONS,
+  );
+  const proposal = await withDatabase(({ sql }) => createProposal(sql, { ...input, createdBy: "cli" }, CLI_ACTOR));
+  await output(options, proposal, async () => {
+    const { Box } = await import("ink");
+    const { Details, StatusLine } = await import("../components/index.ts");
+    return (
+      <Box flexDirection="column">
+        <StatusLine status="success">
+          Proposal Created: #{proposal.id} {proposal.title}
+        </StatusLine>
+        <Details
+          rows={[
+            ["Status", proposal.status],
+            ["Type", VOTE_TYPE_LABELS[proposal.voteType]],
+            ["Dates", dateRange(proposal)],
+            ["Options", proposal.options.map((option) => option.optionText).join(" | ")],
+          ]}
+        />
+      </Box>
+    );
+  });
+}
+
+async function results(idText: string, options: OutputOptions) {
+  const id = parseId(idText, "Proposal");
+  const detail = await withDatabase(({ sql }) => getProposalDetail(sql, id));
+  await output(options, detail, () => resultsView(detail));
+}
+
+function percent(votes: number, total: number): string {
+  return total > 0 ? `${Math.round((votes / total) * 100)}%` : "0%";
+}
+
+async function resultsView(detail: ProposalDetail) {
+  const { Box, Text } = await import("ink");
+  const { Details, Table } = await import("../components/index.ts");
+  const byVotes = [...detail.options].sort((a, b) => b.voteCount - a.voteCount);
+  return (
+    <Box flexDirection="column">
+      <Text bold>
+        #{detail.id} {detail.title}
+      </Text>
+      <Details
+        rows={[
+          ["Status", detail.status],
+          ["Type", VOTE_TYPE_LABELS[detail.voteType]],
+          ["Dates", dateRange(detail)],
+          ["Unique voters", formatNumber(detail.uniqueVoters)],
+          ["Total votes", formatNumber(detail.totalVotes)],
+        ]}
+      />
+      <Text> </Text>
+      <Table
+        rows={byVotes}
+        empty="No options"
+        columns={[
+          { header: "Option", value: (o) => o.optionText },
+          { header: "Votes", value: (o) => formatNumber(o.voteCount), align: "right" },
+          { header: "Share", value: (o) => percent(o.voteCount, detail.totalVotes), align: "right" },
+        ]}
+      />
+    </Box>
+  );
+}
+
+async function remove(idText: string, options: DestructiveOptions) {
+  const id = parseId(idText, "Proposal");
+  await withDatabase(async ({ sql }) => {
+    const proposal = await getProposalDetail(sql, id);
+    await confirmOrRefuse(
+      options,
+      `Proposal #${id} "${proposal.title}" (${formatNumber(proposal.uniqueVoters)} voters): Are you sure you want to delete this proposal? This action cannot be undone.`,
+    );
+    await deleteProposal(sql, id, CLI_ACTOR);
+  });
+  await output(options, { proposalId: id, deleted: true }, async () => {
+    const { StatusLine } = await import("../components/index.ts");
+    return <StatusLine status="success">Proposal Deleted: #{id}</StatusLine>;
+  });
+}

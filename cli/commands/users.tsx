@@ -1,0 +1,34 @@
+/** `users [--search TEXT]`: wallets with points or staked items, highest balance first. */
+import type { Command } from "commander";
+import { formatNumber } from "../../app/domain/format.ts";
+import { listUsers, type UserRow } from "../../db/queries/points.server.ts";
+import { points } from "../format.ts";
+import { action, leaf, output, withDatabase, type OutputOptions } from "../runtime.ts";
+
+type UsersOptions = OutputOptions & { search?: string };
+
+export function registerUsers(program: Command): void {
+  leaf(program, "users", "list wallets with their points and staked count")
+    .option("--search <text>", "only addresses containing TEXT (case-insensitive)")
+    .action(action(users));
+}
+
+async function users(options: UsersOptions): Promise<void> {
+  const rows = await withDatabase(({ sql }) => listUsers(sql, { search: options.search }));
+  await output(options, rows, () => usersView(rows, Boolean(options.search?.trim())));
+}
+
+async function usersView(rows: UserRow[], searched: boolean) {
+  const { Table } = await import("../components/index.ts");
+  return (
+    <Table
+      rows={rows}
+      empty={searched ? "No users found matching search criteria" : "No users with points found"}
+      columns={[
+        { header: "Wallet Address", value: (row) => row.address },
+        { header: "Total Points", value: (row) => points(row.totalPoints), align: "right" },
+        { header: "Staked Doginals", value: (row) => formatNumber(row.stakedCount), align: "right" },
+      ]}
+    />
+  );
+}

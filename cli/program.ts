@@ -1,0 +1,40 @@
+/**
+ * The `spooks-admin` command tree: one file per command group in cli/commands/, each registering its
+ * subcommands. Works on DATABASE_URL or on the embedded database in DATA_DIR (attaching to a running
+ * `npm start`), applies pending migrations itself, and records every change with actor `cli`.
+ */
+import { Command } from "commander";
+import { registerCatalogue } from "./commands/catalogue.tsx";
+import { registerGiveaways } from "./commands/giveaways.tsx";
+import { registerIndexer } from "./commands/indexer.tsx";
+import { registerPoints } from "./commands/points.tsx";
+import { registerProposals } from "./commands/proposals.tsx";
+import { registerUsers } from "./commands/users.tsx";
+
+const EXAMPLES = `
+Examples:
+  spooks-admin users --search DH5y
+  spooks-admin points add DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L 250 --description "Contest prize"
+  spooks-admin giveaways create --title "Halloween" --description "A Spook" --image spook.png --cost 100 --end 2030-10-31T18:00:00Z
+  spooks-admin giveaways draw 3 --yes --json
+  spooks-admin catalogue import catalogue.csv
+  spooks-admin indexer sync`;
+
+export function createProgram(): Command {
+  const program = new Command("spooks-admin")
+    .description(
+      "Spooks admin: points, giveaways, proposals, the catalogue and the indexer, straight on the database.\n" +
+        "Uses DATABASE_URL, or the embedded database in DATA_DIR (default .data), also while `npm start` runs.\n" +
+        "Every command takes --json; the exit code is 0 on success and 1 on a refused or failed action.",
+    )
+    .showHelpAfterError("(add --help for usage)")
+    .addHelpText("after", EXAMPLES);
+  registerUsers(program);
+  registerPoints(program);
+  registerGiveaways(program);
+  registerProposals(program);
+  registerCatalogue(program);
+  registerIndexer(program);
+  return program;
+}
+

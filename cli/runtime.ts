@@ -1,0 +1,163 @@
+/**
+ * What every command shares: the database session (open, migrate, close), input parsing with the
+ * domain's zod schemas, output (Ink on a terminal or a pipe, JSON with --json), confirmation of
+ * destructive changes, progress of long work, and errors → stderr + exit code 1.
+ *
+ * Ink is imported lazily, only when something is drawn: `--json` runs and `--help` never load it.
+ */
+import type { Command } from "commander";
+import type { ReactElement } from "react";
+import { ZodError, type z } from "zod";
+import { Refusal } from "../app/domain/errors.ts";
+import { firstIssue } from "../app/domain/validation.ts";
+import { loadConfig, type Config } from "../app/utils/env.server.ts";
+import { openDatabase, type Sql } from "../db/client.server.ts";
+import { migrate } from "../db/migrate.server.ts";
+import type { Actor } from "../db/queries/audit.server.ts";
+
+/** Every change made from the CLI is recorded under this actor in the audit trail. */
+export const CLI_ACTOR: Actor = { kind: "cli" };
+
+/** A refused or failed action, said in words for the operator (exit code 1). */
+export class CliError extends Error {}
+
+export type OutputOptions = { json?: boolean };
+export type DestructiveOptions = OutputOptions & { yes?: boolean };
+export type Session = { sql: Sql; config: Config };
+
+// Commands ---------------------------------------------------------------------------------------
+
+/** A subcommand that prints a result: every one takes --json. */
+export function leaf(parent: Command, nameAndArgs: string, description: string): Command {
+  return parent.command(nameAndArgs).description(description).option("--json", "print the result as JSON on stdout");
+}
+
+/** A subcommand that changes or removes data for good: asks first, unless --yes. */
+export function destructiveLeaf(parent: Command, nameAndArgs: string, description: string): Command {
+  return leaf(parent, nameAndArgs, description).option("-y, --yes", "do not ask for confirmation (needed without a terminal)");
+}
+
+/** Wraps a commander action: any error is printed to stderr and the process exits with 1. */
+export function action<A extends unknown[]>(work: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args) => {
+    try {
+      await work(...args);
+    } catch (error) {
+      process.stderr.write(`error: ${describeError(error)}\n`);
+      if (process.env.SPOOKS_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+      process.exitCode = 1;
+    }
+  };
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof ZodError) return firstIssue(error);
+  if (error instanceof Refusal || error instanceof CliError || error instanceof Error) return error.message;
+  return String(error);
+}
+
+// Input ------------------------------------------------------------------------------------------
+
+/**
+ * Parses input with a domain schema; a failure is the schema's first message (the web admin's text),
+ * followed by the option it came from when `optionNames` names it.
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  optionNames: Record<string, string> = {},
+): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const option = issue ? optionNames[String(issue.path[0])] : undefined;
+  throw new CliError(option ? `${firstIssue(result.error)} (${option})` : firstIssue(result.error));
+}
+
+/** A positive whole id from an argument ('7' → 7), or a clear refusal. */
+export function parseId(text: string, what: string): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    throw new CliError(`${what} id must be a positive whole number (got '${text}')`);
+  }
+  return Number(text);
+}
+
+// Database ---------------------------------------------------------------------------------------
+
+/**
+ * Opens the configured database (DATABASE_URL, or the embedded one in DATA_DIR, attaching to a running
+ * `npm start` when it holds it), applies pending migrations, runs `work`, and always closes.
+ */
+export async function withDatabase<T>(work: (session: Session) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrate(db.sql);
+    return await work({ sql: db.sql, config });
+  } finally {
+    await db.close();
+  }
+}
+
+// Output -----------------------------------------------------------------------------------------
+
+function outputColumns(): number {
+  // On a pipe nothing should wrap; on a terminal, its width.
+  return process.stdout.isTTY ? process.stdout.columns || 100 : 1000;
+}
+
+export function writeJson(data: unknown): void {
+  process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+}
+
+/** Prints the result: `data` as JSON with --json, otherwise the Ink view drawn once to stdout. */
+export async function output(
+  options: OutputOptions,
+  data: unknown,
+  view: () => ReactElement | Promise<ReactElement>,
+): Promise<void> {
+  if (options.json) return writeJson(data);
+  const { renderToString } = await import("ink");
+  process.stdout.write(`${renderToString(await view(), { columns: outputColumns() })}\n`);
+}
+
+// Interaction ------------------------------------------------------------------------------------
+
+/** Confirmation is asked on the terminal: stdin to read the key, stderr to draw the prompt. */
+export function canAsk(): boolean {
+  return Boolean(process.stdin.isTTY && process.stderr.isTTY);
+}
+
+/**
+ * Before a destructive change: passes with --yes; asks in an Ink prompt on a terminal; refuses without
+ * one. A refusal or a "no" throws, so nothing is changed.
+ */
+export async function confirmOrRefuse(options: DestructiveOptions, question: string): Promise<void> {
+  if (options.yes) return;
+  if (!canAsk()) {
+    throw new CliError("refused: this change needs confirmation and there is no terminal to ask on; nothing was changed (pass --yes to confirm)");
+  }
+  const { askConfirmation } = await import("./live.tsx");
+  if (!(await askConfirmation(question))) throw new CliError("cancelled: nothing was changed");
+}
+
+export type ReportProgress = (done: number, total?: number) => void;
+
+/**
+ * Runs long work, drawing its progress live on a terminal's stderr (stdout keeps only the result).
+ * Without a terminal, or with --json, the work runs silently.
+ */
+export async function withProgress<T>(
+  options: OutputOptions,
+  label: string,
+  work: (report: ReportProgress) => Promise<T>,
+): Promise<T> {
+  if (options.json || !process.stderr.isTTY) return work(() => {});
+  const { showProgress } = await import("./live.tsx");
+  const progress = showProgress(label);
+  try {
+    return await work(progress.update);
+  } finally {
+    progress.done();
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Runs the real `spooks-admin` binary as a child process, as an operator would, with no terminal:
+ * stdin is closed, stdout/stderr are pipes, CI=1 and colours off. Spawned asynchronously, so a PGlite
+ * test database served from the test process keeps answering while the child talks to it.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const BIN = path.resolve(import.meta.dirname, "../bin/spooks-admin.js");
+
+export type CliResult = { code: number | null; stdout: string; stderr: string };
+
+export type CliEnv = Record<string, string | undefined>;
+
+/** The child's environment: the test database, its own DATA_DIR, no terminal niceties. */
+export function cliEnv(databaseUrl: string | undefined, extra: CliEnv = {}): CliEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    NODE_ENV: "test",
+    CI: "1",
+    NO_COLOR: "1",
+    FORCE_COLOR: "0",
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "spooks-cli-")),
+    LOG_LEVEL: "silent",
+    ...extra,
+  };
+}
+
+export function runCli(args: readonly string[], env: CliEnv, timeoutMs = 30_000): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)) as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("error", (error) => (clearTimeout(timer), reject(error)));
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs with --json and parses stdout; fails loudly (with stderr) when the command did not succeed. */
+export async function runJson<T = unknown>(args: readonly string[], env: CliEnv): Promise<T> {
+  const result = await runCli([...args, "--json"], env);
+  if (result.code !== 0) throw new Error(`spooks-admin ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}

@@ -1,0 +1,150 @@
+/**
+ * Migrations on a fresh, EMPTY database (not the harness's migrated copy): a new database on the test
+ * server for real Postgres, an in-memory PGlite behind a socket otherwise.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { createSql, type Sql } from "./client.server.ts";
+import { migrate, MigrationError, readMigrations, type Migration } from "./migrate.server.ts";
+
+type EmptyDatabase = { engine: "postgres" | "pglite"; url: string; client(): Sql; close(): Promise<void> };
+
+async function createEmptyDatabase(): Promise<EmptyDatabase> {
+  const target = inject("testDatabase");
+  const clients: Sql[] = [];
+  const client = (url: string) => () => {
+    const sql = createSql(url, { max: 1 });
+    clients.push(sql);
+    return sql;
+  };
+  const endClients = () => Promise.all(clients.map((sql) => sql.end({ timeout: 5 })));
+
+  if (target.kind === "postgres") {
+    const name = `spooks_migrate_${process.pid}_${randomBytes(4).toString("hex")}`;
+    const admin = createSql(target.adminUrl, { max: 1 });
+    await admin.unsafe(`create database "${name}"`);
+    const parsed = new URL(target.adminUrl);
+    parsed.pathname = `/${name}`;
+    const url = parsed.toString();
+    return {
+      engine: "postgres",
+      url,
+      client: client(url),
+      close: async () => {
+        await endClients();
+        await admin.unsafe(`drop database if exists "${name}" with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  const db = await PGlite.create();
+  const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1" });
+  await server.start();
+  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  return {
+    engine: "pglite",
+    url,
+    client: client(url),
+    close: async () => {
+      await endClients();
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+async function tableExists(sql: Sql, table: string): Promise<boolean> {
+  const [row] = await sql<{ exists: boolean }[]>`select to_regclass(${table}) is not null as exists`;
+  return row.exists;
+}
+
+async function recordedVersions(sql: Sql): Promise<string[]> {
+  if (!(await tableExists(sql, "schema_migrations"))) return [];
+  const rows = await sql<{ version: string }[]>`select version from schema_migrations order by version`;
+  return rows.map((row) => row.version);
+}
+
+const GOOD: Migration = { version: "9001_good", sql: "create table good_one (id integer primary key);" };
+const BAD: Migration = {
+  version: "9002_bad",
+  sql: "create table bad_one (id integer);\ninsert into no_such_table values (1);",
+};
+
+describe("readMigrations", () => {
+  it("lists the numbered .sql files in order, starting with 0001_init", () => {
+    const versions = readMigrations().map((migration) => migration.version);
+    expect(versions[0]).toBe("0001_init");
+    expect(versions).toEqual([...versions].sort());
+    for (const version of versions) expect(version).toMatch(/^\d{4}_[\w-]+$/);
+    expect(readMigrations()[0].sql).toMatch(/create table items/);
+  });
+});
+
+describe("migrate on a fresh empty database", () => {
+  let empty: EmptyDatabase;
+  let sql: Sql;
+  beforeAll(async () => {
+    empty = await createEmptyDatabase();
+    sql = empty.client();
+  });
+  afterAll(async () => {
+    await empty?.close();
+  });
+
+  it("a failing migration after a good one leaves nothing behind and names the failed version", async () => {
+    const error = await migrate(sql, [GOOD, BAD]).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as Error).message).toMatch(/^Migration 9002_bad failed: .*no_such_table/);
+    expect(await tableExists(sql, "good_one")).toBe(false);
+    expect(await tableExists(sql, "bad_one")).toBe(false);
+    expect(await recordedVersions(sql)).toEqual([]);
+  });
+
+  it("applies every migration, records each, and a second run applies nothing", async () => {
+    const all = readMigrations().map((migration) => migration.version);
+    expect(await migrate(sql)).toEqual(all);
+    expect(await recordedVersions(sql)).toEqual(all);
+    for (const table of ["items", "stakes", "points_ledger", "balances", "giveaways", "proposals", "votes", "audit_log"]) {
+      expect(await tableExists(sql, table), table).toBe(true);
+    }
+    expect(await migrate(sql)).toEqual([]);
+    expect(await recordedVersions(sql)).toEqual(all);
+  });
+
+  it("after a failure on a migrated database, keeps what was applied and records nothing new", async () => {
+    const before = await recordedVersions(sql);
+    await expect(migrate(sql, [...readMigrations(), GOOD, BAD])).rejects.toThrow(/9002_bad/);
+    expect(await recordedVersions(sql)).toEqual(before);
+    expect(await tableExists(sql, "good_one")).toBe(false);
+    expect(await tableExists(sql, "items")).toBe(true);
+    // The connection is still usable, and the good one applies on its own.
+    expect(await migrate(sql, [...readMigrations(), GOOD])).toEqual(["9001_good"]);
+    expect(await tableExists(sql, "good_one")).toBe(true);
+  });
+});
+
+describe.skipIf(inject("testDatabase").kind !== "postgres")("migrate on real Postgres", () => {
+  let empty: EmptyDatabase;
+  beforeAll(async () => {
+    empty = await createEmptyDatabase();
+  });
+  afterAll(async () => {
+    await empty?.close();
+  });
+
+  it("two concurrent runs on a fresh database both succeed and apply each migration once", async () => {
+    const all = readMigrations().map((migration) => migration.version);
+    const [a, b] = [empty.client(), empty.client()];
+    const results = await Promise.all([migrate(a), migrate(b)]);
+    expect(results.map((applied) => applied.length).sort()).toEqual([0, all.length]);
+    expect(results.flat()).toEqual(all);
+    const [row] = await a<{ count: number }[]>`select count(*)::int as count from schema_migrations`;
+    expect(row.count).toBe(all.length);
+  });
+});

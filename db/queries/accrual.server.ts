@@ -1,0 +1,109 @@
+/**
+ * Hourly accrual (DECISIONS "Points"): hour H = [H, H+1h) UTC. Every wallet is credited N × R / 24 points
+ * (in units), N = its stakes open for the whole hour, R = the per-item daily rate of N's tier. One
+ * set-based statement per hour; the unique (address, accrual_hour) ledger key makes it idempotent.
+ */
+import { HOUR_MS } from "../../app/domain/clock.ts";
+import { REWARD_TIERS, UNITS_PER_POINT } from "../../app/domain/rewards.ts";
+import type { Queryable, Sql } from "../client.server.ts";
+import type { SyncSource } from "./ownership.server.ts";
+
+export type AccrualSource = SyncSource;
+export type HourCredit = { hour: Date; wallets: number; units: number };
+export type AccrualRun = HourCredit & { source: AccrualSource; finishedAt: Date };
+
+/** Serialises two credits of the same hour (second waits, then finds it done) instead of deadlocking. */
+const HOUR_LOCK_CLASS = 727_103;
+
+/**
+ * `case when n >= 10 then 15000 when n >= 5 then 12000 else 10000 end` (units per item per hour),
+ * generated from REWARD_TIERS so the SQL can never disagree with app/domain/rewards.ts.
+ */
+export function perItemHourlyUnitsCase(column: string): string {
+  const tiers = [...REWARD_TIERS].sort((a, b) => b.minStaked - a.minStaked);
+  const unitsOf = (tier: (typeof REWARD_TIERS)[number]) => {
+    const units = (tier.dailyRatePerItem * UNITS_PER_POINT) / 24;
+    if (!Number.isSafeInteger(units) || !Number.isSafeInteger(tier.minStaked)) {
+      throw new Error(`tier ${tier.tier} does not give a whole number of units per hour`);
+    }
+    return units;
+  };
+  const whens = tiers.slice(0, -1).map((tier) => `when ${column} >= ${tier.minStaked} then ${unitsOf(tier)}`);
+  return `case ${whens.join(" ")} else ${unitsOf(tiers[tiers.length - 1])} end`;
+}
+
+const UNITS_PER_ITEM_HOUR = perItemHourlyUnitsCase("n");
+
+/**
+ * Credits hour `hour` to every wallet with stakes open for all of it, and records the run. A second run
+ * (or one racing this one) inserts nothing: the ledger key is (address, accrual_hour).
+ */
+export async function creditHour(
+  sql: Sql,
+  options: { hour: Date; at: Date; actor: string; source: AccrualSource },
+): Promise<HourCredit & { alreadyCredited: boolean }> {
+  const { hour, at, actor, source } = options;
+  const hourEnd = new Date(hour.getTime() + HOUR_MS);
+  return sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${HOUR_LOCK_CLASS}, ${Math.floor(hour.getTime() / HOUR_MS) % 2 ** 31})`;
+    const [credited] = await tx<{ wallets: number; units: number }[]>`
+      with open_for_the_hour as (
+        select address, count(*) as n
+        from stakes
+        where started_at <= ${hour} and (ended_at is null or ended_at >= ${hourEnd})
+        group by address
+      ), inserted as (
+        insert into points_ledger (address, kind, amount, accrual_hour, actor, created_at)
+        select address, 'accrual', n * ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${hour}, ${actor}, ${at}
+        from open_for_the_hour
+        on conflict (address, accrual_hour) where kind = 'accrual' do nothing
+        returning amount
+      )
+      select count(*)::int as wallets, coalesce(sum(amount), 0)::bigint as units from inserted`;
+    const recorded = await tx`
+      insert into accrual_runs (hour, wallets, units, source, finished_at)
+      values (${hour}, ${credited.wallets}, ${credited.units}, ${source}, ${at})
+      on conflict (hour) do update
+        set wallets = accrual_runs.wallets + excluded.wallets, units = accrual_runs.units + excluded.units
+        where excluded.wallets > 0
+      returning (xmax = 0) as inserted`;
+    const alreadyCredited = recorded.length === 0 || !recorded[0].inserted;
+    return { hour, wallets: credited.wallets, units: credited.units, alreadyCredited };
+  });
+}
+
+/** Ended hours in [from, to] (hour starts) with no accrual run yet, oldest first. */
+export async function uncreditedHours(sql: Queryable, from: Date, to: Date): Promise<Date[]> {
+  if (from > to) return [];
+  const rows = await sql<{ hour: Date }[]>`
+    select h as hour
+    from generate_series(${from}::timestamptz, ${to}::timestamptz, interval '1 hour') as h
+    where not exists (select 1 from accrual_runs r where r.hour = h)
+    order by h`;
+  return rows.map((row) => row.hour);
+}
+
+export async function countUncreditedHours(sql: Queryable, from: Date, to: Date): Promise<number> {
+  if (from > to) return 0;
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count
+    from generate_series(${from}::timestamptz, ${to}::timestamptz, interval '1 hour') as h
+    where not exists (select 1 from accrual_runs r where r.hour = h)`;
+  return row.count;
+}
+
+export async function earliestStakeStart(sql: Queryable): Promise<Date | null> {
+  const [row] = await sql<{ earliest: Date | null }[]>`select min(started_at) as earliest from stakes`;
+  return row.earliest;
+}
+
+export async function lastCreditedHour(sql: Queryable): Promise<Date | null> {
+  const [row] = await sql<{ hour: Date | null }[]>`select max(hour) as hour from accrual_runs`;
+  return row.hour;
+}
+
+export async function lastAccrualRun(sql: Queryable): Promise<AccrualRun | null> {
+  const [row] = await sql<AccrualRun[]>`
+    select hour, wallets, units, source, finished_at from accrual_runs order by finished_at desc, hour desc limit 1`;
+  return row ?? null;
+}

@@ -1,0 +1,75 @@
+/** Sign-in challenges, sessions (tokens stored hashed) and used signatures (each accepted once). */
+import { now } from "../../app/domain/clock.ts";
+import type { Queryable } from "../client.server.ts";
+
+export type StoredChallenge = {
+  nonce: string;
+  address: string;
+  message: string;
+  issuedAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+};
+
+export type SessionRow = { address: string; expiresAt: Date };
+
+export async function insertChallenge(sql: Queryable, challenge: Omit<StoredChallenge, "usedAt">): Promise<void> {
+  await sql`
+    insert into auth_challenges (nonce, address, message, issued_at, expires_at)
+    values (${challenge.nonce}, ${challenge.address}, ${challenge.message}, ${challenge.issuedAt}, ${challenge.expiresAt})`;
+  // Keep the table small: expired challenges are worthless.
+  await sql`delete from auth_challenges where expires_at < ${new Date(now().getTime() - 24 * 3_600_000)}`;
+}
+
+/**
+ * Marks the challenge used and answers it, or null when no unused, unexpired challenge has exactly this
+ * nonce, address and text (atomic: two sign-ins with one nonce cannot both succeed).
+ */
+export async function consumeChallenge(
+  sql: Queryable,
+  { nonce, address, message }: { nonce: string; address: string; message: string },
+): Promise<StoredChallenge | null> {
+  const at = now();
+  const [row] = await sql<StoredChallenge[]>`
+    update auth_challenges set used_at = ${at}
+    where nonce = ${nonce} and address = ${address} and message = ${message}
+      and used_at is null and expires_at > ${at}
+    returning nonce, address, message, issued_at, expires_at, used_at`;
+  return row ?? null;
+}
+
+export async function insertSession(
+  sql: Queryable,
+  session: { tokenHash: string; address: string; expiresAt: Date },
+): Promise<void> {
+  await sql`
+    insert into sessions (token_hash, address, created_at, expires_at)
+    values (${session.tokenHash}, ${session.address}, ${now()}, ${session.expiresAt})`;
+}
+
+export async function findSession(sql: Queryable, tokenHash: string): Promise<SessionRow | null> {
+  const [row] = await sql<SessionRow[]>`
+    select address, expires_at from sessions
+    where token_hash = ${tokenHash} and revoked_at is null and expires_at > ${now()}`;
+  return row ?? null;
+}
+
+export async function revokeSession(sql: Queryable, tokenHash: string): Promise<void> {
+  await sql`update sessions set revoked_at = ${now()} where token_hash = ${tokenHash} and revoked_at is null`;
+}
+
+/**
+ * Records a signature as used; false when this address already used this message (a replay). Call it
+ * in the action's transaction, so a refused action leaves the signature unused.
+ */
+export async function recordUsedSignature(
+  sql: Queryable,
+  entry: { address: string; message: string; signature: string; action: string },
+): Promise<boolean> {
+  const rows = await sql`
+    insert into used_signatures (address, message, signature, action, used_at)
+    values (${entry.address}, ${entry.message}, ${entry.signature}, ${entry.action}, ${now()})
+    on conflict do nothing
+    returning 1`;
+  return rows.length === 1;
+}

@@ -1,0 +1,259 @@
+/**
+ * Giveaways: entries spend points under a row lock on the wallet's balance; the winner is drawn by the
+ * commit-reveal scheme of app/domain/giveaways.ts; deleting an undrawn giveaway refunds its entries.
+ */
+import type { z } from "zod";
+import { isDogecoinAddress } from "../../app/domain/address.ts";
+import { now } from "../../app/domain/clock.ts";
+import { badRequest, conflict, notFound } from "../../app/domain/errors.ts";
+import { drawWinner, isGiveawayOpen, newDrawSeed, winningTicket } from "../../app/domain/giveaways.ts";
+import { UNITS_PER_POINT, unitsToPoints } from "../../app/domain/rewards.ts";
+import { createGiveawaySchema, MAX_TICKETS, MESSAGES } from "../../app/domain/validation.ts";
+import type { Queryable, TransactionSql } from "../client.server.ts";
+import { recordAudit, type Actor } from "./audit.server.ts";
+import { appendLedger, lockBalanceUnits } from "./points.server.ts";
+import { parseOrRefuse } from "./input.server.ts";
+import { inTransaction } from "./transaction.server.ts";
+
+export type Giveaway = {
+  id: number;
+  title: string;
+  description: string;
+  imageUrl: string;
+  pointsCost: number;
+  endDate: Date;
+  active: boolean;
+  winnerAddress: string | null;
+  entriesCount: number;
+  ticketsCount: number;
+  drawCommitment: string;
+  /** Revealed only once a winner is drawn. */
+  drawSeed: string | null;
+};
+
+export type GiveawayEntry = {
+  id: number;
+  giveawayId: number;
+  address: string;
+  tickets: number;
+  enteredAt: Date;
+  isWinner: boolean;
+};
+
+export type UserGiveawayEntry = GiveawayEntry & {
+  giveawayTitle: string;
+  pointsCost: number;
+  endDate: Date;
+  active: boolean;
+};
+
+export type CreateGiveawayInput = z.input<typeof createGiveawaySchema>;
+
+export type EnterGiveawayInput = { giveawayId: number; address: string; tickets: number };
+
+export type DrawResult = {
+  winner: { address: string; tickets: number };
+  drawSeed: string;
+  drawCommitment: string;
+  winningTicket: number;
+  totalTickets: number;
+};
+
+const IMAGE_URL_PATTERN = /^(\/(?!\/)|https?:\/\/)\S+$/;
+
+function requireImageUrl(imageUrl: unknown): string {
+  const text = typeof imageUrl === "string" ? imageUrl.trim() : "";
+  if (!text) throw badRequest(MESSAGES.missingFields);
+  if (text.length > 2000 || !IMAGE_URL_PATTERN.test(text)) {
+    throw badRequest("Image URL must be a site path (/uploads/…) or an http(s) URL");
+  }
+  return text;
+}
+
+function requireId(id: number, what: string): void {
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw notFound(`${what} not found`);
+}
+
+const giveawayColumns = (sql: Queryable) => sql`
+  g.id, g.title, g.description, g.image_url, g.points_cost, g.end_date, g.active, g.winner_address,
+  g.draw_commitment,
+  case when g.winner_address is not null then g.draw_seed end as draw_seed,
+  (select count(*)::int from giveaway_entries e where e.giveaway_id = g.id) as entries_count,
+  (select coalesce(sum(e.tickets), 0)::int8 from giveaway_entries e where e.giveaway_id = g.id) as tickets_count`;
+
+export async function listGiveaways(sql: Queryable): Promise<Giveaway[]> {
+  return sql<Giveaway[]>`select ${giveawayColumns(sql)} from giveaways g order by g.id desc`;
+}
+
+export async function getGiveaway(sql: Queryable, id: number): Promise<Giveaway> {
+  requireId(id, "Giveaway");
+  const [giveaway] = await sql<Giveaway[]>`select ${giveawayColumns(sql)} from giveaways g where g.id = ${id}`;
+  if (!giveaway) throw notFound("Giveaway not found");
+  return giveaway;
+}
+
+type LockedGiveaway = {
+  id: number;
+  active: boolean;
+  endDate: Date;
+  pointsCost: number;
+  winnerAddress: string | null;
+  drawSeed: string;
+  drawCommitment: string;
+};
+
+async function lockGiveaway(tx: TransactionSql, id: number, mode: "share" | "update"): Promise<LockedGiveaway> {
+  requireId(id, "Giveaway");
+  const [row] = await tx<LockedGiveaway[]>`
+    select id, active, end_date, points_cost, winner_address, draw_seed, draw_commitment
+    from giveaways where id = ${id} ${mode === "share" ? tx`for share` : tx`for update`}`;
+  if (!row) throw notFound("Giveaway not found");
+  return row;
+}
+
+export async function createGiveaway(sql: Queryable, input: CreateGiveawayInput, actor: Actor): Promise<Giveaway> {
+  const { title, description, pointsCost, endDate, ...rest } = parseOrRefuse(createGiveawaySchema, input);
+  const imageUrl = requireImageUrl(rest.imageUrl);
+  const { seed, commitment } = newDrawSeed();
+  return inTransaction(sql, async (tx) => {
+    const [{ id }] = await tx<{ id: number }[]>`
+      insert into giveaways (title, description, image_url, points_cost, end_date, active, draw_commitment, draw_seed, created_at)
+      values (${title}, ${description}, ${imageUrl}, ${pointsCost}, ${endDate}, true, ${commitment}, ${seed}, ${now()})
+      returning id`;
+    await recordAudit(tx, actor, "giveaway.create", `giveaway:${id}`, { title, pointsCost, endDate, drawCommitment: commitment });
+    return getGiveaway(tx, id);
+  });
+}
+
+export async function setGiveawayActive(sql: Queryable, id: number, active: boolean, actor: Actor): Promise<Giveaway> {
+  if (typeof active !== "boolean") throw badRequest("active must be true or false");
+  return inTransaction(sql, async (tx) => {
+    await lockGiveaway(tx, id, "update");
+    await tx`update giveaways set active = ${active} where id = ${id}`;
+    await recordAudit(tx, actor, active ? "giveaway.activate" : "giveaway.end", `giveaway:${id}`);
+    return getGiveaway(tx, id);
+  });
+}
+
+export async function setGiveawayImage(sql: Queryable, id: number, imageUrl: string, actor: Actor): Promise<Giveaway> {
+  const url = requireImageUrl(imageUrl);
+  return inTransaction(sql, async (tx) => {
+    await lockGiveaway(tx, id, "update");
+    await tx`update giveaways set image_url = ${url} where id = ${id}`;
+    await recordAudit(tx, actor, "giveaway.image", `giveaway:${id}`, { imageUrl: url });
+    return getGiveaway(tx, id);
+  });
+}
+
+export async function listEntries(sql: Queryable, giveawayId: number): Promise<GiveawayEntry[]> {
+  await getGiveaway(sql, giveawayId);
+  return sql<GiveawayEntry[]>`
+    select id, giveaway_id, address, tickets, entered_at, is_winner
+    from giveaway_entries where giveaway_id = ${giveawayId} order by id`;
+}
+
+export async function listEntriesOfAddress(sql: Queryable, address: string): Promise<UserGiveawayEntry[]> {
+  return sql<UserGiveawayEntry[]>`
+    select e.id, e.giveaway_id, e.address, e.tickets, e.entered_at, e.is_winner,
+           g.title as giveaway_title, g.points_cost, g.end_date, g.active
+    from giveaway_entries e join giveaways g on g.id = e.giveaway_id
+    where e.address = ${address}
+    order by e.id desc`;
+}
+
+/**
+ * Spends pointsCost × tickets and records the entry. The giveaway row is share-locked (a draw or delete
+ * waits for the entry) and the balance row is locked, so concurrent entries never overspend.
+ */
+export async function enterGiveaway(sql: Queryable, input: EnterGiveawayInput): Promise<GiveawayEntry> {
+  const { giveawayId, address, tickets } = input;
+  if (!isDogecoinAddress(address)) throw badRequest(MESSAGES.invalidAddress);
+  if (!Number.isSafeInteger(tickets) || tickets < 1) throw badRequest("Tickets must be a whole number of at least 1");
+  if (tickets > MAX_TICKETS) throw badRequest(`Tickets must be at most ${MAX_TICKETS}`);
+  return inTransaction(sql, async (tx) => {
+    const giveaway = await lockGiveaway(tx, giveawayId, "share");
+    if (giveaway.winnerAddress) throw conflict("A winner has already been drawn for this giveaway");
+    if (!isGiveawayOpen(giveaway, now())) throw conflict("This giveaway is closed");
+    const costPoints = giveaway.pointsCost * tickets;
+    const costUnits = costPoints * UNITS_PER_POINT;
+    const balanceUnits = await lockBalanceUnits(tx, address);
+    if (!Number.isSafeInteger(costUnits) || costUnits > balanceUnits) {
+      throw conflict(
+        `Not enough points: you need ${costPoints} points for ${tickets} ticket(s), but you only have ${Math.floor(unitsToPoints(Math.max(0, balanceUnits)))}.`,
+      );
+    }
+    const [entry] = await tx<GiveawayEntry[]>`
+      insert into giveaway_entries (giveaway_id, address, tickets, cost_units, entered_at)
+      values (${giveawayId}, ${address}, ${tickets}, ${costUnits}, ${now()})
+      returning id, giveaway_id, address, tickets, entered_at, is_winner`;
+    await appendLedger(tx, [
+      {
+        address,
+        kind: "giveaway_entry",
+        units: -costUnits,
+        reference: `giveaway:${giveawayId}:entry:${entry.id}`,
+        description: `Giveaway #${giveawayId}: ${tickets} ticket(s)`,
+        actor: { kind: "web", address },
+      },
+    ]);
+    return entry;
+  });
+}
+
+/** Reveals the seed and marks the entry holding the winning ticket (entries in ascending id). */
+export async function drawGiveawayWinner(sql: Queryable, id: number, actor: Actor): Promise<DrawResult> {
+  return inTransaction(sql, async (tx) => {
+    const giveaway = await lockGiveaway(tx, id, "update");
+    if (giveaway.winnerAddress) throw conflict("A winner has already been drawn for this giveaway");
+    if (!giveaway.active) throw conflict("This giveaway is not active");
+    const entries = await tx<{ id: number; address: string; tickets: number }[]>`
+      select id, address, tickets from giveaway_entries where giveaway_id = ${id} order by id`;
+    if (entries.length === 0) throw conflict("This giveaway has no entries");
+    const winningEntry = drawWinner(giveaway.drawSeed, entries);
+    const totalTickets = entries.reduce((sum, entry) => sum + entry.tickets, 0);
+    const winnerTickets = entries
+      .filter((entry) => entry.address === winningEntry.address)
+      .reduce((sum, entry) => sum + entry.tickets, 0);
+    await tx`update giveaway_entries set is_winner = true where id = ${winningEntry.id}`;
+    await tx`update giveaways set winner_address = ${winningEntry.address}, drawn_at = ${now()} where id = ${id}`;
+    const result: DrawResult = {
+      winner: { address: winningEntry.address, tickets: winnerTickets },
+      drawSeed: giveaway.drawSeed,
+      drawCommitment: giveaway.drawCommitment,
+      winningTicket: winningTicket(giveaway.drawSeed, totalTickets),
+      totalTickets,
+    };
+    await recordAudit(tx, actor, "giveaway.draw", `giveaway:${id}`, { ...result, entryId: winningEntry.id });
+    return result;
+  });
+}
+
+/** Deletes a giveaway and its entries; without a winner, every entry's points go back through the ledger. */
+export async function deleteGiveaway(
+  sql: Queryable,
+  id: number,
+  actor: Actor,
+): Promise<{ refunded: number; refundedPoints: number }> {
+  return inTransaction(sql, async (tx) => {
+    const giveaway = await lockGiveaway(tx, id, "update");
+    const entries = giveaway.winnerAddress
+      ? []
+      : await tx<{ id: number; address: string; costUnits: number }[]>`
+          select id, address, cost_units from giveaway_entries where giveaway_id = ${id} order by id`;
+    await appendLedger(
+      tx,
+      entries.map((entry) => ({
+        address: entry.address,
+        kind: "giveaway_refund" as const,
+        units: entry.costUnits,
+        reference: `giveaway:${id}:entry:${entry.id}`,
+        description: `Refund: giveaway #${id} deleted`,
+        actor,
+      })),
+    );
+    await tx`delete from giveaways where id = ${id}`;
+    const refundedPoints = unitsToPoints(entries.reduce((sum, entry) => sum + entry.costUnits, 0));
+    await recordAudit(tx, actor, "giveaway.delete", `giveaway:${id}`, { refunded: entries.length, refundedPoints });
+    return { refunded: entries.length, refundedPoints };
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * What a wallet holds and earns: its items (as the indexer last saw ownership), counts, rewards figures,
+ * and the leaderboard. A wallet's staked items are its open stakes on items it still owns.
+ */
+import { rarityLevel, type CollectionKey, type Rarity } from "../../app/domain/collections.ts";
+import { dailyRate, perItemDailyRate, stakingPercentage, tierFor, unitsToPoints } from "../../app/domain/rewards.ts";
+import type { Queryable } from "../client.server.ts";
+
+export type WalletItem = {
+  id: number;
+  name: string;
+  inscriptionId: string;
+  collection: CollectionKey;
+  imageUrl: string | null;
+  rarity: 1 | 2 | 3 | 4;
+  rarityLabel: Rarity;
+  rank: number;
+  isStaked: boolean;
+  stakedAt: Date | null;
+  rewardRate: number;
+};
+
+export type HoldingCounts = { totalCount: number; spooksCount: number; societyCount: number; stakedCount: number };
+
+export type Rewards = {
+  unclaimedRewards: number;
+  dailyRate: number;
+  rewardTier: number;
+  stakedCount: number;
+  totalCount: number;
+  stakingPercentage: number;
+  stakingSince: Date | null;
+  rank: number;
+};
+
+export type LeaderboardEntry = { address: string; rewards: number };
+
+export const LEADERBOARD_DEFAULT_LIMIT = 100;
+export const LEADERBOARD_MAX_LIMIT = 1000;
+
+export async function walletItems(sql: Queryable, address: string): Promise<WalletItem[]> {
+  const rows = await sql<(Omit<WalletItem, "rarity" | "rarityLabel" | "isStaked" | "rewardRate"> & { rarity: Rarity })[]>`
+    select i.id, i.name, i.inscription_id, i.collection, i.image_url, i.rarity, i.rank, s.started_at as staked_at
+    from ownership o
+    join items i on i.id = o.item_id
+    left join stakes s on s.item_id = o.item_id and s.ended_at is null and s.address = o.owner_address
+    where o.owner_address = ${address}
+    order by i.collection, i.number`;
+  const stakedCount = rows.filter((row) => row.stakedAt !== null).length;
+  const rewardRate = perItemDailyRate(stakedCount);
+  return rows.map(({ rarity, ...row }) => ({
+    ...row,
+    rarity: rarityLevel(rarity),
+    rarityLabel: rarity,
+    isStaked: row.stakedAt !== null,
+    rewardRate,
+  }));
+}
+
+/**
+ * Counts of the wallet's items; with `inscriptionIds`, only those among them that the wallet really owns.
+ */
+export async function holdingCounts(
+  sql: Queryable,
+  address: string,
+  inscriptionIds?: readonly string[],
+): Promise<HoldingCounts> {
+  const filter = inscriptionIds
+    ? sql`and i.inscription_id = any(${inscriptionIds.map((id) => id.toLowerCase())}::text[])`
+    : sql``;
+  const [row] = await sql<HoldingCounts[]>`
+    select count(*)::int as total_count,
+           count(*) filter (where i.collection = 'spooks')::int as spooks_count,
+           count(*) filter (where i.collection = 'spook-society')::int as society_count,
+           count(s.id)::int as staked_count
+    from ownership o
+    join items i on i.id = o.item_id
+    left join stakes s on s.item_id = o.item_id and s.ended_at is null and s.address = o.owner_address
+    where o.owner_address = ${address} ${filter}`;
+  return row;
+}
+
+/**
+ * Leaderboard position (1 = most points) within the leaderboard's longest list (LEADERBOARD_MAX_LIMIT);
+ * 0 ("not ranked") without points or below it. As the spec's page did, the rank is a place on the
+ * leaderboard; bounding it keeps the query an index range of at most that many rows at any wallet count.
+ */
+export async function leaderboardRank(sql: Queryable, address: string, units: number): Promise<number> {
+  if (units <= 0) return 0;
+  const [row] = await sql<{ ahead: number }[]>`
+    select count(*)::int as ahead from (
+      select 1 from balances
+      where units >= ${units} and (units > ${units} or address < ${address})
+      order by units desc, address
+      limit ${LEADERBOARD_MAX_LIMIT}
+    ) as above`;
+  return row.ahead < LEADERBOARD_MAX_LIMIT ? row.ahead + 1 : 0;
+}
+
+export async function rewardsOf(sql: Queryable, address: string): Promise<Rewards> {
+  const [row] = await sql<{ units: number | null; totalCount: number; stakedCount: number; stakingSince: Date | null }[]>`
+    select (select units from balances where address = ${address}) as units,
+           (select count(*)::int from ownership where owner_address = ${address}) as total_count,
+           count(s.id)::int as staked_count,
+           min(s.started_at) as staking_since
+    from stakes s
+    join ownership o on o.item_id = s.item_id and o.owner_address = s.address
+    where s.address = ${address} and s.ended_at is null`;
+  const units = row.units ?? 0;
+  return {
+    unclaimedRewards: unitsToPoints(units),
+    dailyRate: dailyRate(row.stakedCount),
+    rewardTier: tierFor(row.stakedCount).tier,
+    stakedCount: row.stakedCount,
+    totalCount: row.totalCount,
+    stakingPercentage: stakingPercentage(row.stakedCount, row.totalCount),
+    stakingSince: row.stakingSince,
+    rank: await leaderboardRank(sql, address, units),
+  };
+}
+
+/** Wallets with points, most first (ties by address, the same order `leaderboardRank` counts). */
+export async function leaderboard(sql: Queryable, limit = LEADERBOARD_DEFAULT_LIMIT): Promise<LeaderboardEntry[]> {
+  const rows = await sql<{ address: string; units: number }[]>`
+    select address, units from balances where units > 0 order by units desc, address limit ${limit}`;
+  return rows.map((row) => ({ address: row.address, rewards: unitsToPoints(row.units) }));
+}

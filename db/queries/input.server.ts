@@ -1,0 +1,17 @@
+/** Input checks for services: a failed zod parse becomes a 400 Refusal with a message a person can act on. */
+import type { z } from "zod";
+import { badRequest } from "../../app/domain/errors.ts";
+
+/** The first issue's message; zod's own phrasing does not name the field, so it gets the field's path. */
+export function issueText(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "Invalid input";
+  const generic = /^(Invalid|Too (big|small)|Expected|Unrecognized)/.test(issue.message);
+  return generic && issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
+}
+
+export function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw badRequest(issueText(parsed.error));
+  return parsed.data;
+}

@@ -1,0 +1,209 @@
+/**
+ * Points: an append-only ledger in integer units (1 point = 2,400 units); `balances` is its cache, kept
+ * by a trigger. Every admin change writes its ledger row and its audit row in one transaction.
+ */
+import { isDogecoinAddress } from "../../app/domain/address.ts";
+import { now } from "../../app/domain/clock.ts";
+import { badRequest } from "../../app/domain/errors.ts";
+import { pointsToUnits, unitsToPoints } from "../../app/domain/rewards.ts";
+import { DEFAULT_ADJUSTMENT_DESCRIPTION, MAX_POINTS, MESSAGES } from "../../app/domain/validation.ts";
+import type { Queryable, TransactionSql } from "../client.server.ts";
+import { actorLabel, recordAudit, type Actor } from "./audit.server.ts";
+import { inTransaction } from "./transaction.server.ts";
+
+export type LedgerKind =
+  | "accrual"
+  | "admin_add"
+  | "admin_clear"
+  | "giveaway_entry"
+  | "giveaway_refund"
+  | "negative_reset"
+  | "recalculation";
+
+export type LedgerInsert = {
+  address: string;
+  kind: LedgerKind;
+  units: number;
+  description?: string | null;
+  reference?: string | null;
+  actor: Actor;
+};
+
+export type LedgerEntry = {
+  id: number;
+  kind: LedgerKind;
+  points: number;
+  description: string | null;
+  reference: string | null;
+  actor: string;
+  accrualHour: Date | null;
+  createdAt: Date;
+};
+
+export type UserRow = { address: string; totalPoints: number; stakedCount: number };
+
+export type AddPointsInput = { address: string; points: number; description?: string | null; actor: Actor };
+
+function requireAddress(address: string): void {
+  if (!isDogecoinAddress(address)) throw badRequest(MESSAGES.invalidAddress);
+}
+
+/** Appends ledger rows (never accrual: the indexer owns those). The trigger updates `balances`. */
+export async function appendLedger(sql: Queryable, rows: readonly LedgerInsert[]): Promise<void> {
+  if (rows.length === 0) return;
+  const at = now();
+  const values = rows.map((row) => ({
+    address: row.address,
+    kind: row.kind,
+    amount: row.units,
+    reference: row.reference ?? null,
+    description: row.description ?? null,
+    actor: actorLabel(row.actor),
+    createdAt: at,
+  }));
+  await sql`insert into points_ledger ${sql(values, "address", "kind", "amount", "reference", "description", "actor", "createdAt")}`;
+}
+
+export async function getBalanceUnits(sql: Queryable, address: string): Promise<number> {
+  const [row] = await sql<{ units: number }[]>`select units from balances where address = ${address}`;
+  return row?.units ?? 0;
+}
+
+/**
+ * Locks the wallet's balance row for the rest of the transaction (creating it at 0 when missing), so
+ * checks against it and the spend that follows cannot interleave with another spend.
+ */
+export async function lockBalanceUnits(tx: TransactionSql, address: string): Promise<number> {
+  await tx`
+    insert into balances (address, units, updated_at) values (${address}, 0, ${now()})
+    on conflict (address) do nothing`;
+  const [row] = await tx<{ units: number }[]>`select units from balances where address = ${address} for update`;
+  return row.units;
+}
+
+/** Adds whole (or 0.01) points to a wallet; answers its new balance in points. */
+export async function addPoints(sql: Queryable, input: AddPointsInput): Promise<{ address: string; totalPoints: number }> {
+  requireAddress(input.address);
+  const { points } = input;
+  if (typeof points !== "number" || !Number.isFinite(points) || points <= 0) throw badRequest(MESSAGES.positivePoints);
+  if (points > MAX_POINTS) throw badRequest(`Amount must be at most ${MAX_POINTS}`);
+  const cents = points * 100;
+  if (Math.abs(cents - Math.round(cents)) > 1e-6) throw badRequest("Amount can have at most 2 decimals");
+  const units = pointsToUnits(Math.round(cents) / 100);
+  const description = input.description?.trim() || DEFAULT_ADJUSTMENT_DESCRIPTION;
+  return inTransaction(sql, async (tx) => {
+    await appendLedger(tx, [{ address: input.address, kind: "admin_add", units, description, actor: input.actor }]);
+    await recordAudit(tx, input.actor, "points.add", input.address, { points, description });
+    return { address: input.address, totalPoints: unitsToPoints(await getBalanceUnits(tx, input.address)) };
+  });
+}
+
+/** Brings a wallet's balance to 0 with one ledger row; answers the points removed (0 when already 0). */
+export async function clearPoints(
+  sql: Queryable,
+  { address, actor }: { address: string; actor: Actor },
+): Promise<{ address: string; clearedPoints: number }> {
+  requireAddress(address);
+  return inTransaction(sql, async (tx) => {
+    const units = await lockBalanceUnits(tx, address);
+    if (units !== 0) {
+      await appendLedger(tx, [{ address, kind: "admin_clear", units: -units, description: "Cleared by admin", actor }]);
+    }
+    await recordAudit(tx, actor, "points.clear", address, { clearedPoints: unitsToPoints(units) });
+    return { address, clearedPoints: unitsToPoints(units) };
+  });
+}
+
+const RECALCULATE_CHUNK = 5000;
+
+/**
+ * Rebuilds every cached balance from the ledger (the ledger is the truth). Runs in one transaction with
+ * `balances` locked, so no spend can slip between the sum and the write.
+ */
+export async function recalculateAllPoints(
+  sql: Queryable,
+  actor: Actor,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ addressesProcessed: number; corrected: number }> {
+  return inTransaction(sql, async (tx) => {
+    await tx`lock table balances in share row exclusive mode`;
+    const addresses = (
+      await tx<{ address: string }[]>`
+        select address from balances union select distinct address from points_ledger order by 1`
+    ).map((row) => row.address);
+    let corrected = 0;
+    const at = now();
+    for (let start = 0; start < addresses.length; start += RECALCULATE_CHUNK) {
+      const chunk = addresses.slice(start, start + RECALCULATE_CHUNK);
+      const rows = await tx<{ address: string }[]>`
+        with sums as (
+          select a.address, coalesce(sum(l.amount), 0)::int8 as units
+          from unnest(${chunk}::text[]) as a(address)
+          left join points_ledger l on l.address = a.address
+          group by a.address
+        )
+        insert into balances as b (address, units, updated_at)
+          select address, units, ${at} from sums
+        on conflict (address) do update set units = excluded.units, updated_at = excluded.updated_at
+          where b.units <> excluded.units
+        returning b.address`;
+      corrected += rows.length;
+      onProgress?.(Math.min(start + RECALCULATE_CHUNK, addresses.length), addresses.length);
+    }
+    await recordAudit(tx, actor, "points.recalculate", null, { addressesProcessed: addresses.length, corrected });
+    return { addressesProcessed: addresses.length, corrected };
+  });
+}
+
+/** Adds a ledger adjustment bringing each negative balance to 0; answers how many were adjusted. */
+export async function resetNegativeBalances(sql: Queryable, actor: Actor): Promise<{ adjustmentsApplied: number }> {
+  return inTransaction(sql, async (tx) => {
+    const negatives = await tx<{ address: string; units: number }[]>`
+      select address, units from balances where units < 0 order by address for update`;
+    await appendLedger(
+      tx,
+      negatives.map((row) => ({
+        address: row.address,
+        kind: "negative_reset" as const,
+        units: -row.units,
+        description: "Negative balance reset to 0",
+        actor,
+      })),
+    );
+    await recordAudit(tx, actor, "points.reset-negative", null, { adjustmentsApplied: negatives.length });
+    return { adjustmentsApplied: negatives.length };
+  });
+}
+
+/**
+ * Wallets with a balance or an open stake, highest balance first. `search` is a case-insensitive
+ * "contains" on the address.
+ */
+export async function listUsers(
+  sql: Queryable,
+  { search = "", limit = 1000 }: { search?: string; limit?: number } = {},
+): Promise<UserRow[]> {
+  const needle = search.trim().toLowerCase();
+  const rows = await sql<{ address: string; units: number; stakedCount: number }[]>`
+    with staked as (
+      select address, count(*)::int as staked_count from stakes where ended_at is null group by address
+    ), users as (
+      select address from balances union select address from staked
+    )
+    select u.address, coalesce(b.units, 0)::int8 as units, coalesce(s.staked_count, 0) as staked_count
+    from users u
+    left join balances b on b.address = u.address
+    left join staked s on s.address = u.address
+    where ${needle} = '' or strpos(lower(u.address), ${needle}) > 0
+    order by units desc, u.address
+    limit ${limit}`;
+  return rows.map((row) => ({ address: row.address, totalPoints: unitsToPoints(row.units), stakedCount: row.stakedCount }));
+}
+
+/** A wallet's ledger, newest first. */
+export async function pointsHistory(sql: Queryable, address: string, { limit = 500 }: { limit?: number } = {}): Promise<LedgerEntry[]> {
+  const rows = await sql<(Omit<LedgerEntry, "points"> & { amount: number })[]>`
+    select id, kind, amount, description, reference, actor, accrual_hour, created_at
+    from points_ledger where address = ${address} order by id desc limit ${limit}`;
+  return rows.map(({ amount, ...row }) => ({ ...row, points: unitsToPoints(amount) }));
+}

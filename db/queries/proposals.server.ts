@@ -1,0 +1,179 @@
+/**
+ * Governance: proposals with their options, one vote per wallet per proposal (database constraint),
+ * weighted by the wallet's snapshot voting power at the proposal's start (DECISIONS "Governance").
+ */
+import type { z } from "zod";
+import { now } from "../../app/domain/clock.ts";
+import { badRequest, conflict, forbidden, notFound } from "../../app/domain/errors.ts";
+import { proposalStatus, type ProposalStatus, type VoteType } from "../../app/domain/governance.ts";
+import { createProposalSchema } from "../../app/domain/validation.ts";
+import type { Queryable } from "../client.server.ts";
+import { recordAudit, type Actor } from "./audit.server.ts";
+import { parseOrRefuse } from "./input.server.ts";
+import { inTransaction } from "./transaction.server.ts";
+
+export type ProposalOption = { id: number; optionText: string };
+
+export type Proposal = {
+  id: number;
+  title: string;
+  description: string;
+  startDate: Date;
+  endDate: Date;
+  status: ProposalStatus;
+  voteType: VoteType;
+  options: ProposalOption[];
+  createdBy: string;
+};
+
+export type ProposalDetail = Omit<Proposal, "options"> & {
+  options: (ProposalOption & { voteCount: number })[];
+  totalVotes: number;
+  uniqueVoters: number;
+};
+
+export type CreateProposalInput = z.input<typeof createProposalSchema> & { createdBy: string };
+
+export type CastVoteInput = { proposalId: number; optionId: number; address: string; signature: string; message: string };
+
+export type Vote = { id: number; proposalId: number; optionId: number; address: string; weight: number; votedAt: Date };
+
+export type UserVote = { proposalId: number; optionId: number };
+
+type ProposalRow = Omit<Proposal, "status" | "options">;
+
+function requireId(id: number): void {
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw notFound("Proposal not found");
+}
+
+function withStatus<T extends { startDate: Date; endDate: Date }>(row: T, at: Date): T & { status: ProposalStatus } {
+  return { ...row, status: proposalStatus(row.startDate, row.endDate, at) };
+}
+
+async function optionsOf(sql: Queryable, proposalIds: number[]): Promise<Map<number, (ProposalOption & { voteCount: number })[]>> {
+  const rows = await sql<{ proposalId: number; id: number; optionText: string; voteCount: number }[]>`
+    select o.proposal_id, o.id, o.option_text,
+           coalesce((select sum(v.weight) from votes v where v.proposal_id = o.proposal_id and v.option_id = o.id), 0)::int8 as vote_count
+    from proposal_options o
+    where o.proposal_id = any(${proposalIds}::int[])
+    order by o.proposal_id, o.position`;
+  const byProposal = new Map<number, (ProposalOption & { voteCount: number })[]>();
+  for (const { proposalId, ...option } of rows) {
+    byProposal.set(proposalId, [...(byProposal.get(proposalId) ?? []), option]);
+  }
+  return byProposal;
+}
+
+export async function listProposals(sql: Queryable, at: Date = now()): Promise<Proposal[]> {
+  const rows = await sql<ProposalRow[]>`
+    select id, title, description, start_date, end_date, vote_type, created_by from proposals order by start_date desc, id desc`;
+  const options = await optionsOf(sql, rows.map((row) => row.id));
+  return rows.map((row) => ({
+    ...withStatus(row, at),
+    options: (options.get(row.id) ?? []).map(({ id, optionText }) => ({ id, optionText })),
+  }));
+}
+
+export async function getProposalDetail(sql: Queryable, id: number, at: Date = now()): Promise<ProposalDetail> {
+  requireId(id);
+  const [row] = await sql<ProposalRow[]>`
+    select id, title, description, start_date, end_date, vote_type, created_by from proposals where id = ${id}`;
+  if (!row) throw notFound("Proposal not found");
+  const [totals] = await sql<{ totalVotes: number; uniqueVoters: number }[]>`
+    select coalesce(sum(weight), 0)::int8 as total_votes, count(*)::int as unique_voters from votes where proposal_id = ${id}`;
+  const options = (await optionsOf(sql, [id])).get(id) ?? [];
+  return { ...withStatus(row, at), options, ...totals };
+}
+
+export async function createProposal(sql: Queryable, input: CreateProposalInput, actor: Actor): Promise<Proposal> {
+  const { title, description, startDate, endDate, voteType, options } = parseOrRefuse(createProposalSchema, input);
+  const createdBy = String(input.createdBy ?? "").trim() || (actor.kind === "web" ? actor.address : actor.kind);
+  return inTransaction(sql, async (tx) => {
+    const [{ id }] = await tx<{ id: number }[]>`
+      insert into proposals (title, description, start_date, end_date, vote_type, created_by, created_at)
+      values (${title}, ${description}, ${startDate}, ${endDate}, ${voteType}, ${createdBy}, ${now()})
+      returning id`;
+    const optionRows = options.map((optionText, position) => ({ proposalId: id, position, optionText }));
+    await tx`insert into proposal_options ${tx(optionRows, "proposalId", "position", "optionText")}`;
+    await recordAudit(tx, actor, "proposal.create", `proposal:${id}`, { title, voteType, startDate, endDate, options });
+    return (await listProposalsByIds(tx, [id]))[0];
+  });
+}
+
+async function listProposalsByIds(sql: Queryable, ids: number[]): Promise<Proposal[]> {
+  const rows = await sql<ProposalRow[]>`
+    select id, title, description, start_date, end_date, vote_type, created_by from proposals where id = any(${ids}::int[])`;
+  const options = await optionsOf(sql, ids);
+  return rows.map((row) => ({
+    ...withStatus(row, now()),
+    options: (options.get(row.id) ?? []).map(({ id, optionText }) => ({ id, optionText })),
+  }));
+}
+
+export async function deleteProposal(sql: Queryable, id: number, actor: Actor): Promise<void> {
+  requireId(id);
+  await inTransaction(sql, async (tx) => {
+    const [row] = await tx<{ title: string }[]>`delete from proposals where id = ${id} returning title`;
+    if (!row) throw notFound("Proposal not found");
+    await recordAudit(tx, actor, "proposal.delete", `proposal:${id}`, { title: row.title });
+  });
+}
+
+/** Items the wallet had staked at `at` (stake history): open at that instant. */
+async function stakedCountAt(sql: Queryable, address: string, at: Date): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from stakes
+    where address = ${address} and started_at <= ${at} and (ended_at is null or ended_at > ${at})`;
+  return row.count;
+}
+
+/**
+ * Without a proposal: the wallet's current staked count. With one: its snapshot power, the items it had
+ * staked at the proposal's start (for an upcoming proposal, what it has staked now).
+ */
+export async function votingPower(sql: Queryable, address: string, proposalId?: number): Promise<number> {
+  if (proposalId === undefined) {
+    const [row] = await sql<{ count: number }[]>`
+      select count(*)::int as count from stakes where address = ${address} and ended_at is null`;
+    return row.count;
+  }
+  requireId(proposalId);
+  const [proposal] = await sql<{ startDate: Date }[]>`select start_date from proposals where id = ${proposalId}`;
+  if (!proposal) throw notFound("Proposal not found");
+  const at = now();
+  return stakedCountAt(sql, address, proposal.startDate.getTime() > at.getTime() ? at : proposal.startDate);
+}
+
+export async function votesOfAddress(sql: Queryable, address: string): Promise<UserVote[]> {
+  return sql<UserVote[]>`select proposal_id, option_id from votes where address = ${address} order by proposal_id`;
+}
+
+/**
+ * Records one vote. Checks run under a share lock on the proposal (a delete waits); the unique
+ * (proposal, address) constraint settles concurrent votes of one wallet: exactly one is inserted.
+ */
+export async function castVote(sql: Queryable, input: CastVoteInput): Promise<Vote> {
+  requireId(input.proposalId);
+  if (!Number.isSafeInteger(input.optionId) || input.optionId < 1 || input.optionId > 2_147_483_647) {
+    throw badRequest("This option does not belong to this proposal");
+  }
+  return inTransaction(sql, async (tx) => {
+    const [proposal] = await tx<{ startDate: Date; endDate: Date }[]>`
+      select start_date, end_date from proposals where id = ${input.proposalId} for share`;
+    if (!proposal) throw notFound("Proposal not found");
+    const [option] = await tx`
+      select 1 from proposal_options where id = ${input.optionId} and proposal_id = ${input.proposalId}`;
+    if (!option) throw badRequest("This option does not belong to this proposal");
+    const status = proposalStatus(proposal.startDate, proposal.endDate, now());
+    if (status !== "active") throw conflict(status === "upcoming" ? "Voting hasn't started yet" : "Voting has ended");
+    const weight = await stakedCountAt(tx, input.address, proposal.startDate);
+    if (weight <= 0) throw forbidden("No voting power: you need Spooks staked when the proposal started");
+    const [vote] = await tx<Vote[]>`
+      insert into votes (proposal_id, option_id, address, weight, signature, message, voted_at)
+      values (${input.proposalId}, ${input.optionId}, ${input.address}, ${weight}, ${input.signature}, ${input.message}, ${now()})
+      on conflict (proposal_id, address) do nothing
+      returning id, proposal_id, option_id, address, weight, voted_at`;
+    if (!vote) throw conflict("You've already voted on this proposal");
+    return vote;
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * `npm run start:indexer`: the indexer alone (production, next to `npm run start:web`). Needs ORD_URL:
+ * in demo mode the simulated chain lives inside `npm start`'s process, so there is nothing to index here.
+ */
+import { loadConfig } from "../app/utils/env.server.ts";
+import { createLogger } from "../app/utils/logger.server.ts";
+import { openDatabase } from "../db/client.server.ts";
+import { migrate } from "../db/migrate.server.ts";
+import { startIndexer } from "./service.server.ts";
+
+const SHUTDOWN_GRACE_MS = 15_000;
+
+async function main() {
+  const config = loadConfig();
+  if (!config.ordUrl) {
+    throw new Error(
+      "ORD_URL is not set. The standalone indexer reads a wonky-ord server at ORD_URL; in demo mode the simulated " +
+        "chain and its indexer run inside `npm start`, so run that instead (or set ORD_URL).",
+    );
+  }
+  const logger = createLogger(config.logLevel, { service: "indexer" });
+  const db = await openDatabase(config);
+  try {
+    const applied = await migrate(db.sql);
+    if (applied.length) logger.info({ msg: "migrations applied", applied });
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+  const indexer = await startIndexer({ sql: db.sql, config: { ...config, ordUrl: config.ordUrl }, logger });
+  logger.info({ msg: "database", database: db.description });
+
+  const shutdown = async (signal: string) => {
+    logger.info({ msg: "shutting down", signal });
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    await indexer.stop().catch((error: Error) => logger.error({ msg: "indexer stop failed", error: error.message }));
+    await db.close().catch((error: Error) => logger.error({ msg: "database close failed", error: error.message }));
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((error: Error) => {
+  console.error(`spooks indexer: ${error.message ?? String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+/**
+ * The indexer as a background service: one sync pass and an accrual catch-up at start, then both on
+ * node-cron schedules (INDEXER_SYNC_CRON, default every minute; INDEXER_ACCRUAL_CRON, minute 0, in UTC).
+ * The start-up passes run in the background so a web server beside it listens at once (`ready` settles
+ * when they are done). stop() ends the schedules, cuts an in-flight sync short and waits for it.
+ */
+import cron, { type ScheduledTask } from "node-cron";
+import type { Config } from "../app/utils/env.server.ts";
+import type { Logger } from "../app/utils/logger.server.ts";
+import type { Sql } from "../db/client.server.ts";
+import type { SyncSource } from "../db/queries/ownership.server.ts";
+import { accruePending } from "./accrual.server.ts";
+import { syncOnce } from "./sync.server.ts";
+
+export type IndexerService = { ready: Promise<void>; stop(): Promise<void> };
+
+export type IndexerOptions = { sql: Sql; config: Pick<Config, "indexer"> & { ordUrl: string }; logger: Logger };
+
+function cronLogger(logger: Logger) {
+  return {
+    info: (message: string) => logger.debug({ msg: `cron: ${message}` }),
+    warn: (message: string) => logger.warn({ msg: `cron: ${message}` }),
+    error: (message: string | Error) => logger.error({ msg: `cron: ${String(message)}` }),
+    debug: (message: string | Error) => logger.debug({ msg: `cron: ${String(message)}` }),
+  };
+}
+
+function checkCron(name: string, expression: string) {
+  if (!cron.validate(expression)) throw new Error(`${name} is not a valid cron expression: ${expression}`);
+}
+
+export async function startIndexer({ sql, config, logger }: IndexerOptions): Promise<IndexerService> {
+  const { syncCron, accrualCron, catchUpHours } = config.indexer;
+  checkCron("INDEXER_SYNC_CRON", syncCron);
+  checkCron("INDEXER_ACCRUAL_CRON", accrualCron);
+  const shutdown = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+
+  const track = (pass: Promise<unknown>, what: string): Promise<void> => {
+    const settled = pass.then(
+      () => {},
+      (error: Error) => logger.error({ msg: `${what} failed`, error: error.message }),
+    );
+    inFlight.add(settled);
+    void settled.finally(() => inFlight.delete(settled));
+    return settled;
+  };
+  const sync = (source: SyncSource) =>
+    track(syncOnce({ sql, ordUrl: config.ordUrl, config, logger, source, wait: false, signal: shutdown.signal }), "sync");
+  const accrue = (source: SyncSource) => track(accruePending({ sql, maxHours: catchUpHours, source, logger, wait: false }), "accrual");
+
+  const ready = Promise.all([sync("startup"), accrue("startup")]).then(() => {});
+  const options = { timezone: "Etc/UTC", noOverlap: true, logger: cronLogger(logger) };
+  const tasks: ScheduledTask[] = [
+    cron.schedule(syncCron, () => sync("scheduled"), { ...options, name: "spooks-sync" }),
+    cron.schedule(accrualCron, () => accrue("scheduled"), { ...options, name: "spooks-accrual" }),
+  ];
+  logger.info({ msg: "indexer started", ord: new URL(config.ordUrl).origin, syncCron, accrualCron, catchUpHours });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    ready,
+    stop: () =>
+      (stopping ??= (async () => {
+        for (const task of tasks) await task.destroy();
+        shutdown.abort();
+        await Promise.all([...inFlight]);
+        logger.info({ msg: "indexer stopped" });
+      })()),
+  };
+}

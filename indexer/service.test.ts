@@ -1,0 +1,82 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { silentLogger } from "../app/utils/logger.server.ts";
+import { createTestDatabase } from "../tests/support/test-database.ts";
+import { startIndexer } from "./service.server.ts";
+import { startSimulatedChain, type SimulatedChain } from "./simulated-chain.server.ts";
+import { at, indexerConfig, openStake, resetIndexerState, seedItems, testAddress, testClock, unitsOf, type SeededItem } from "./test-support.ts";
+
+type Db = Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Db;
+let items: SeededItem[];
+let chain: SimulatedChain;
+let clock: ReturnType<typeof testClock>;
+const OWNER = testAddress("service-owner");
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  items = await seedItems(db.sql, 12);
+});
+afterAll(() => db.close());
+beforeEach(async () => {
+  await resetIndexerState(db.sql);
+  clock = testClock(at(0));
+  chain = await startSimulatedChain({ owners: new Map(items.map((item) => [item.inscriptionId, OWNER])) });
+});
+afterEach(async () => {
+  clock.restore();
+  await chain.close();
+});
+
+const syncRuns = async () =>
+  db.sql<{ source: string; itemsChecked: number }[]>`select source, items_checked from sync_runs order by id`;
+
+function start(overrides: Parameters<typeof indexerConfig>[0] = {}) {
+  const config = { ...indexerConfig(overrides), ordUrl: chain.url };
+  return startIndexer({ sql: db.sql, config, logger: silentLogger });
+}
+
+describe("indexer service", () => {
+  it("runs a sync pass and an accrual catch-up at start", async () => {
+    const address = testAddress("service-staker");
+    await openStake(db.sql, items[0].id, address, at(0));
+    clock.set(at(5, 1));
+    const indexer = await start({ syncCron: "0 0 1 1 *" });
+    await indexer.ready;
+    await indexer.stop();
+    expect(await syncRuns()).toEqual([{ source: "startup", itemsChecked: 12 }]);
+    expect(await unitsOf(db.sql, address)).toBe(5 * 10_000);
+    const [run] = await db.sql`select source from accrual_runs order by hour desc limit 1`;
+    expect(run.source).toBe("startup");
+  });
+
+  it("runs scheduled sync passes on its cron, and none after stop()", async () => {
+    const indexer = await start({ syncCron: "* * * * * *" });
+    await indexer.ready;
+    for (let waited = 0; waited < 4000 && !(await syncRuns()).some((r) => r.source === "scheduled"); waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await indexer.stop();
+    const runs = await syncRuns();
+    expect(runs.some((r) => r.source === "scheduled")).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(await syncRuns()).toHaveLength(runs.length);
+  });
+
+  it("stop() cuts an in-flight sync short, records it, and waits for it", async () => {
+    chain.setLatency(100);
+    const indexer = await start({ syncCron: "0 0 1 1 *", concurrency: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const began = Date.now();
+    await indexer.stop();
+    expect(Date.now() - began).toBeLessThan(2000);
+    const runs = await syncRuns();
+    expect(runs).toHaveLength(1);
+    expect(runs[0].itemsChecked).toBeLessThan(12);
+    await indexer.stop(); // a second stop is harmless
+  });
+
+  it("refuses an invalid cron expression", async () => {
+    await expect(start({ syncCron: "every minute" })).rejects.toThrow(/INDEXER_SYNC_CRON/);
+    await expect(start({ accrualCron: "61 * * * *" })).rejects.toThrow(/INDEXER_ACCRUAL_CRON/);
+  });
+});

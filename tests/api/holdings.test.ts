@@ -1,0 +1,145 @@
+/** Holdings, stats, rewards, leaderboard, health, and the API's generic answers (404, 405, 413, bad JSON). */
+import { describe, expect, it } from "vitest";
+import { giveItems, givePoints, newWallet, society, spooks, useApi } from "./support.ts";
+
+const ctx = useApi();
+
+async function stake(address: string, names: string[]): Promise<void> {
+  await ctx.sql`
+    insert into stakes (item_id, address, started_at)
+    select id, ${address}, now() - interval '1 day' from items where name = any(${names})`;
+}
+
+describe("wallet items, stats and rewards", () => {
+  it("lists the wallet's catalogue items with rarity, rank and staking state", async () => {
+    const holder = newWallet();
+    await giveItems(ctx.sql, holder.address, [...spooks(1, 2), ...society(3)]);
+    await stake(holder.address, spooks(2));
+    const answer = await ctx.call("GET", `/api/wallet-doginals/${holder.address}?_t=${Date.now()}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toHaveLength(3);
+    const expected = ctx.catalogue.find((item) => item.name === "Spooks #2")!;
+    const labelLevel = { Common: 1, Rare: 2, Epic: 3, Legendary: 4 } as const;
+    expect(answer.body.find((item: { name: string }) => item.name === "Spooks #2")).toEqual({
+      id: expect.any(Number),
+      name: "Spooks #2",
+      inscriptionId: expected.inscriptionId,
+      collection: "spooks",
+      imageUrl: null,
+      rarity: labelLevel[expected.rarity],
+      rarityLabel: expected.rarity,
+      rank: expected.rank,
+      isStaked: true,
+      stakedAt: expect.stringMatching(/Z$/),
+      rewardRate: 100,
+    });
+    expect(answer.body.find((item: { name: string }) => item.name === "Spook Society #3")).toMatchObject({ collection: "spook-society", isStaked: false });
+    expect((await ctx.call("GET", `/api/wallet-doginals/${newWallet().address}`)).body).toEqual([]);
+    expect((await ctx.call("GET", "/api/wallet-doginals/not-an-address")).status).toBe(400);
+
+    const stats = await ctx.call("GET", `/api/stats/${holder.address}?_t=1`);
+    expect(stats.body).toEqual({ stakedCount: 1, totalCount: 3, spooksCount: 2, societyCount: 1 });
+  });
+
+  it("verifies holdings: counts only listed items the address really owns", async () => {
+    const holder = newWallet();
+    const other = newWallet();
+    const mine = await giveItems(ctx.sql, holder.address, [...spooks(10, 11), ...society(10)]);
+    const theirs = await giveItems(ctx.sql, other.address, spooks(12));
+    await stake(holder.address, spooks(10));
+    const listed = [mine[0], mine[2], theirs[0]].map((item) => item.inscriptionId.toUpperCase().replace("I0", "i0"));
+    const answer = await ctx.call("POST", "/api/verify-holdings", { address: holder.address, inscriptionIds: listed, _t: 1 });
+    expect(answer.body).toEqual({ totalCount: 2, spooksCount: 1, societyCount: 1, stakedCount: 1 });
+    const all = await ctx.call("POST", "/api/verify-holdings", { address: holder.address });
+    expect(all.body).toEqual({ totalCount: 3, spooksCount: 2, societyCount: 1, stakedCount: 1 });
+    expect((await ctx.call("POST", "/api/verify-holdings", { address: holder.address, inscriptionIds: "x" })).status).toBe(400);
+    expect((await ctx.call("POST", "/api/verify-holdings", { inscriptionIds: [] })).status).toBe(400);
+  });
+
+  it("answers rewards: points, tier and rate by staked count, percentage, since, rank", async () => {
+    const fresh = await ctx.call("GET", `/api/rewards/${newWallet().address}`);
+    expect(fresh.body).toEqual({
+      unclaimedRewards: 0,
+      dailyRate: 0,
+      rewardTier: 1,
+      stakedCount: 0,
+      totalCount: 0,
+      stakingPercentage: 0,
+      stakingSince: null,
+      rank: 0,
+    });
+    const holder = newWallet();
+    const names = spooks(...Array.from({ length: 12 }, (_, i) => 200 + i));
+    await giveItems(ctx.sql, holder.address, names);
+    await stake(holder.address, names.slice(0, 10));
+    await givePoints(ctx.sql, holder.address, 1234.56);
+    const answer = await ctx.call("GET", `/api/rewards/${holder.address}?_t=5`);
+    expect(answer.body).toMatchObject({
+      unclaimedRewards: 1234.56,
+      dailyRate: 1500,
+      rewardTier: 3,
+      stakedCount: 10,
+      totalCount: 12,
+      stakingPercentage: 83.33,
+      stakingSince: expect.stringMatching(/Z$/),
+    });
+    const board = (await ctx.call("GET", "/api/leaderboard?limit=1000")).body as { address: string }[];
+    expect(answer.body.rank).toBe(board.findIndex((entry) => entry.address === holder.address) + 1);
+  });
+});
+
+describe("leaderboard", () => {
+  it("lists wallets with points, highest first, with a limit", async () => {
+    const wallets = [newWallet(), newWallet(), newWallet()];
+    await givePoints(ctx.sql, wallets[0].address, 1_000_001);
+    await givePoints(ctx.sql, wallets[1].address, 1_000_003);
+    await givePoints(ctx.sql, wallets[2].address, 1_000_002);
+    const top = await ctx.call("GET", "/api/leaderboard?limit=3");
+    expect(top.body).toEqual([
+      { address: wallets[1].address, rewards: 1_000_003 },
+      { address: wallets[2].address, rewards: 1_000_002 },
+      { address: wallets[0].address, rewards: 1_000_001 },
+    ]);
+    expect((await ctx.call("GET", `/api/rewards/${wallets[2].address}`)).body.rank).toBe(2);
+    const all = (await ctx.call("GET", "/api/leaderboard")).body as { rewards: number }[];
+    expect(all.length).toBeLessThanOrEqual(100);
+    expect(all.every((entry, i) => entry.rewards > 0 && (i === 0 || all[i - 1].rewards >= entry.rewards))).toBe(true);
+    for (const limit of ["0", "-1", "abc", "1001", "2.5"]) {
+      expect((await ctx.call("GET", `/api/leaderboard?limit=${limit}`)).status, limit).toBe(400);
+    }
+  });
+});
+
+describe("health and generic answers", () => {
+  it("reports the database and the indexer's last sync and accrual", async () => {
+    const before = await ctx.call("GET", "/api/health");
+    expect(before.body).toMatchObject({ ok: true, database: "ok", indexer: { lastSyncAt: null, lastAccrualHour: null } });
+    await ctx.sql`
+      insert into sync_runs (source, started_at, finished_at, block_height, items_checked, owners_changed, stakes_ended, errors)
+      values ('scheduled', '2026-01-01T10:00:00Z', '2026-01-01T10:00:05Z', 5000000, 1883, 2, 1, 0)`;
+    await ctx.sql`insert into accrual_runs (hour, wallets, units, source, finished_at) values ('2026-01-01T09:00:00Z', 10, 1000, 'scheduled', '2026-01-01T10:00:01Z')`;
+    const after = await ctx.call("GET", "/api/health");
+    expect(after.body.indexer).toMatchObject({
+      lastSyncAt: "2026-01-01T10:00:05.000Z",
+      lastAccrualHour: "2026-01-01T09:00:00.000Z",
+      lastSyncBlockHeight: 5000000,
+    });
+  });
+
+  it("answers JSON 404 for unknown paths, 405 for unknown methods, 413 for bodies over 1 MB", async () => {
+    const unknown = await ctx.call("GET", "/api/nothing-here");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: "Not found" });
+    const wrongMethod = await ctx.call("POST", "/api/leaderboard", {});
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body.message).toEqual(expect.any(String));
+    expect((await ctx.call("PUT", "/api/giveaways", {})).status).toBe(405);
+    const big = { address: newWallet().address, inscriptionIds: [], padding: "x".repeat(1024 * 1024) };
+    expect((await ctx.call("POST", "/api/verify-holdings", big)).status).toBe(413);
+    const malformed = await ctx.call("POST", "/api/verify-holdings", undefined, { raw: '{"address": ', headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ message: "Malformed JSON body" });
+    const invalidUtf8 = await ctx.call("POST", "/api/verify-holdings", undefined, { raw: new Uint8Array([0x7b, 0xff, 0x7d]) });
+    expect(invalidUtf8.status).toBe(400);
+  });
+});

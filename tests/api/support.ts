@@ -1,0 +1,139 @@
+/**
+ * Shared set-up of the /api tests: a fresh database with the demo catalogue, the real app over HTTP,
+ * wallets with real keys, and small helpers to call the API and seed ownership and points.
+ */
+import bitcoinMessage from "bitcoinjs-message";
+import { afterAll, beforeAll } from "vitest";
+import { addressOfPrivateKey, newPrivateKey, signMessage, type Magic } from "../../app/domain/signature.ts";
+import type { Sql } from "../../db/client.server.ts";
+import { demoCatalogue } from "../../db/demo-catalogue.ts";
+import { importCatalogue } from "../../db/queries/catalogue.server.ts";
+import { addPoints } from "../../db/queries/points.server.ts";
+import { startTestServer, type TestServer } from "../support/app-server.ts";
+import { createTestDatabase } from "../support/test-database.ts";
+
+export type Wallet = {
+  key: Uint8Array;
+  address: string;
+  sign(message: string, options?: { magic?: Magic }): string;
+  /** Signed by bitcoinjs-message (what MyDoge uses), independent of our own signer. */
+  signIndependently(message: string, magic: Magic): string;
+};
+
+const MAGIC_TEXT: Record<Magic, string> = {
+  bitcoin: "\x18Bitcoin Signed Message:\n",
+  dogecoin: "\x19Dogecoin Signed Message:\n",
+};
+
+export function newWallet(): Wallet {
+  const key = newPrivateKey();
+  return {
+    key,
+    address: addressOfPrivateKey(key),
+    sign: (message, options) => signMessage(key, message, options),
+    signIndependently: (message, magic) =>
+      bitcoinMessage.sign(message, Buffer.from(key), true, MAGIC_TEXT[magic]).toString("base64"),
+  };
+}
+
+export type ApiAnswer<T = any> = { status: number; body: T; headers: Headers };
+
+export type CallOptions = { cookie?: string; headers?: Record<string, string>; raw?: BodyInit };
+
+export type ApiTestContext = {
+  sql: Sql;
+  url: string;
+  server: TestServer;
+  admin: Wallet;
+  catalogue: ReturnType<typeof demoCatalogue>;
+  call<T = any>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<ApiAnswer<T>>;
+  adminCookie(): Promise<string>;
+};
+
+/** Registers beforeAll/afterAll for one test file and answers the (filled-in) context. */
+export function useApi(): ApiTestContext {
+  const ctx = {} as ApiTestContext;
+  let close: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    const db = await createTestDatabase();
+    const admin = newWallet();
+    ctx.catalogue = demoCatalogue();
+    await importCatalogue(db.sql, ctx.catalogue);
+    const server = await startTestServer({ sql: db.sql, adminAddress: admin.address });
+    Object.assign(ctx, { sql: db.sql, url: server.url, server, admin });
+    let cookie: string | undefined;
+    ctx.call = (method, path, body, options = {}) => call(server.url, method, path, body, options);
+    ctx.adminCookie = async () => (cookie ??= await signIn(ctx, admin));
+    close = async () => {
+      await server.close();
+      await db.close();
+    };
+  });
+  afterAll(() => close());
+  return ctx;
+}
+
+async function call(base: string, method: string, path: string, body: unknown, options: CallOptions): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.cookie) headers.cookie = options.cookie;
+  let payload: BodyInit | undefined = options.raw;
+  if (payload === undefined && body !== undefined) {
+    payload = JSON.stringify(body);
+    headers["content-type"] = "application/json";
+  }
+  const response = await fetch(`${base}${path}`, { method, headers, body: payload });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
+}
+
+/** Signs in `wallet` through the challenge flow; answers the cookie to send back. */
+export async function signIn(ctx: ApiTestContext, wallet: Wallet): Promise<string> {
+  const challenge = await ctx.call("GET", `/api/auth/challenge?address=${wallet.address}`);
+  const session = await ctx.call("POST", "/api/auth/session", {
+    address: wallet.address,
+    message: challenge.body.message,
+    signature: wallet.sign(challenge.body.message),
+  });
+  if (session.status !== 200) throw new Error(`sign-in failed: ${session.status} ${JSON.stringify(session.body)}`);
+  const setCookie = session.headers.getSetCookie()[0];
+  return setCookie.split(";")[0];
+}
+
+const SATPOINT = `${"ab".repeat(32)}:0:0`;
+
+/** Makes `address` the owner (as the indexer would) of the catalogue items with these names. */
+export async function giveItems(sql: Sql, address: string, names: string[]): Promise<{ id: number; name: string; inscriptionId: string; number: number }[]> {
+  const items = await sql<{ id: number; name: string; inscriptionId: string; number: number }[]>`
+    select id, name, inscription_id, number from items where name = any(${names})`;
+  const byName = new Map(items.map((item) => [item.name, item]));
+  const ordered = names.map((name) => {
+    const item = byName.get(name);
+    if (!item) throw new Error(`no item ${name}`);
+    return item;
+  });
+  const rows = ordered.map((item) => ({ itemId: item.id, ownerAddress: address, satpoint: SATPOINT, seenAt: new Date() }));
+  await sql`
+    insert into ownership ${sql(rows, "itemId", "ownerAddress", "satpoint", "seenAt")}
+    on conflict (item_id) do update set owner_address = excluded.owner_address, seen_at = excluded.seen_at`;
+  return ordered;
+}
+
+export async function givePoints(sql: Sql, address: string, points: number): Promise<void> {
+  await addPoints(sql, { address, points, description: "test seed", actor: { kind: "cli" } });
+}
+
+export async function balanceUnits(sql: Sql, address: string): Promise<number> {
+  const [row] = await sql<{ units: number }[]>`select coalesce((select units from balances where address = ${address}), 0)::int8 as units`;
+  return row.units;
+}
+
+export const spooks = (...numbers: number[]) => numbers.map((n) => `Spooks #${n}`);
+export const society = (...numbers: number[]) => numbers.map((n) => `Spook Society #${n}`);
+
+export const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);

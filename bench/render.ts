@@ -64,12 +64,15 @@ function styleAssets(html: string): string[] {
 function weigh(clientDir: string, hrefs: string[]) {
   let raw = 0;
   let gzip = 0;
+  const each: { href: string; raw: number; gzip: number }[] = [];
   for (const href of hrefs) {
     const bytes = fs.readFileSync(path.join(clientDir, href.replace(/^\//, "")));
+    const compressed = gzipSync(bytes).length;
+    each.push({ href, raw: bytes.length, gzip: compressed });
     raw += bytes.length;
-    gzip += gzipSync(bytes).length;
+    gzip += compressed;
   }
-  return { files: hrefs.length, raw, gzip };
+  return { files: hrefs.length, raw, gzip, each: each.sort((a, b) => b.gzip - a.gzip) };
 }
 
 export async function run(): Promise<void> {
@@ -116,6 +119,7 @@ export async function run(): Promise<void> {
     console.log(`  over HTTP          : p50 ${ms(b.p50)}  p99 ${ms(b.p99)}  mean ${ms(b.mean)}  max ${ms(b.max)}  (${Math.round((REQUESTS / elapsed) * 1000)} req/s)`);
     console.log(`shipped for /`);
     console.log(`  JS   : ${scripts.files} files, ${kb(scripts.raw)} raw, ${kb(scripts.gzip)} gzip`);
+    for (const file of scripts.each) console.log(`         ${kb(file.gzip).padStart(9)} gzip  ${file.href}`);
     console.log(`  CSS  : ${styles.files} file(s), ${kb(styles.raw)} raw, ${kb(styles.gzip)} gzip`);
     console.log(`  HTML : ${kb(Buffer.byteLength(html))} raw, ${kb(htmlGzip)} gzip`);
   } finally {

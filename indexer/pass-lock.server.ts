@@ -63,9 +63,3 @@ export async function runExclusive<T>(sql: Sql, kind: PassKind, wait: boolean, w
     if (passes.get(kind) === pass) passes.delete(kind);
   }
 }
-
-/** Resolves when no pass of `kind` runs in this process (for shutdown). */
-export async function passesSettled(sql: Sql): Promise<void> {
-  const passes = running.get(sql);
-  if (passes) await Promise.allSettled([...passes.values()]);
-}

@@ -1,7 +1,9 @@
 /**
  * One ownership sync pass: read the tip height, read every catalogue item's owner from the ord server
- * (bounded concurrency), and apply each change in its own transaction. An item whose owner the source
- * cannot tell stays as it was; the pass goes on and counts it. Every pass is recorded in sync_runs.
+ * (bounded concurrency), and apply each change in its own transaction (owner, transfer row, end of the
+ * stake). Items seen for the first time have no previous owner and no stake, so they are recorded in
+ * batches. An item whose owner the source cannot tell stays as it was; the pass goes on and counts it.
+ * Every pass is recorded in sync_runs, and ends with a sweep of stakes held by anyone but the known owner.
  */
 import { now } from "../app/domain/clock.ts";
 import type { Config } from "../app/utils/env.server.ts";
@@ -11,7 +13,9 @@ import {
   applyOwnerChange,
   endForeignStakes,
   knownOwners,
+  recordFirstOwners,
   recordSyncRun,
+  type FirstSighting,
   type KnownOwner,
   type SyncRun,
   type SyncSource,
@@ -37,6 +41,9 @@ export type SyncOptions = {
 };
 
 export type SyncReport = (SyncRun & { skipped: false; firstSeen: number; durationMs: number }) | { skipped: true; source: SyncSource };
+
+/** First sightings (items with no owner yet, e.g. a first sync of 1,883) are recorded this many per statement. */
+const FIRST_SIGHTINGS_PER_BATCH = 500;
 
 type Tally = { done: number; ownersChanged: number; firstSeen: number; stakesEnded: number; errors: number };
 
@@ -71,11 +78,15 @@ async function syncPass(options: SyncOptions, client: OrdClient): Promise<SyncRe
     tally.errors += 1; // the source is down: nothing is read or changed this pass
   } else {
     const items = await knownOwners(sql);
+    const firstSightings = createFirstSightings(sql, tally, blockHeight, logger);
     for await (const { item, result } of client.inscriptions(items, signal)) {
       if (signal?.aborted) break;
-      await applyResult(options, logger, tally, item, result, blockHeight);
+      if (result.ok && item.ownerAddress === null) await firstSightings.add({ itemId: item.itemId, ...result.inscription });
+      else await applyResult(options, logger, tally, item, result, blockHeight);
+      tally.done += 1;
       options.onProgress?.({ done: tally.done, total: items.length, ownersChanged: tally.ownersChanged, errors: tally.errors });
     }
+    await firstSightings.flush();
     tally.stakesEnded += await endForeignStakes(sql, now());
   }
 
@@ -93,6 +104,29 @@ async function syncPass(options: SyncOptions, client: OrdClient): Promise<SyncRe
   const durationMs = Math.round(performance.now() - started);
   logger.info({ msg: "sync", ...run, firstSeen: tally.firstSeen, durationMs });
   return { ...run, skipped: false, firstSeen: tally.firstSeen, durationMs };
+}
+
+function createFirstSightings(sql: Sql, tally: Tally, blockHeight: number, logger: Logger) {
+  let pending: FirstSighting[] = [];
+  const flush = async () => {
+    const batch = pending;
+    pending = [];
+    try {
+      const recorded = await recordFirstOwners(sql, batch, blockHeight, now());
+      tally.ownersChanged += recorded;
+      tally.firstSeen += recorded;
+    } catch (error) {
+      tally.errors += batch.length;
+      logger.error({ msg: "first owners not recorded", items: batch.length, error: String((error as Error).message) });
+    }
+  };
+  return {
+    async add(sighting: FirstSighting) {
+      pending.push(sighting);
+      if (pending.length >= FIRST_SIGHTINGS_PER_BATCH) await flush();
+    },
+    flush,
+  };
 }
 
 async function readTip(client: OrdClient, logger: Logger, source: SyncSource, signal?: AbortSignal): Promise<number | null> {
@@ -113,7 +147,6 @@ async function applyResult(
   result: OrdResult,
   blockHeight: number,
 ): Promise<void> {
-  tally.done += 1;
   if (!result.ok) {
     tally.errors += 1;
     logger.warn({ msg: "owner unreadable, left as it was", inscriptionId: item.inscriptionId, reason: result.error.reason, error: result.error.message });

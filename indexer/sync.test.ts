@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { applyOwnerChange } from "../db/queries/ownership.server.ts";
+import { applyOwnerChange, recordFirstOwners } from "../db/queries/ownership.server.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
 import { accruePending } from "./accrual.server.ts";
 import { createOrdClient } from "./ord-client.server.ts";
@@ -177,6 +177,14 @@ describe("sync: ownership from the ord server", () => {
     const results = await Promise.all([applyOwnerChange(db.sql, change), applyOwnerChange(db.sql, change)]);
     expect(results.filter((r) => r.changed)).toHaveLength(1);
     expect((await transfersOf(items[3].id)).map((t) => t.toAddress)).toEqual([ALICE, BOB]);
+  });
+
+  it("first sightings recorded by two passes at once are recorded once", async () => {
+    const sightings = items.map((item) => ({ itemId: item.id, address: ALICE, satpoint: chain.satpointOf(item.inscriptionId)! }));
+    const counts = await Promise.all([recordFirstOwners(db.sql, sightings, 5, at(0)), recordFirstOwners(db.sql, sightings, 5, at(0))]);
+    expect(counts[0] + counts[1]).toBe(items.length);
+    expect((await db.sql`select count(*)::int as n from transfers where from_address is null`)[0].n).toBe(items.length);
+    expect((await ran(sync())).ownersChanged).toBe(0);
   });
 
   it("two different changes racing keep the transfer chain consistent (each from = the owner before it)", async () => {

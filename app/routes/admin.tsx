@@ -50,7 +50,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     return data<AdminActionData>(
-      { intent: null, ok: false, unauthorized: true, toast: { title: "Unauthorized", description: error.message, variant: "destructive" } },
+      {
+        intent: null,
+        ok: false,
+        unauthorized: true,
+        toast: { title: "Unauthorized", description: error.message, variant: "destructive" },
+      },
       { status: error.status },
     );
   }
@@ -66,7 +71,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     const message = firstError(submission.error) ?? "Invalid input";
     return data<AdminActionData>(
-      { intent, ok: false, result: submission.reply(), toast: { title: validationTitle(message), description: message, variant: "destructive" } },
+      {
+        intent,
+        ok: false,
+        result: submission.reply(),
+        toast: { title: validationTitle(message), description: message, variant: "destructive" },
+      },
       { status: 400 },
     );
   }
@@ -149,7 +159,7 @@ export default function AdminPage({ loaderData }: Route.ComponentProps) {
   }
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <PageTitle />
       {body}
     </div>
@@ -177,7 +187,7 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
   const refreshing = revalidator.state === "loading" || navigation.state === "loading";
 
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <label htmlFor="admin-user-search" className="sr-only">
           Search users by address

@@ -36,7 +36,7 @@ export default function GovernancePage({ loaderData }: Route.ComponentProps) {
   const open = proposals.find((proposal) => proposal.id === openId) ?? null;
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">Spook Governance</h1>

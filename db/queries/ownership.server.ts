@@ -71,6 +71,40 @@ export async function applyOwnerChange(sql: Sql, change: OwnerChange): Promise<A
   });
 }
 
+export type FirstSighting = { itemId: number; address: string; satpoint: string };
+
+/**
+ * Records owners of items never seen before (no previous owner, so no stake to end), many per statement:
+ * ownership rows and their transfer rows from nobody. An item another pass recorded meanwhile is left
+ * alone. Returns how many were recorded.
+ */
+export async function recordFirstOwners(
+  sql: Sql,
+  sightings: readonly FirstSighting[],
+  blockHeight: number | null,
+  at: Date,
+): Promise<number> {
+  if (sightings.length === 0) return 0;
+  return sql.begin(async (tx) => {
+    const [, rows] = await Promise.all([
+      tx`set local synchronous_commit = off`,
+      tx`
+        with recorded as (
+          insert into ownership (item_id, owner_address, satpoint, block_height, seen_at)
+          select item_id, owner_address, satpoint, ${blockHeight}::int, ${at}::timestamptz
+          from unnest(${sightings.map((s) => s.itemId)}::int[], ${sightings.map((s) => s.address)}::text[],
+                      ${sightings.map((s) => s.satpoint)}::text[]) as s(item_id, owner_address, satpoint)
+          on conflict (item_id) do nothing
+          returning item_id, owner_address, satpoint
+        )
+        insert into transfers (item_id, from_address, to_address, satpoint, block_height, seen_at)
+        select item_id, null, owner_address, satpoint, ${blockHeight}::int, ${at}::timestamptz from recorded
+        returning item_id`,
+    ]);
+    return rows.length;
+  });
+}
+
 /**
  * Ends (reason 'transferred') every open stake whose staker is not the item's known owner — for one item,
  * or for all of them (a sweep that also catches a stake that raced a transfer). Returns how many ended.

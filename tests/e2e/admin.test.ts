@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { recentAudit } from "../../db/queries/audit.server.ts";
 import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
 import { appendLedger } from "../../db/queries/points.server.ts";
-import { injectMyDoge, launchBrowser, newPage, screenshot, waitForToast, type MyDogeHandle, type PageProblems } from "./support/browser.ts";
+import {
+  injectMyDoge,
+  launchBrowser,
+  newPage,
+  screenshot,
+  waitForToast,
+  type MyDogeHandle,
+  type PageProblems,
+} from "./support/browser.ts";
 import { spookySvg, startE2eWorld, testWallet, type E2eWorld } from "./support/e2e-server.ts";
 
 const ADMIN_CALL = /^\/(api\/(admin|auth|add-permanent-points|upload-image)\b|admin\.data)/;
@@ -26,13 +34,14 @@ let prizePng: Buffer;
 
 async function open(): Promise<Page> {
   const { context, page, problems } = await newPage(browser, world.url);
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(15_000);
   opened.push({ context, problems });
   return page;
 }
 
 const userRow = (address: string) => page.getByTestId("user-row").filter({ hasText: address });
-const giveawayRow = (title: string) => page.getByTestId("admin-giveaway").filter({ has: page.getByRole("heading", { name: title }) });
+const giveawayRow = (title: string) =>
+  page.getByTestId("admin-giveaway").filter({ has: page.getByRole("heading", { name: title }) });
 
 /** 'yyyy-MM-ddTHH:mm' in the browser's local time, `ms` from now, and what the page should send (UTC). */
 async function localInput(ms: number): Promise<{ local: string; iso: string }> {
@@ -43,6 +52,20 @@ async function localInput(ms: number): Promise<{ local: string; iso: string }> {
     const local = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
     return { local, iso: new Date(local).toISOString() };
   }, ms);
+}
+
+/** Scrolls the panel's title just under the sticky header, for the screenshots. */
+async function scrollToPanel() {
+  for (const close of await page.locator("li[data-variant]").getByRole("button", { name: "Close" }).all()) {
+    await close.click().catch(() => {});
+  }
+  await page
+    .locator("li[data-variant][data-state=open]")
+    .waitFor({ state: "detached", timeout: 3000 })
+    .catch(() => {});
+  await page
+    .getByRole("heading", { name: "Admin Panel" })
+    .evaluate((node) => window.scrollTo(0, node.getBoundingClientRect().top + window.scrollY - 88));
 }
 
 async function confirm(title: string, button: string) {
@@ -56,7 +79,9 @@ beforeAll(async () => {
   [world, browser] = await Promise.all([startE2eWorld({ holderOwns: 2, perCollection: 4 }), launchBrowser()]);
   await world.addPoints(world.holder.address, 500);
   await world.addPoints(world.other.address, 20);
-  await appendLedger(world.db.sql, [{ address: negative.address, kind: "admin_clear", units: -30 * 2400, actor: { kind: "system" } }]);
+  await appendLedger(world.db.sql, [
+    { address: negative.address, kind: "admin_clear", units: -30 * 2400, actor: { kind: "system" } },
+  ]);
   // A real PNG for the upload: the spooky SVG rendered by the browser.
   const render = await browser.newPage({ viewport: { width: 400, height: 300 } });
   await render.setContent(`<body style="margin:0">${spookySvg("Grand Prize")}</body>`);
@@ -118,7 +143,9 @@ describe("the admin", () => {
     await page.getByRole("tab", { name: "User Points" }).waitFor();
     expect(mydoge.signed).toHaveLength(1);
     expect(mydoge.signed[0]).toMatch(
-      new RegExp(`^127\\.0\\.0\\.1:\\d+ wants you to sign in with your Dogecoin account:\\n${world.admin.address}\\n\\nSign in to Spooks\\.\\n`),
+      new RegExp(
+        `^127\\.0\\.0\\.1:\\d+ wants you to sign in with your Dogecoin account:\\n${world.admin.address}\\n\\nSign in to Spooks\\.\\n`,
+      ),
     );
     const cookie = (await page.context().cookies()).find((c) => c.name === "spooks_session");
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax" });
@@ -165,7 +192,9 @@ describe("the admin", () => {
     await holderRow.getByText("750").waitFor();
 
     // Clear Points (confirmed).
-    await userRow(world.other.address).getByRole("button", { name: `Clear points of ${world.other.address}` }).click();
+    await userRow(world.other.address)
+      .getByRole("button", { name: `Clear points of ${world.other.address}` })
+      .click();
     await confirm("Clear points?", "Clear Points");
     await waitForToast(page, "Points cleared");
     await userRow(world.other.address).getByRole("cell", { name: "0", exact: true }).first().waitFor();
@@ -178,10 +207,11 @@ describe("the admin", () => {
     await page.getByRole("button", { name: "Recalculate All Points" }).click();
     await confirm("Recalculate all points?", "Recalculate All Points");
     await waitForToast(page, "Points Recalculated");
-    await screenshot(page, "admin-points", { fullPage: true });
+    await scrollToPanel();
+    await screenshot(page, "admin-points");
 
     const ledger = await world.db.sql<{ kind: string; actor: string; description: string }[]>`
-      select kind, actor, description from points_ledger where address = ${world.holder.address} and kind = 'admin_add'`;
+      select kind, actor, description from points_ledger where address = ${world.holder.address} and kind = 'admin_add' and actor like 'web:%'`;
     expect(ledger).toEqual([{ kind: "admin_add", actor: `web:${world.admin.address}`, description: "Costume contest prize" }]);
   });
 
@@ -262,7 +292,8 @@ describe("the admin", () => {
     await enterGiveaway(world.db.sql, { giveawayId: other.id, address: world.holder.address, tickets: 1 });
     await page.getByRole("button", { name: "Refresh Data" }).click();
     await giveawayRow("Society Sticker Pack").waitFor();
-    await screenshot(page, "admin-giveaways", { fullPage: true });
+    await scrollToPanel();
+    await screenshot(page, "admin-giveaways");
     await giveawayRow("Society Sticker Pack").getByRole("button", { name: "Delete" }).click();
     await confirm("Delete giveaway?", "Delete");
     await waitForToast(page, "Giveaway Deleted");
@@ -324,13 +355,18 @@ describe("the admin", () => {
     expect(proposal).toMatchObject({ voteType: "multiple_choice", createdBy: world.admin.address });
     expect([proposal.startDate.toISOString(), proposal.endDate.toISOString()]).toEqual([start.iso, end.iso]);
     expect(
-      (await world.db.sql<{ optionText: string }[]>`select option_text from proposal_options where proposal_id = ${proposal.id} order by position`).map(
-        (option) => option.optionText,
-      ),
+      (
+        await world.db.sql<
+          { optionText: string }[]
+        >`select option_text from proposal_options where proposal_id = ${proposal.id} order by position`
+      ).map((option) => option.optionText),
     ).toEqual(["Ghost tour", "Hayride"]);
     // The form is reset for the next proposal.
     expect(await page.getByLabel("Title").inputValue()).toBe("");
-    await screenshot(page, "admin-governance", { fullPage: true });
+    expect(await page.getByLabel("Vote Type").inputValue()).toBe("yes_no");
+    expect(await options.allTextContents()).toEqual(["1Yes", "2No"]);
+    await scrollToPanel();
+    await screenshot(page, "admin-governance");
 
     await row.getByRole("button", { name: "Delete" }).click();
     const dialog = page.getByRole("alertdialog", { name: "Delete proposal?" });
@@ -357,6 +393,18 @@ describe("the admin", () => {
         "proposal.delete",
       ]),
     );
-    expect(audit.filter((entry) => entry.actor === "web").every((entry) => entry.actorAddress === world.admin.address)).toBe(true);
+    const webActors = new Set(audit.filter((entry) => entry.actor === "web").map((entry) => entry.actorAddress));
+    expect(webActors).toEqual(new Set([world.admin.address]));
+  });
+
+  test("disconnecting the admin wallet ends the session", async () => {
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: `Wallet ${world.admin.address}` })
+      .click();
+    await page.getByRole("menuitem", { name: "Disconnect" }).click();
+    await page.getByText("Please connect your wallet to access the admin panel").waitFor();
+    const openSessions = () => world.db.sql`select 1 from sessions where address = ${world.admin.address} and revoked_at is null`;
+    await expect.poll(async () => (await openSessions()).length).toBe(0);
   });
 });

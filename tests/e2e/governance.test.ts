@@ -39,7 +39,7 @@ async function stakeAll(address: string, inscriptionIds: string[]) {
 
 async function open(): Promise<Page> {
   const { context, page, problems } = await newPage(browser, world.url);
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(15_000);
   opened.push({ context, problems });
   return page;
 }
@@ -83,7 +83,10 @@ describe("governance page", () => {
   test("seeded proposals: counts, cards, and the dialog's completed / upcoming / not-connected states", async () => {
     const now = Date.now();
     const holderItems = world.holderItems.map((item) => item.inscriptionId);
-    const otherItems = world.items.filter((item) => !world.holderItems.includes(item)).slice(0, 2).map((item) => item.inscriptionId);
+    const otherItems = world.items
+      .filter((item) => !world.holderItems.includes(item))
+      .slice(0, 2)
+      .map((item) => item.inscriptionId);
     // Stakes opened 5 days ago: both wallets have power at every proposal's start.
     await at(now - 5 * DAY, async () => {
       await stakeAll(world.holder.address, holderItems);
@@ -149,7 +152,13 @@ describe("governance page", () => {
     );
     // Votes already cast: 'other' (2 staked at the start) on both closed and open proposals.
     await at(now - 2 * DAY, () =>
-      castVote(world.db.sql, { proposalId: completed.id, optionId: completed.options[0].id, address: world.other.address, signature: "seed", message: "seed" }),
+      castVote(world.db.sql, {
+        proposalId: completed.id,
+        optionId: completed.options[0].id,
+        address: world.other.address,
+        signature: "seed",
+        message: "seed",
+      }),
     );
     await castVote(world.db.sql, {
       proposalId: active.id,
@@ -244,10 +253,12 @@ describe("governance page", () => {
     // Weighted by snapshot power: holder 6 (3 of each collection) + other 2.
     await dialog.getByTestId("results-total").getByText("8").waitFor();
     const canvas = dialog.locator("canvas");
-    expect(await canvas.evaluate((node: HTMLCanvasElement) => [node.style.width || `${node.width}px`, node.style.height || `${node.height}px`])).toEqual([
-      "300px",
-      "300px",
-    ]);
+    expect(
+      await canvas.evaluate((node: HTMLCanvasElement) => [
+        node.style.width || `${node.width}px`,
+        node.style.height || `${node.height}px`,
+      ]),
+    ).toEqual(["300px", "300px"]);
     // Legend: votes descending, rounded percent, count, '(Your vote)'.
     const rows = dialog.getByRole("list", { name: "Results by option" }).getByRole("listitem");
     expect(await rows.allTextContents()).toEqual([

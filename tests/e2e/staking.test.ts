@@ -146,7 +146,9 @@ describe("staking page", () => {
     await panel.getByText("6 out of 12 Spooks Staked").waitFor();
     await panel.getByText("Tier 2 Rewards").waitFor();
     await panel.getByText("+720 SPOOK").waitFor();
+    await page.getByTestId("stat-Currently Staked").getByText("6").waitFor();
     await page.getByRole("tab", { name: /^All/ }).click();
+    await page.getByRole("button", { name: "Stake All", exact: true }).and(page.locator(":enabled")).waitFor();
     await screenshot(page, "stake-dashboard");
     await screenshot(page, "stake-dashboard-full", { fullPage: true });
   });
@@ -197,10 +199,30 @@ describe("staking page", () => {
     expect((await openStakes()).length).toBe(0);
   });
 
+  test("'Already Staked' when the server already has the stake (another tab staked it)", async () => {
+    // A fresh page, so no refresh of the previous test can pick up the stake made below.
+    await page.reload();
+    await page.getByRole("tab", { name: /^Society/ }).click();
+    await card("Spook Society #3").getByRole("button", { name: "Stake Spook Society #3", exact: true }).waitFor();
+    await world.db.sql`
+      insert into stakes (item_id, address, started_at)
+      select id, ${world.holder.address}, ${new Date()} from items where name = 'Spook Society #3'`;
+    await card("Spook Society #3").getByRole("button", { name: "Stake Spook Society #3", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Stake Your Spook" });
+    await dialog.getByRole("button", { name: "Sign & Stake" }).click();
+    await waitForToast(page, "Already Staked");
+    await dialog.waitFor({ state: "detached" });
+    expect(await card("Spook Society #3").getAttribute("data-staked")).toBe("true");
+    await card("Spook Society #3").getByRole("button", { name: "Unstake Spook Society #3", exact: true }).click();
+    await waitForToast(page, "Success!", "Unstaking request completed successfully");
+    expect((await openStakes()).length).toBe(0);
+  });
+
   test("a staked Spook transferred on the chain is unstaked after the indexer's sync", async () => {
     await page.getByRole("tab", { name: /^Society/ }).click();
     await card("Spook Society #2").getByRole("button", { name: "Stake Spook Society #2", exact: true }).click();
     await page.getByRole("dialog", { name: "Stake Your Spook" }).getByRole("button", { name: "Sign & Stake" }).click();
+    await waitForToast(page, "Spook Staked!");
     await card("Spook Society #2").getByText("STAKED").waitFor();
     const item = world.holderItems.find((entry) => entry.name === "Spook Society #2")!;
     expect((await openStakes()).map((stake) => stake.inscriptionId)).toEqual([item.inscriptionId]);

@@ -45,7 +45,12 @@ const success = (title: string, description?: string): AdminToast => ({ title, d
 export async function runAdminIntent(sql: Sql, value: AdminFormValue, actor: Actor & { kind: "web" }): Promise<AdminToast> {
   switch (value.intent) {
     case "add-points": {
-      const result = await addPoints(sql, { address: value.address, points: value.amount, description: value.description, actor });
+      const result = await addPoints(sql, {
+        address: value.address,
+        points: value.amount,
+        description: value.description,
+        actor,
+      });
       return success(
         "Points added",
         `Added ${formatNumber(value.amount)} points to ${shortenAddress(value.address)}. New balance: ${formatPoints(result.totalPoints)}.`,
@@ -53,7 +58,10 @@ export async function runAdminIntent(sql: Sql, value: AdminFormValue, actor: Act
     }
     case "clear-points": {
       const result = await clearPoints(sql, { address: value.address, actor });
-      return success("Points cleared", `Cleared ${formatPoints(result.clearedPoints)} points from ${shortenAddress(value.address)}.`);
+      return success(
+        "Points cleared",
+        `Cleared ${formatPoints(result.clearedPoints)} points from ${shortenAddress(value.address)}.`,
+      );
     }
     case "recalculate-points": {
       const result = await recalculateAllPoints(sql, actor);
@@ -81,10 +89,7 @@ export async function runAdminIntent(sql: Sql, value: AdminFormValue, actor: Act
     }
     case "select-winner": {
       const result = await drawGiveawayWinner(sql, value.giveawayId, actor);
-      return success(
-        "Winner Selected",
-        `${result.winner.address} won with ${formatNumber(result.winner.tickets)} ticket(s).`,
-      );
+      return success("Winner Selected", `${result.winner.address} won with ${formatNumber(result.winner.tickets)} ticket(s).`);
     }
     case "delete-giveaway": {
       const result = await deleteGiveaway(sql, value.giveawayId, actor);

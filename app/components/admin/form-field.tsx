@@ -21,7 +21,7 @@ export function FormField({
   children: ReactNode;
 }) {
   return (
-    <div className={cn("grid content-start gap-1.5", className)}>
+    <div className={cn("grid min-w-0 content-start gap-1.5", className)}>
       <Label htmlFor={htmlFor}>{label}</Label>
       {children}
       {hint && !errors?.length ? <p className="text-xs text-zinc-500">{hint}</p> : null}

@@ -59,12 +59,12 @@ function CreateGiveawayForm({ onUnauthorized }: Auth) {
         <CardDescription>Holders spend Spook Points on tickets; the winner is drawn by tickets.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form method="post" {...getFormProps(form)} className="grid gap-4">
+        <form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4">
           <input type="hidden" name="intent" value="create-giveaway" />
           <FormField label="Title" htmlFor={fields.title.id} errorId={fields.title.errorId} errors={fields.title.errors}>
             <Input {...getInputProps(fields.title, { type: "text" })} placeholder="Legendary Spook Giveaway" />
           </FormField>
-          <div className="grid gap-1">
+          <div className="grid grid-cols-1 gap-1">
             <ImageUpload
               label="Image"
               name={fields.imageUrl.name}
@@ -77,7 +77,7 @@ function CreateGiveawayForm({ onUnauthorized }: Auth) {
               {fields.imageUrl.errors?.[0]}
             </p>
           </div>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-1 2xl:grid-cols-2">
             <FormField
               label="Points Cost"
               htmlFor={fields.pointsCost.id}
@@ -109,7 +109,11 @@ function CreateGiveawayForm({ onUnauthorized }: Auth) {
             errorId={fields.description.errorId}
             errors={fields.description.errors}
           >
-            <textarea {...getTextareaProps(fields.description)} className={textareaClasses} placeholder="What can be won, and how." />
+            <textarea
+              {...getTextareaProps(fields.description)}
+              className={textareaClasses}
+              placeholder="What can be won, and how."
+            />
           </FormField>
           <div className="flex justify-end">
             <Button type="submit" disabled={busy}>
@@ -144,47 +148,49 @@ function GiveawayRow({ giveaway, onEditImage, onUnauthorized }: { giveaway: Admi
   const canDraw = giveaway.active && !giveaway.winnerAddress;
 
   return (
-    <li className="flex flex-col gap-4 p-4 sm:flex-row sm:items-center" data-testid="admin-giveaway">
-      <GiveawayThumb src={giveaway.imageUrl} alt={giveaway.title} />
-      <div className="min-w-0 flex-1">
-        <div className="flex flex-wrap items-center gap-2">
-          <h4 className="font-semibold break-words text-zinc-50">{giveaway.title}</h4>
-          <Badge variant={giveaway.active ? "success" : "secondary"}>{giveaway.active ? "Active" : "Inactive"}</Badge>
-        </div>
-        <dl className="mt-1.5 grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-zinc-400 sm:flex sm:flex-wrap">
-          <div className="flex gap-1">
-            <dt>Cost:</dt>
-            <dd className="text-zinc-200">{formatNumber(giveaway.pointsCost)} SPOOK</dd>
+    <li className="grid grid-cols-1 gap-3 p-4" data-testid="admin-giveaway">
+      <div className="flex gap-4">
+        <GiveawayThumb src={giveaway.imageUrl} alt={giveaway.title} />
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h4 className="font-semibold break-words text-zinc-50">{giveaway.title}</h4>
+            <Badge variant={giveaway.active ? "success" : "secondary"}>{giveaway.active ? "Active" : "Inactive"}</Badge>
           </div>
-          <div className="flex gap-1">
-            <dt>Ends:</dt>
-            <dd className="text-zinc-200">
-              <DateText value={giveaway.endDate} withTime />
-            </dd>
-          </div>
-          <div className="flex gap-1">
-            <dt>Entries:</dt>
-            <dd className="text-zinc-200" data-testid="entries-count">
-              {formatNumber(giveaway.entriesCount)}
-            </dd>
-          </div>
-          <div className="flex gap-1">
-            <dt>
-              <TicketIcon className="inline h-3 w-3" /> Tickets:
-            </dt>
-            <dd className="text-zinc-200">{formatNumber(giveaway.ticketsCount)}</dd>
-          </div>
-          {giveaway.winnerAddress && (
-            <div className="col-span-2 flex gap-1 text-amber-200">
-              <dt>
-                <TrophyIcon className="inline h-3 w-3" /> Winner:
-              </dt>
-              <dd className="font-mono break-all" title={giveaway.winnerAddress} data-testid="winner-address">
-                {giveaway.winnerAddress}
+          <dl className="mt-1.5 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-400">
+            <div className="flex gap-1">
+              <dt>Cost:</dt>
+              <dd className="text-zinc-200">{formatNumber(giveaway.pointsCost)} SPOOK</dd>
+            </div>
+            <div className="flex gap-1">
+              <dt>Ends:</dt>
+              <dd className="text-zinc-200">
+                <DateText value={giveaway.endDate} withTime />
               </dd>
             </div>
-          )}
-        </dl>
+            <div className="flex gap-1">
+              <dt>Entries:</dt>
+              <dd className="text-zinc-200" data-testid="entries-count">
+                {formatNumber(giveaway.entriesCount)}
+              </dd>
+            </div>
+            <div className="flex gap-1">
+              <dt>
+                <TicketIcon className="inline h-3 w-3" /> Tickets:
+              </dt>
+              <dd className="text-zinc-200">{formatNumber(giveaway.ticketsCount)}</dd>
+            </div>
+            {giveaway.winnerAddress && (
+              <div className="flex w-full min-w-0 gap-1 text-amber-200">
+                <dt>
+                  <TrophyIcon className="inline h-3 w-3" /> Winner:
+                </dt>
+                <dd className="font-mono break-all" title={giveaway.winnerAddress} data-testid="winner-address">
+                  {giveaway.winnerAddress}
+                </dd>
+              </div>
+            )}
+          </dl>
+        </div>
       </div>
       <div className="flex flex-wrap gap-2 sm:justify-end">
         <Button size="sm" variant="secondary" onClick={onEditImage}>
@@ -244,11 +250,16 @@ function EditImageDialog({ giveaway, onClose, onUnauthorized }: { giveaway: Admi
     setImageUrl("");
     onClose();
   }, [onClose]);
-  const { form, fields, busy } = useAdminForm({ id: "update-image", schema: updateImageFormSchema, onSuccess: close, onUnauthorized });
+  const { form, fields, busy } = useAdminForm({
+    id: "update-image",
+    schema: updateImageFormSchema,
+    onSuccess: close,
+    onUnauthorized,
+  });
   return (
     <Dialog open={giveaway !== null} onOpenChange={(open) => !open && close()}>
-      <DialogContent className="max-w-md">
-        <form method="post" {...getFormProps(form)} className="grid gap-4">
+      <DialogContent className="max-w-md grid-cols-[minmax(0,1fr)]">
+        <form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4">
           <DialogHeader>
             <DialogTitle>Edit Image</DialogTitle>
             <DialogDescription>{giveaway?.title}</DialogDescription>
@@ -285,7 +296,7 @@ export function GiveawaysTab({ giveaways, onUnauthorized }: { giveaways: AdminGi
   const editingGiveaway = giveaways.find((giveaway) => giveaway.id === editing) ?? null;
   const closeEditor = useCallback(() => setEditing(null), []);
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <CreateGiveawayForm onUnauthorized={onUnauthorized} />
       <Card className="self-start">
         <CardHeader>
@@ -294,7 +305,9 @@ export function GiveawaysTab({ giveaways, onUnauthorized }: { giveaways: AdminGi
         </CardHeader>
         {giveaways.length === 0 ? (
           <CardContent>
-            <p className="rounded-lg border border-dashed border-zinc-800 px-4 py-10 text-center text-zinc-400">No giveaways created yet</p>
+            <p className="rounded-lg border border-dashed border-zinc-800 px-4 py-10 text-center text-zinc-400">
+              No giveaways created yet
+            </p>
           </CardContent>
         ) : (
           <ul className="divide-y divide-zinc-800/70 border-t border-zinc-800/70">
@@ -313,4 +326,3 @@ export function GiveawaysTab({ giveaways, onUnauthorized }: { giveaways: AdminGi
     </div>
   );
 }
-

@@ -41,7 +41,11 @@ export function ImageUpload({ value, onChange, name, label, errorId, invalid, cl
 
   async function upload(file: File) {
     if (!file.type.startsWith("image/")) {
-      toast({ title: "Upload Failed", description: "Please choose an image file (PNG, JPEG, GIF or WebP).", variant: "destructive" });
+      toast({
+        title: "Upload Failed",
+        description: "Please choose an image file (PNG, JPEG, GIF or WebP).",
+        variant: "destructive",
+      });
       return;
     }
     if (file.size > MAX_IMAGE_BYTES) {
@@ -52,7 +56,10 @@ export function ImageUpload({ value, onChange, name, label, errorId, invalid, cl
     body.append("image", file);
     setUploading(true);
     try {
-      const result = await api<{ success: boolean; filePath?: string; message?: string }>("/api/upload-image", { method: "POST", body });
+      const result = await api<{ success: boolean; filePath?: string; message?: string }>("/api/upload-image", {
+        method: "POST",
+        body,
+      });
       if (!result?.success || !result.filePath) {
         toast({ title: "Upload failed", description: result?.message || "Failed to upload image", variant: "destructive" });
         return;

@@ -36,7 +36,7 @@ export function LocalDateInput({
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={invalid || undefined}
         aria-describedby={errorId}
-        className="[color-scheme:dark]"
+        className="min-w-0 [color-scheme:dark]"
       />
       <input type="hidden" name={name} value={localToIso(value)} />
     </>

@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui
 import { Input } from "../ui/input.tsx";
 import { FormField, selectClasses, textareaClasses } from "./form-field.tsx";
 import { LocalDateInput, useLocalDate } from "./local-date-input.tsx";
-import { createProposalFormSchema, deleteProposalFormSchema } from "./schemas.ts";
+import { createProposalConstraintSchema, createProposalFormSchema, deleteProposalFormSchema } from "./schemas.ts";
 import { useAdminForm } from "./use-admin-form.ts";
 
 export type AdminProposal = {
@@ -71,7 +71,15 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
     end.reset();
     options.reset();
   }, [start, end, options]);
-  const { form, fields, busy } = useAdminForm({ id: "create-proposal", schema: createProposalFormSchema, onSuccess: reset, onUnauthorized });
+  const { form, fields, busy } = useAdminForm({
+    id: "create-proposal",
+    schema: createProposalFormSchema,
+    constraintSchema: createProposalConstraintSchema,
+    // What a reset after success restores (the vote type select and the Yes/No options it shows).
+    defaultValue: { voteType: "yes_no", options: [...YES_NO_OPTIONS] },
+    onSuccess: reset,
+    onUnauthorized,
+  });
   const draftId = `${form.id}-new-option`;
 
   return (
@@ -81,7 +89,7 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
         <CardDescription>Holders vote with the Spooks they had staked when voting opens.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form method="post" {...getFormProps(form)} className="grid gap-4">
+        <form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4">
           <input type="hidden" name="intent" value="create-proposal" />
           <FormField label="Title" htmlFor={fields.title.id} errorId={fields.title.errorId} errors={fields.title.errors}>
             <Input {...getInputProps(fields.title, { type: "text" })} placeholder="Fund a Spooky community event" />
@@ -92,9 +100,13 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
             errorId={fields.description.errorId}
             errors={fields.description.errors}
           >
-            <textarea {...getTextareaProps(fields.description)} className={textareaClasses} placeholder="What is proposed, and why." />
+            <textarea
+              {...getTextareaProps(fields.description)}
+              className={textareaClasses}
+              placeholder="What is proposed, and why."
+            />
           </FormField>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-1 2xl:grid-cols-2">
             <FormField
               label="Start Date"
               htmlFor={fields.startDate.id}
@@ -128,7 +140,12 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
               />
             </FormField>
           </div>
-          <FormField label="Vote Type" htmlFor={fields.voteType.id} errorId={fields.voteType.errorId} errors={fields.voteType.errors}>
+          <FormField
+            label="Vote Type"
+            htmlFor={fields.voteType.id}
+            errorId={fields.voteType.errorId}
+            errors={fields.voteType.errors}
+          >
             <select
               id={fields.voteType.id}
               name={fields.voteType.name}
@@ -141,15 +158,25 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
             </select>
           </FormField>
 
-          <fieldset className="grid gap-2" aria-describedby={fields.options.errorId}>
+          <fieldset className="grid grid-cols-1 gap-2" aria-describedby={fields.options.errorId}>
             <legend className="mb-1.5 text-sm font-medium text-zinc-300">Options</legend>
-            <ul className="grid gap-2" aria-label="Options">
+            <ul className="grid grid-cols-1 gap-2" aria-label="Options">
               {options.options.map((option, index) => (
-                <li key={`${index}-${option}`} className="flex items-center gap-2 rounded-lg border border-zinc-800 bg-zinc-900/70 px-3 py-2 text-sm">
-                  <span className="grid size-6 shrink-0 place-items-center rounded-full bg-violet-600/25 text-xs text-violet-200">{index + 1}</span>
+                <li
+                  key={`${index}-${option}`}
+                  className="flex items-center gap-2 rounded-lg border border-zinc-800 bg-zinc-900/70 px-3 py-2 text-sm"
+                >
+                  <span className="grid size-6 shrink-0 place-items-center rounded-full bg-violet-600/25 text-xs text-violet-200">
+                    {index + 1}
+                  </span>
                   <span className="min-w-0 flex-1 break-words text-zinc-100">{option}</span>
                   {options.voteType === "multiple_choice" && (
-                    <Button size="sm" variant="ghost" onClick={() => options.remove(index)} aria-label={`Remove option ${option}`}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => options.remove(index)}
+                      aria-label={`Remove option ${option}`}
+                    >
                       Remove
                     </Button>
                   )}
@@ -210,7 +237,9 @@ function ProposalRow({ proposal, onUnauthorized }: { proposal: AdminProposal } &
         <p className="mt-1 text-xs text-zinc-400">
           <DateText value={proposal.startDate} withTime /> – <DateText value={proposal.endDate} withTime />
         </p>
-        <p className="mt-1 text-xs break-words text-zinc-500">{proposal.options.map((option) => option.optionText).join(" · ")}</p>
+        <p className="mt-1 text-xs break-words text-zinc-500">
+          {proposal.options.map((option) => option.optionText).join(" · ")}
+        </p>
       </div>
       <form ref={formRef} method="post" {...getFormProps(remove.form)}>
         <input type="hidden" name="intent" value="delete-proposal" />
@@ -234,7 +263,7 @@ function ProposalRow({ proposal, onUnauthorized }: { proposal: AdminProposal } &
 
 export function ProposalsTab({ proposals, onUnauthorized }: { proposals: AdminProposal[] } & Auth) {
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <CreateProposalForm onUnauthorized={onUnauthorized} />
       <Card className="self-start">
         <CardHeader>

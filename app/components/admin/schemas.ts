@@ -5,13 +5,7 @@
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
-import {
-  addPointsSchema,
-  addressSchema,
-  createGiveawaySchema,
-  createProposalSchema,
-  MESSAGES,
-} from "../../domain/validation.ts";
+import { addPointsSchema, addressSchema, createGiveawaySchema, createProposalSchema, MESSAGES } from "../../domain/validation.ts";
 
 export const ADMIN_MESSAGES = {
   noAddress: "Please select a user address first",
@@ -21,7 +15,10 @@ export const ADMIN_MESSAGES = {
 const intent = <const I extends string>(name: I) => z.object({ intent: z.literal(name) });
 
 const recordId = (what: string) =>
-  z.coerce.number({ error: `${what} not found` }).int(`${what} not found`).positive(`${what} not found`);
+  z.coerce
+    .number({ error: `${what} not found` })
+    .int(`${what} not found`)
+    .positive(`${what} not found`);
 
 const selectedAddress = z.string({ error: ADMIN_MESSAGES.noAddress }).trim().min(1, ADMIN_MESSAGES.noAddress).pipe(addressSchema);
 
@@ -50,6 +47,8 @@ export const selectWinnerFormSchema = intent("select-winner").extend({ giveawayI
 export const deleteGiveawayFormSchema = intent("delete-giveaway").extend({ giveawayId: recordId("Giveaway") });
 
 export const createProposalFormSchema = intent("create-proposal").and(createProposalSchema);
+/** The proposal form's field constraints (conform cannot read them through the schema's transform). */
+export const createProposalConstraintSchema = intent("create-proposal").and(createProposalSchema.in);
 export const deleteProposalFormSchema = intent("delete-proposal").extend({ proposalId: recordId("Proposal") });
 
 export const ADMIN_FORMS = {

@@ -3,11 +3,12 @@
  * - no wallet connected → ask to connect;
  * - a wallet that is not the admin address → 'Unauthorized' toast once, no admin call at all;
  * - the admin wallet without a session → sign the server's one-time challenge once
- *   (GET /api/auth/challenge, POST /api/auth/session), then reload the page data from the session.
+ *   (GET /api/auth/challenge, POST /api/auth/session), then reload the page data from the session;
+ * - the admin wallet disconnected here → DELETE /api/auth/session.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
-import { apiGet, apiPost } from "../../lib/api.ts";
+import { api, apiGet, apiPost } from "../../lib/api.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
 import { toast } from "../ui/toast.tsx";
 
@@ -60,9 +61,19 @@ export function useAdminAccess({ adminAddress, signedIn }: { adminAddress: strin
     toast({ title: "Unauthorized", description: "This wallet is not the admin wallet.", variant: "destructive" });
   }, [address, isAdminWallet]);
 
+  // Disconnecting the admin wallet here also ends the admin session (a shared computer keeps nothing).
+  const previous = useRef<string | null>(null);
   useEffect(() => {
-    if (!address) attempted.current = null;
-  }, [address]);
+    const was = previous.current;
+    previous.current = address;
+    if (address) return;
+    attempted.current = null;
+    if (was !== null && was === adminAddress && signedIn === was && wallet.status === "disconnected") {
+      void api("/api/auth/session", { method: "DELETE" })
+        .catch(() => {})
+        .then(() => revalidator.revalidate());
+    }
+  }, [address, adminAddress, signedIn, wallet.status, revalidator]);
 
   if (!wallet.connected && (wallet.status === "detecting" || wallet.status === "connecting")) return { view: "loading" };
   if (!address) return { view: "disconnected" };

@@ -21,6 +21,8 @@ export function firstError(errors: Record<string, string[] | null> | null | unde
 type Options<S extends z.ZodType> = {
   id: string;
   schema: S;
+  /** A schema to read the fields' constraints from, when `schema` has a transform conform cannot walk. */
+  constraintSchema?: z.ZodType;
   defaultValue?: DefaultValue<z.input<S>>;
   /** Called once per successful answer (e.g. to close a dialog or clear local state). */
   onSuccess?: () => void;
@@ -28,14 +30,21 @@ type Options<S extends z.ZodType> = {
   onUnauthorized?: () => void;
 };
 
-export function useAdminForm<S extends z.ZodType>({ id, schema, defaultValue, onSuccess, onUnauthorized }: Options<S>) {
+export function useAdminForm<S extends z.ZodType>({
+  id,
+  schema,
+  constraintSchema,
+  defaultValue,
+  onSuccess,
+  onUnauthorized,
+}: Options<S>) {
   const fetcher = useFetcher<AdminActionData>({ key: `admin-form:${id}` });
   const handled = useRef<AdminActionData | undefined>(undefined);
   const [form, fields] = useForm<z.input<S> & Record<string, unknown>, z.output<S>>({
     id,
     lastResult: fetcher.state === "idle" ? fetcher.data?.result : undefined,
     defaultValue: defaultValue as never,
-    constraint: getZodConstraint(schema),
+    constraint: getZodConstraint(constraintSchema ?? schema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
     onValidate({ formData }) {

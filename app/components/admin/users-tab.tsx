@@ -10,12 +10,7 @@ import { Card } from "../ui/card.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
 import { Input } from "../ui/input.tsx";
 import { FormField } from "./form-field.tsx";
-import {
-  addPointsFormSchema,
-  clearPointsFormSchema,
-  recalculatePointsFormSchema,
-  resetNegativeFormSchema,
-} from "./schemas.ts";
+import { addPointsFormSchema, clearPointsFormSchema, recalculatePointsFormSchema, resetNegativeFormSchema } from "./schemas.ts";
 import { useAdminForm } from "./use-admin-form.ts";
 
 export type AdminUser = { address: string; totalPoints: number; stakedCount: number };
@@ -78,7 +73,7 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
   const clear = useAdminForm({ id: "clear-points", schema: clearPointsFormSchema, onUnauthorized });
 
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <div className="flex flex-wrap gap-2">
         <ConfirmedAction
           id="reset-negative-balances"
@@ -108,10 +103,18 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
             <caption className="sr-only">Users and their points</caption>
             <thead className="border-b border-zinc-800 bg-zinc-900/80 text-xs tracking-wider text-zinc-400 uppercase">
               <tr>
-                <th scope="col" className="px-4 py-3 font-medium">Wallet Address</th>
-                <th scope="col" className="px-4 py-3 text-right font-medium">Total Points</th>
-                <th scope="col" className="px-4 py-3 text-right font-medium">Staked Doginals</th>
-                <th scope="col" className="px-4 py-3 text-right font-medium">Actions</th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Wallet Address
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-medium">
+                  Total Points
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-medium">
+                  Staked Doginals
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-medium">
+                  Actions
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-800/70">
@@ -125,16 +128,29 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
                 users.map((user) => (
                   <tr key={user.address} className="hover:bg-zinc-900/50" data-testid="user-row">
                     <td className="px-4 py-3 font-mono text-xs break-all text-zinc-200">{user.address}</td>
-                    <td className={`px-4 py-3 text-right tabular-nums ${user.totalPoints < 0 ? "text-red-300" : "text-zinc-100"}`}>
+                    <td
+                      className={`px-4 py-3 text-right tabular-nums ${user.totalPoints < 0 ? "text-red-300" : "text-zinc-100"}`}
+                    >
                       {formatPoints(user.totalPoints)}
                     </td>
                     <td className="px-4 py-3 text-right text-zinc-300 tabular-nums">{formatNumber(user.stakedCount)}</td>
                     <td className="px-4 py-3">
                       <div className="flex justify-end gap-2">
-                        <Button size="sm" variant="outline" onClick={() => setAddTarget(user.address)} aria-label={`Add points to ${user.address}`}>
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          onClick={() => setAddTarget(user.address)}
+                          aria-label={`Add points to ${user.address}`}
+                        >
                           <CoinsIcon className="h-3.5 w-3.5" /> Add Points
                         </Button>
-                        <Button size="sm" variant="ghost" className="text-red-300 hover:text-red-200" onClick={() => setClearTarget(user.address)} aria-label={`Clear points of ${user.address}`}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          className="text-red-300 hover:text-red-200"
+                          onClick={() => setClearTarget(user.address)}
+                          aria-label={`Clear points of ${user.address}`}
+                        >
                           Clear Points
                         </Button>
                       </div>
@@ -148,8 +164,8 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
       </Card>
 
       <Dialog open={addTarget !== null} onOpenChange={(open) => !open && setAddTarget(null)}>
-        <DialogContent className="max-w-md">
-          <form method="post" {...getFormProps(add.form)} className="grid gap-4">
+        <DialogContent className="max-w-md grid-cols-[minmax(0,1fr)]">
+          <form method="post" {...getFormProps(add.form)} className="grid grid-cols-1 gap-4">
             <DialogHeader>
               <DialogTitle>Add Points</DialogTitle>
               <DialogDescription className="font-mono text-xs break-all">{addTarget}</DialogDescription>

@@ -23,7 +23,7 @@ export function ProposalDialog({ proposal, onClose }: { proposal: ProposalView |
   return (
     <Dialog open={proposal !== null} onOpenChange={(open) => !open && onClose()}>
       {proposal && (
-        <DialogContent className="max-w-xl grid-cols-[minmax(0,1fr)]" aria-describedby={undefined}>
+        <DialogContent className="max-w-xl grid-cols-[minmax(0,1fr)]">
           <ProposalDetails key={proposal.id} proposal={proposal} />
         </DialogContent>
       )}
@@ -69,7 +69,9 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
     },
   });
 
-  const loading = (detail.isLoading && !current) || (address !== null && ((votes.isLoading && !votes.data) || (power.isLoading && !power.data)));
+  const loading =
+    (detail.isLoading && !current) ||
+    (address !== null && ((votes.isLoading && !votes.data) || (power.isLoading && !power.data)));
 
   let body: React.ReactNode;
   if (loading) {

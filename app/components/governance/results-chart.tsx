@@ -72,7 +72,6 @@ export function ResultsChart({ options, totalVotes, userOptionId }: Props) {
     });
     return () => chart.destroy();
     // `key` captures the options' content; the arrays themselves are new on every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, totalVotes]);
 
   const summary = rows.map((row) => `${row.optionText}: ${row.percent}%`).join(", ");

@@ -61,7 +61,11 @@ export function useVote({
       setPhase("signed");
     } catch {
       setPhase("idle");
-      toast({ title: "Signature failed", description: "Failed to sign the vote message. Please try again.", variant: "destructive" });
+      toast({
+        title: "Signature failed",
+        description: "Failed to sign the vote message. Please try again.",
+        variant: "destructive",
+      });
     }
   }
 

@@ -8,7 +8,7 @@ const SOCIAL_ICONS = { globe: GlobeIcon, x: XLogoIcon, chat: ChatIcon } as const
 
 export function Header() {
   return (
-    <header className="sticky top-0 z-40 border-b border-violet-500/15 bg-zinc-950/85 backdrop-blur-md">
+    <header className="relative z-40 border-b sm:sticky sm:top-0 border-violet-500/15 bg-zinc-950/85 backdrop-blur-md">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-3 sm:gap-x-6 px-4 py-3 sm:px-6">
         <Link to="/" className="group flex items-center gap-2.5 rounded-lg focus-visible:outline-2 focus-visible:outline-violet-400">
           <span className="grid h-9 w-9 place-items-center rounded-xl sm:h-10 sm:w-10 bg-gradient-to-br from-violet-500 to-fuchsia-700 text-white shadow-lg shadow-violet-900/50">

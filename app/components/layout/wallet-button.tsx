@@ -37,7 +37,7 @@ export function WalletButton({ className }: { className?: string }) {
       <DropdownMenu>
         <DropdownMenuTrigger asChild>
           <Button variant="outline" size="responsive" className={cn("font-mono", className)} aria-label={`Wallet ${address}`}>
-            <WalletIcon />
+            <WalletIcon className="hidden h-4 w-4 sm:inline" />
             {shortenAddress(address)}
             {wallet.isDemo && <Badge variant="warning">Demo</Badge>}
             <ChevronDownIcon className="h-3.5 w-3.5 opacity-70" />
@@ -79,7 +79,7 @@ export function WalletButton({ className }: { className?: string }) {
   if (!wallet.hasExtension) {
     return (
       <Button size="responsive" disabled className={className}>
-        <WalletIcon />
+        <WalletIcon className="hidden h-4 w-4 sm:inline" />
         Install {MYDOGE_NAME}
       </Button>
     );
@@ -87,7 +87,7 @@ export function WalletButton({ className }: { className?: string }) {
 
   return (
     <Button size="responsive" className={className} onClick={() => void wallet.connect()}>
-      <WalletIcon />
+      <WalletIcon className="hidden h-4 w-4 sm:inline" />
       Connect Wallet
     </Button>
   );

@@ -67,11 +67,11 @@ export function ItemCard({
           <p className="text-xs font-medium text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK/day</p>
         )}
         {item.isStaked ? (
-          <Button variant="secondary" size="sm" disabled={busy} onClick={() => onUnstake(item)} aria-label={`Unstake ${item.name}`}>
+          <Button key="unstake" variant="secondary" size="sm" disabled={busy} onClick={() => onUnstake(item)} aria-label={`Unstake ${item.name}`}>
             Unstake
           </Button>
         ) : (
-          <Button size="sm" disabled={busy} onClick={() => onStake(item)} aria-label={`Stake ${item.name}`}>
+          <Button key="stake" size="sm" disabled={busy} onClick={() => onStake(item)} aria-label={`Stake ${item.name}`}>
             Stake
           </Button>
         )}

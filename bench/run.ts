@@ -3,6 +3,8 @@
  * Needs a real PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
  * `npm run bench -- api` runs one.
  */
+export {};
+
 const SUITES = {
   api: () => import("./api.ts"),
   indexer: () => import("./indexer.ts"),

@@ -8,24 +8,24 @@ import { Progress } from "./components/Progress.tsx";
 
 const onStderr = { stdout: process.stderr, stdin: process.stdin, patchConsole: false } as const;
 
-/** Resolves true on "y", false on "n", Enter or Ctrl-C. */
+/** Resolves true on "y", false on "n", Enter or Ctrl-C; the answer stays on screen. */
 export function askConfirmation(question: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const instance = render(
-      <ConfirmPrompt
-        question={question}
-        onAnswer={(confirmed) => {
-          resolve(confirmed);
-          setImmediate(() => instance.unmount());
-        }}
-      />,
-      { ...onStderr, exitOnCtrlC: true },
-    );
-    void instance.waitUntilExit().then(
-      () => resolve(false),
-      () => resolve(false),
-    );
-  });
+  let answer = false;
+  const instance = render(
+    <ConfirmPrompt
+      question={question}
+      onAnswer={(confirmed) => {
+        answer = confirmed;
+        // Let the answered frame be drawn before leaving.
+        setTimeout(() => instance.unmount(), 50);
+      }}
+    />,
+    { ...onStderr, exitOnCtrlC: true },
+  );
+  return instance.waitUntilExit().then(
+    () => answer,
+    () => false,
+  );
 }
 
 const REDRAW_MS = 100;

@@ -61,6 +61,8 @@ export function WalletProvider({ children }: { children: ReactNode }) {
   const [chooser, setChooser] = useState<{ wallets: DemoWallet[]; resolve: (wallet: DemoWallet | null) => void } | null>(null);
   const providerRef = useRef<Provider | null>(null);
   const addressRef = useRef<string | null>(null);
+  /** True while connect() waits for the wallet (its popup takes focus; the focus re-read must wait). */
+  const connectingRef = useRef(false);
 
   const clearWallet = useCallback(() => {
     if (addressRef.current) removeQueries("/api/");
@@ -164,7 +166,7 @@ export function WalletProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const onFocus = () => {
       const current = providerRef.current;
-      if (current && !busy) void readConnection(current);
+      if (current && !busy && !connectingRef.current) void readConnection(current);
     };
     window.addEventListener("focus", onFocus);
     return () => window.removeEventListener("focus", onFocus);
@@ -188,6 +190,7 @@ export function WalletProvider({ children }: { children: ReactNode }) {
         return false;
       }
       setStatus("connecting");
+      connectingRef.current = true;
       try {
         const result = await current.doge.connect();
         if (!result?.approved || !result.address) throw new Error("Connection not approved");
@@ -202,6 +205,8 @@ export function WalletProvider({ children }: { children: ReactNode }) {
         setStatus(addressRef.current ? "connected" : "disconnected");
         toast({ title: "Connection Failed", description: failureDescription, variant: "destructive" });
         return false;
+      } finally {
+        connectingRef.current = false;
       }
     },
     [readBalance],

@@ -32,7 +32,10 @@ async function importFile(file: string, options: OutputOptions) {
     throw new CliError(`${file} has ${count}; nothing was imported\n${lines.join("\n")}`);
   }
   const result = await withDatabase(async ({ sql }) => {
-    const counts = await withProgress(options, "Importing", (report) => importCatalogue(sql, items, report));
+    const counts = await withProgress(options, "Importing", (report) => {
+      report(0, items.length);
+      return importCatalogue(sql, items, report);
+    });
     await recordAudit(sql, CLI_ACTOR, "catalogue.import", path.basename(file), { rows: items.length, ...counts });
     return { file, rows: items.length, ...counts, collections: await catalogueStats(sql) };
   });

@@ -1,14 +1,14 @@
 /**
  * What every command shares: the database session (open, migrate, close), input parsing with the
  * domain's zod schemas, output (Ink on a terminal or a pipe, JSON with --json), confirmation of
- * destructive changes, progress of long work, and errors → stderr + exit code 1.
+ * destructive changes, progress of long work, and errors → stderr + exit code 1. Services throw
+ * `Refusal` (app/domain/errors.ts) for bad input or a broken rule; its message is printed as is.
  *
  * Ink is imported lazily, only when something is drawn: `--json` runs and `--help` never load it.
  */
 import type { Command } from "commander";
 import type { ReactElement } from "react";
 import { ZodError, type z } from "zod";
-import { Refusal } from "../app/domain/errors.ts";
 import { firstIssue } from "../app/domain/validation.ts";
 import { loadConfig, type Config } from "../app/utils/env.server.ts";
 import { openDatabase, type Sql } from "../db/client.server.ts";
@@ -50,10 +50,10 @@ export function action<A extends unknown[]>(work: (...args: A) => Promise<void>)
   };
 }
 
+/** What the operator reads: a refusal's or a validation's own text, or the failure's message. */
 export function describeError(error: unknown): string {
   if (error instanceof ZodError) return firstIssue(error);
-  if (error instanceof Refusal || error instanceof CliError || error instanceof Error) return error.message;
-  return String(error);
+  return error instanceof Error ? error.message : String(error);
 }
 
 // Input ------------------------------------------------------------------------------------------

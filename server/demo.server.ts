@@ -10,6 +10,10 @@ import { addressOfPrivateKey, newPrivateKey } from "../app/domain/signature.ts";
 import type { Sql } from "../db/client.server.ts";
 import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { countItems, importCatalogue } from "../db/queries/catalogue.server.ts";
+import { addPoints } from "../db/queries/points.server.ts";
+import { createGiveaway } from "../db/queries/giveaways.server.ts";
+import { createProposal } from "../db/queries/proposals.server.ts";
+import { HOUR_MS, now } from "../app/domain/clock.ts";
 import { demoOwners, startSimulatedChain, type SimulatedChain } from "../indexer/simulated-chain.server.ts";
 
 export const DEMO_ITEMS_PER_COLLECTION = 12;
@@ -41,9 +45,54 @@ export async function startDemo(sql: Sql, dataDir: string): Promise<Demo> {
   const wallets = loadDemoWallets(dataDir);
   const [holder, admin] = wallets;
   const catalogue = demoCatalogue();
-  if ((await countItems(sql)) === 0) await importCatalogue(sql, catalogue);
+  if ((await countItems(sql)) === 0) {
+    await importCatalogue(sql, catalogue);
+    await seedDemoActivity(sql, holder.address, catalogue);
+  }
   const chain = await startSimulatedChain({
     owners: demoOwners(catalogue, holder.address, DEMO_ITEMS_PER_COLLECTION),
   });
   return { wallets, holder, admin, chain };
+}
+
+const DEMO_STAKED_ITEMS = 3;
+const SYSTEM = { kind: "system" } as const;
+
+/**
+ * A fresh demo starts with something to click: the holder has welcome points and a few items staked
+ * since three hours ago (the indexer credits those hours at start), a giveaway is open and a proposal
+ * opens a minute after start (its voting power snapshot is taken then).
+ */
+async function seedDemoActivity(sql: Sql, holder: string, catalogue: { inscriptionId: string }[]): Promise<void> {
+  const start = now();
+  const stakedSince = new Date(Math.floor(start.getTime() / HOUR_MS) * HOUR_MS - 3 * HOUR_MS);
+  const staked = catalogue.slice(0, DEMO_STAKED_ITEMS).map((item) => item.inscriptionId);
+  await sql`
+    insert into stakes (item_id, address, started_at)
+    select id, ${holder}, ${stakedSince} from items where inscription_id = any(${staked})`;
+  await addPoints(sql, { address: holder, points: 1000, description: "Demo welcome points", actor: SYSTEM });
+  await createGiveaway(
+    sql,
+    {
+      title: "Haunted Hoodie",
+      description: "A glow-in-the-dark Spooks hoodie, shipped anywhere. One winner, drawn fairly from all tickets.",
+      imageUrl: "/demo/giveaway.svg",
+      pointsCost: 100,
+      endDate: new Date(start.getTime() + 7 * 24 * HOUR_MS),
+    },
+    SYSTEM,
+  );
+  await createProposal(
+    sql,
+    {
+      title: "Pick the next Spooky event",
+      description: "The treasury can fund one event this season: a costume contest, a haunted scavenger hunt, or a pixel-art jam.",
+      startDate: new Date(start.getTime() + 60_000),
+      endDate: new Date(start.getTime() + 3 * 24 * HOUR_MS),
+      voteType: "multiple_choice",
+      options: ["Costume contest", "Scavenger hunt", "Pixel-art jam"],
+      createdBy: "system",
+    },
+    SYSTEM,
+  );
 }

@@ -7,10 +7,10 @@
  * one backend: advisory locks do not exclude between them.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { serveOverSocket } from "./pglite-socket.server.ts";
 
 export type Embedded = { url: string; description: string; close(): Promise<void> };
 
@@ -168,14 +168,8 @@ async function serveEmbedded(root: string, ownerFile: string): Promise<{ embedde
   let db: PGlite | undefined;
   try {
     db = await PGlite.create({ dataDir: path.join(root, "pglite") });
-    const server = new PGLiteSocketServer({
-      db,
-      host: "127.0.0.1",
-      port: 0,
-      maxConnections: MAX_ATTACHED_CONNECTIONS,
-    });
-    await server.start();
-    const port = Number(server.getServerConn().split(":").pop());
+    const server = await serveOverSocket(db, MAX_ATTACHED_CONNECTIONS);
+    const port = server.port;
     writeOwner(ownerFile, { pid: process.pid, port }, false);
     const opened = db;
     const embedded: Embedded = {

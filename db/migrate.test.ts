@@ -3,7 +3,7 @@
  * server for real Postgres, an in-memory PGlite behind a socket otherwise.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { serveOverSocket } from "./pglite-socket.server.ts";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
@@ -41,9 +41,8 @@ async function createEmptyDatabase(): Promise<EmptyDatabase> {
     };
   }
   const db = await PGlite.create();
-  const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1" });
-  await server.start();
-  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  const server = await serveOverSocket(db);
+  const url = server.url;
   return {
     engine: "pglite",
     url,

@@ -3,7 +3,6 @@
  * `createTestDatabase()` in beforeAll and `close()` in afterAll; it gets its own migrated database.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -11,6 +10,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import { createSql, type Database } from "../../db/client.server.ts";
 import { migrate, readMigrations } from "../../db/migrate.server.ts";
+import { serveOverSocket } from "../../db/pglite-socket.server.ts";
 
 export type TestDatabaseTarget =
   | { kind: "postgres"; adminUrl: string; template: string }
@@ -66,9 +66,8 @@ async function preparePgliteDump(): Promise<TestDatabaseTarget> {
   const dumpFile = path.join(dir, `pglite-${migrationsHash()}.tar.gz`);
   if (!fs.existsSync(dumpFile)) {
     const db = await PGlite.create();
-    const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1" });
-    await server.start();
-    const sql = createSql(`postgres://postgres@${server.getServerConn()}/postgres`, { max: 1 });
+    const server = await serveOverSocket(db);
+    const sql = createSql(server.url, { max: 1 });
     await migrate(sql);
     await sql.end();
     await server.stop();
@@ -112,9 +111,8 @@ async function createFromTemplate(target: Extract<TestDatabaseTarget, { kind: "p
 
 async function createFromDump(target: Extract<TestDatabaseTarget, { kind: "pglite" }>): Promise<Database> {
   const db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(target.dumpFile)]) });
-  const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 16 });
-  await server.start();
-  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  const server = await serveOverSocket(db);
+  const url = server.url;
   const sql = createSql(url, { max: 1 });
   return {
     sql,

@@ -2,6 +2,18 @@
  * The browser's client for /api. A failed call raises the server's `message`, or 'API Error: {status text}'
  * (spec section 7). Shapes follow the API issue; times are ISO strings.
  */
+import type {
+  Giveaway as ServerGiveaway,
+  GiveawayEntry as ServerGiveawayEntry,
+  UserGiveawayEntry as ServerUserGiveawayEntry,
+} from "../../db/queries/giveaways.server.ts";
+import type {
+  HoldingCounts,
+  LeaderboardEntry as ServerLeaderboardEntry,
+  Rewards as ServerRewards,
+  WalletItem as ServerWalletItem,
+} from "../../db/queries/holdings.server.ts";
+
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -50,33 +62,19 @@ export async function api<T>(path: string, { method = "GET", body, signal }: Api
 export const apiGet = <T>(path: string, signal?: AbortSignal) => api<T>(path, { signal });
 export const apiPost = <T>(path: string, body?: unknown) => api<T>(path, { method: "POST", body });
 
-// Shapes ---------------------------------------------------------------------------------------------
+// Shapes: the server's types as they arrive over JSON (a Date becomes its ISO string) -------------------
 
-export type WalletItem = {
-  id: number;
-  name: string;
-  inscriptionId: string;
-  collection: "spooks" | "spook-society" | "unknown";
-  imageUrl: string | null;
-  rarity: number;
-  rarityLabel: string;
-  rank: number | null;
-  isStaked: boolean;
-  stakedAt: string | null;
-  rewardRate: number;
-};
+/** `T` after JSON.stringify / JSON.parse: dates become strings. */
+export type Json<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? Json<U>[]
+    : T extends object
+      ? { [K in keyof T]: Json<T[K]> }
+      : T;
 
-export type Rewards = {
-  unclaimedRewards: number;
-  dailyRate: number;
-  rewardTier: number;
-  stakedCount: number;
-  totalCount: number;
-  stakingPercentage: number;
-  stakingSince: string | null;
-  rank: number;
-};
-
+export type WalletItem = Json<ServerWalletItem>;
+export type Rewards = Json<ServerRewards>;
 export const DEFAULT_REWARDS: Rewards = {
   unclaimedRewards: 0,
   dailyRate: 0,
@@ -88,43 +86,19 @@ export const DEFAULT_REWARDS: Rewards = {
   rank: 0,
 };
 
-export type WalletStats = { stakedCount: number; totalCount: number; spooksCount: number; societyCount: number };
 
-export type LeaderboardEntry = { address: string; rewards: number };
+
+export type WalletStats = Json<HoldingCounts>;
+export type LeaderboardEntry = Json<ServerLeaderboardEntry>;
+export type Giveaway = Json<ServerGiveaway>;
+export type GiveawayEntry = Json<ServerGiveawayEntry>;
+export type UserGiveawayEntry = Json<ServerUserGiveawayEntry>;
 
 export type StakeResponse = { success: true; alreadyStaked?: boolean; rewards?: Rewards };
 export type BulkStakeResponse = { success: true; count: number; alreadyStaked: number; rewards?: Rewards };
 
-export type Giveaway = {
-  id: number;
-  title: string;
-  description: string;
-  imageUrl: string;
-  pointsCost: number;
-  endDate: string;
-  active: boolean;
-  winnerAddress: string | null;
-  entriesCount: number;
-  ticketsCount: number;
-  drawCommitment: string;
-  drawSeed: string | null;
-};
 
-export type GiveawayEntry = {
-  id: number;
-  giveawayId: number;
-  address: string;
-  tickets: number;
-  enteredAt: string;
-  isWinner: boolean;
-};
 
-export type UserGiveawayEntry = GiveawayEntry & {
-  giveawayTitle: string;
-  pointsCost: number;
-  endDate: string;
-  active: boolean;
-};
 
 export type EnterGiveawayResponse = { success: true; entry: GiveawayEntry; rewards?: Rewards };
 

@@ -6,7 +6,6 @@ import type { Command } from "commander";
 import path from "node:path";
 import { validateCatalogue } from "../../app/domain/catalogue.ts";
 import { formatNumber } from "../../app/domain/format.ts";
-import { recordAudit } from "../../db/queries/audit.server.ts";
 import { catalogueStats, importCatalogue } from "../../db/queries/catalogue.server.ts";
 import { readCatalogueFile } from "../catalogue-file.ts";
 import { action, CLI_ACTOR, CliError, leaf, output, withDatabase, withProgress, type OutputOptions } from "../runtime.ts";
@@ -34,9 +33,8 @@ async function importFile(file: string, options: OutputOptions) {
   const result = await withDatabase(async ({ sql }) => {
     const counts = await withProgress(options, "Importing", (report) => {
       report(0, items.length);
-      return importCatalogue(sql, items, report);
+      return importCatalogue(sql, items, report, { actor: CLI_ACTOR, source: path.basename(file) });
     });
-    await recordAudit(sql, CLI_ACTOR, "catalogue.import", path.basename(file), { rows: items.length, ...counts });
     return { file, rows: items.length, ...counts, collections: await catalogueStats(sql) };
   });
   await output(options, result, async () => {

@@ -1,5 +1,6 @@
 import type { CatalogueItem } from "../../app/domain/catalogue.ts";
 import type { Queryable, Sql } from "../client.server.ts";
+import { recordAudit, type Actor } from "./audit.server.ts";
 
 export type ItemRow = CatalogueItem & { id: number; imageUrl: string | null };
 
@@ -7,12 +8,13 @@ const IMPORT_CHUNK = 500;
 
 /**
  * Inserts or updates (by inscription id) every item in one transaction: all or nothing.
- * `onProgress` is told how many rows are done.
+ * `onProgress` is told how many rows are done; `audit` records the import in the same transaction.
  */
 export async function importCatalogue(
   sql: Sql,
   items: readonly CatalogueItem[],
   onProgress?: (done: number, total: number) => void,
+  audit?: { actor: Actor; source: string },
 ): Promise<{ inserted: number; updated: number }> {
   return sql.begin(async (tx) => {
     // Unique (collection, rank), (collection, number) and name are checked row by row, so a corrected
@@ -41,7 +43,9 @@ export async function importCatalogue(
       inserted += rows.filter((row) => row.inserted).length;
       onProgress?.(Math.min(start + IMPORT_CHUNK, items.length), items.length);
     }
-    return { inserted, updated: items.length - inserted };
+    const counts = { inserted, updated: items.length - inserted };
+    if (audit) await recordAudit(tx, audit.actor, "catalogue.import", audit.source, { rows: items.length, ...counts });
+    return counts;
   });
 }
 

@@ -1,27 +1,13 @@
+import type { Proposal, ProposalDetail, UserVote } from "../../../db/queries/proposals.server.ts";
 import type { ProposalStatus, VoteType } from "../../domain/governance.ts";
 
-type When = Date | string;
+/** Loader data keeps Dates; /api JSON gives ISO strings: a view accepts either. */
+type Viewed<T> = { [K in keyof T]: T[K] extends Date ? Date | string : T[K] };
 
-/** A proposal as the page reads it (loader data keeps Dates; /api JSON gives ISO strings). */
-export type ProposalView = {
-  id: number;
-  title: string;
-  description: string;
-  startDate: When;
-  endDate: When;
-  status: ProposalStatus;
-  voteType: VoteType;
-  options: { id: number; optionText: string }[];
-  createdBy: string;
-};
-
-export type ProposalDetailView = Omit<ProposalView, "options"> & {
-  options: { id: number; optionText: string; voteCount: number }[];
-  totalVotes: number;
-  uniqueVoters: number;
-};
-
-export type UserVoteView = { proposalId: number; optionId: number };
+/** A proposal as the page reads it. */
+export type ProposalView = Viewed<Proposal>;
+export type ProposalDetailView = Viewed<ProposalDetail>;
+export type UserVoteView = UserVote;
 
 export const STATUS_LABELS: Record<ProposalStatus, string> = {
   active: "Active",

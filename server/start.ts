@@ -3,6 +3,7 @@
  * mode the simulated chain and demo wallets. `--dev` serves through vite with hot reload.
  * Start-up stops with one clear line when configuration, the database or a migration is wrong.
  */
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
@@ -65,7 +66,9 @@ async function main() {
     const { build, clientDir, before } = await loadBuild();
     const app = createApp({ context, build, clientDir, before });
     const server = app.listen(config.port, config.host, () => {
-      logger.info({ msg: "listening", url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`, database: db.description, demo: config.demo });
+      const { port } = server.address() as AddressInfo;
+      const host = config.host === "0.0.0.0" ? "localhost" : config.host;
+      logger.info({ msg: "listening", url: `http://${host}:${port}`, database: db.description, demo: config.demo });
     });
     server.on("error", (error) => fail(error));
     cleanups.unshift(

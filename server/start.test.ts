@@ -1,0 +1,86 @@
+/**
+ * `npm start`'s process as an operator meets it: one clear line and exit 1 on bad configuration, and a
+ * clean stop on SIGTERM (schedules stopped, requests finished, database closed) well within 10 s.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureAppBuild } from "../tests/support/app-server.ts";
+import { createTestDatabase } from "../tests/support/test-database.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/start.ts"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<Run>((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+  const listening = async (): Promise<string> => {
+    for (let i = 0; i < 600 && child.exitCode === null; i++) {
+      const match = /"msg":"listening","url":"(http:\/\/[^"]+)"/.exec(stdout);
+      if (match) return match[1];
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`server did not start: ${stderr}`);
+  };
+  return { child, exited, listening };
+}
+
+describe("start-up refusals", () => {
+  it.each([
+    ["a malformed DATABASE_URL", { DATABASE_URL: "not a url" }, /^spooks: DATABASE_URL is not a valid URL/],
+    ["an unreachable server", { DATABASE_URL: "postgres://postgres@127.0.0.1:1/x" }, /^spooks: Cannot reach the database at 127\.0\.0\.1:1\/x/],
+    ["production without ORD_URL", { NODE_ENV: "production" }, /^spooks: ORD_URL is not set: demo mode/],
+  ])("%s stops with one clear line and exit 1", async (_, env, line) => {
+    const { exited } = startServer(env);
+    const run = await exited;
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr.trim()).toMatch(line);
+  });
+});
+
+describe("SIGTERM", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let buildDir: string;
+  let dataDir: string;
+  beforeAll(async () => {
+    [db, buildDir] = await Promise.all([createTestDatabase(), ensureAppBuild()]);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-start-"));
+  });
+  afterAll(async () => {
+    await db?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("serves, then stops cleanly within 10 s", async () => {
+    const server = startServer({ DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SPOOKS_BUILD_DIR: buildDir });
+    const url = await server.listening();
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    for (let i = 0; i < 100; i++) {
+      const [row] = await db.sql<{ n: number }[]>`select count(*)::int as n from sync_runs`;
+      if (row.n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const inFlight = fetch(`${url}/api/leaderboard`);
+    const stoppedAt = Date.now();
+    server.child.kill("SIGTERM");
+    const run = await server.exited;
+    expect(run.code).toBe(0);
+    expect((await inFlight).status).toBe(200);
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    expect(run.stdout).toContain('"msg":"shutting down","signal":"SIGTERM"');
+    const [items] = await db.sql<{ n: number }[]>`select count(*)::int as n from items`;
+    expect(items.n).toBe(888 + 995);
+  });
+});

@@ -16,7 +16,6 @@ const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   ORD_URL: z.url().optional(),
   ADMIN_ADDRESS: z.string().trim().refine(isDogecoinAddress, "ADMIN_ADDRESS is not a valid Dogecoin address").optional(),
-  SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
   UPLOAD_DIR: z.string().trim().min(1).optional(),
   PUBLIC_URL: z.url().optional(),
   INDEXER_SYNC_CRON: cron.default("* * * * *"),
@@ -38,7 +37,6 @@ export type Config = {
   demo: boolean;
   /** Set from ADMIN_ADDRESS, or in demo mode from the demo admin key once it is known. */
   adminAddress?: string;
-  sessionSecret?: string;
   uploadDir: string;
   publicUrl?: string;
   indexer: {
@@ -79,7 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ordUrl: e.ORD_URL?.replace(/\/+$/, ""),
     demo: !e.ORD_URL,
     adminAddress: e.ADMIN_ADDRESS,
-    sessionSecret: e.SESSION_SECRET,
     uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(dataDir, "uploads")),
     publicUrl: e.PUBLIC_URL,
     indexer: {

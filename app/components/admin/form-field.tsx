@@ -2,33 +2,45 @@ import type { ReactNode } from "react";
 import { cn } from "../ui/cn.ts";
 import { Label } from "../ui/input.tsx";
 
-/** A labelled control with its hint and its first error (announced through aria-describedby by conform). */
+/** What these components read of a conform field's metadata (`fields.x`). */
+export type FieldMeta = { id: string; name: string; errorId: string; errors?: string[] };
+
+/**
+ * A labelled control with its hint and its first error (announced through aria-describedby by conform).
+ * The label points at `field.id`: the control inside takes that id (getInputProps and the like give it).
+ */
 export function FormField({
   label,
-  htmlFor,
-  errorId,
-  errors,
+  field,
   hint,
   className,
   children,
 }: {
   label: ReactNode;
-  htmlFor: string;
-  errorId?: string;
-  errors?: string[];
+  field: FieldMeta;
   hint?: ReactNode;
   className?: string;
   children: ReactNode;
 }) {
+  const { id, errorId, errors } = field;
   return (
     <div className={cn("grid min-w-0 content-start gap-1.5", className)}>
-      <Label htmlFor={htmlFor}>{label}</Label>
+      <Label htmlFor={id}>{label}</Label>
       {children}
       {hint && !errors?.length ? <p className="text-xs text-zinc-500">{hint}</p> : null}
       <p id={errorId} className="min-h-0 text-xs text-red-300" role={errors?.length ? "alert" : undefined}>
         {errors?.[0]}
       </p>
     </div>
+  );
+}
+
+/** The first error of a field that is not a FormField (an upload, a list of options), under its errorId. */
+export function FieldError({ field }: { field: FieldMeta }) {
+  return (
+    <p id={field.errorId} className="text-xs text-red-300">
+      {field.errors?.[0]}
+    </p>
   );
 }
 

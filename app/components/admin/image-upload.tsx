@@ -1,7 +1,8 @@
 /**
  * Picks an image, uploads it at once to POST /api/upload-image (admin session), and previews the stored
  * file. The server checks the content and size; the page only pre-checks type and the 5MB limit. A
- * preview that cannot be shown falls back to a placeholder ('Image preview error').
+ * preview that cannot be shown falls back to a placeholder ('Image preview error'). The field's error
+ * follows the control as a sibling.
  */
 import { useId, useRef, useState } from "react";
 import { MAX_IMAGE_BYTES } from "../../domain/giveaways.ts";
@@ -10,6 +11,7 @@ import { ImageOffIcon } from "../icons.tsx";
 import { Spinner } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { toast } from "../ui/toast.tsx";
+import { FieldError, type FieldMeta } from "./form-field.tsx";
 
 export const FALLBACK_IMAGE =
   "data:image/svg+xml;charset=utf-8," +
@@ -25,15 +27,13 @@ type Props = {
   /** The uploaded file's path (/uploads/…), or '' before an upload. */
   value: string;
   onChange: (filePath: string) => void;
-  /** Where the stored path goes in the form. */
-  name: string;
+  /** The conform field the stored path goes in (its name), and whose error shows under the control. */
+  field: FieldMeta;
   label: string;
-  errorId?: string;
-  invalid?: boolean;
   className?: string;
 };
 
-export function ImageUpload({ value, onChange, name, label, errorId, invalid, className }: Props) {
+export function ImageUpload({ value, onChange, field, label, className }: Props) {
   const inputId = useId();
   const fileRef = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
@@ -81,57 +81,60 @@ export function ImageUpload({ value, onChange, name, label, errorId, invalid, cl
   const showFallback = value !== "" && broken === value;
 
   return (
-    <div className={cn("grid gap-2", className)}>
-      <label htmlFor={inputId} className="text-sm font-medium text-zinc-300">
-        {label}
-      </label>
-      <div className="flex items-center gap-3">
-        <div className="grid h-20 w-28 shrink-0 place-items-center overflow-hidden rounded-lg border border-zinc-700 bg-zinc-900">
-          {value ? (
-            <img
-              src={showFallback ? FALLBACK_IMAGE : value}
-              alt="Image preview"
-              className="h-full w-full object-cover"
-              data-testid="image-preview"
-              onError={() => {
-                if (broken === value) return;
-                setBroken(value);
-                toast({ title: "Image preview error", description: "Cannot display image preview", variant: "destructive" });
-              }}
-            />
-          ) : (
-            <ImageOffIcon className="h-6 w-6 text-zinc-600" />
-          )}
-        </div>
-        <div className="grid min-w-0 gap-1">
-          <input
-            ref={fileRef}
-            id={inputId}
-            type="file"
-            accept={ACCEPT}
-            disabled={uploading}
-            aria-invalid={invalid || undefined}
-            aria-describedby={errorId}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              if (file) void upload(file);
-            }}
-            className="max-w-full cursor-pointer text-sm text-zinc-400 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-violet-600 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-white hover:file:bg-violet-500"
-          />
-          <p className="text-xs text-zinc-500">
-            {uploading ? (
-              <span className="inline-flex items-center gap-2">
-                <Spinner className="h-3 w-3" label="Uploading" /> Uploading...
-              </span>
-            ) : value ? (
-              <span className="break-all">Uploaded: {value}</span>
+    <>
+      <div className={cn("grid gap-2", className)}>
+        <label htmlFor={inputId} className="text-sm font-medium text-zinc-300">
+          {label}
+        </label>
+        <div className="flex items-center gap-3">
+          <div className="grid h-20 w-28 shrink-0 place-items-center overflow-hidden rounded-lg border border-zinc-700 bg-zinc-900">
+            {value ? (
+              <img
+                src={showFallback ? FALLBACK_IMAGE : value}
+                alt="Image preview"
+                className="h-full w-full object-cover"
+                data-testid="image-preview"
+                onError={() => {
+                  if (broken === value) return;
+                  setBroken(value);
+                  toast({ title: "Image preview error", description: "Cannot display image preview", variant: "destructive" });
+                }}
+              />
             ) : (
-              "PNG, JPEG, GIF or WebP, up to 5MB"
+              <ImageOffIcon className="h-6 w-6 text-zinc-600" />
             )}
-          </p>
+          </div>
+          <div className="grid min-w-0 gap-1">
+            <input
+              ref={fileRef}
+              id={inputId}
+              type="file"
+              accept={ACCEPT}
+              disabled={uploading}
+              aria-invalid={!!field.errors?.length || undefined}
+              aria-describedby={field.errorId}
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                if (file) void upload(file);
+              }}
+              className="max-w-full cursor-pointer text-sm text-zinc-400 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-violet-600 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-white hover:file:bg-violet-500"
+            />
+            <p className="text-xs text-zinc-500">
+              {uploading ? (
+                <span className="inline-flex items-center gap-2">
+                  <Spinner className="h-3 w-3" label="Uploading" /> Uploading...
+                </span>
+              ) : value ? (
+                <span className="break-all">Uploaded: {value}</span>
+              ) : (
+                "PNG, JPEG, GIF or WebP, up to 5MB"
+              )}
+            </p>
+          </div>
         </div>
+        <input type="hidden" name={field.name} value={value} />
       </div>
-      <input type="hidden" name={name} value={value} />
-    </div>
+      <FieldError field={field} />
+    </>
   );
 }

@@ -4,6 +4,7 @@
  */
 import { useState } from "react";
 import { Input } from "../ui/input.tsx";
+import { FormField, type FieldMeta } from "./form-field.tsx";
 
 /** 'yyyy-MM-ddTHH:mm' in local time → ISO (UTC); '' when empty or invalid. */
 export function localToIso(local: string): string {
@@ -12,38 +13,33 @@ export function localToIso(local: string): string {
   return Number.isNaN(date.getTime()) ? "" : date.toISOString();
 }
 
-export function LocalDateInput({
-  id,
-  name,
-  errorId,
-  invalid,
-  value,
-  onChange,
-}: {
-  id: string;
-  name: string;
-  errorId?: string;
-  invalid?: boolean;
-  value: string;
-  onChange: (local: string) => void;
-}) {
-  return (
-    <>
-      <Input
-        id={id}
-        type="datetime-local"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={invalid || undefined}
-        aria-describedby={errorId}
-        className="min-w-0 [color-scheme:dark]"
-      />
-      <input type="hidden" name={name} value={localToIso(value)} />
-    </>
-  );
-}
-
 export function useLocalDate(initial = "") {
   const [value, setValue] = useState(initial);
   return { value, setValue, reset: () => setValue(initial) };
+}
+
+/** A labelled date field of a conform form; `date` (from useLocalDate) holds what the admin typed. */
+export function DateField({
+  label,
+  field,
+  date,
+}: {
+  label: string;
+  field: FieldMeta;
+  date: Pick<ReturnType<typeof useLocalDate>, "value" | "setValue">;
+}) {
+  return (
+    <FormField label={label} field={field} hint="Your local time">
+      <Input
+        id={field.id}
+        type="datetime-local"
+        value={date.value}
+        onChange={(event) => date.setValue(event.target.value)}
+        aria-invalid={!!field.errors?.length || undefined}
+        aria-describedby={field.errorId}
+        className="min-w-0 [color-scheme:dark]"
+      />
+      <input type="hidden" name={field.name} value={localToIso(date.value)} />
+    </FormField>
+  );
 }

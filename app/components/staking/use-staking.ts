@@ -10,7 +10,7 @@ import { bulkStakeMessage, stakeMessage, type StakeAction } from "../../domain/m
 import { ApiError, apiPost, paths, type BulkStakeResponse, type Rewards, type StakeResponse, type WalletItem } from "../../lib/api.ts";
 import { invalidateQueries, setQueryData } from "../../lib/query.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
-import { toast } from "../ui/toast.tsx";
+import { toast, type ToastOptions } from "../ui/toast.tsx";
 
 export const PROCESSING_MARKER_MS = 30_000;
 export const REFRESH_DELAY_MS = 300;
@@ -38,6 +38,35 @@ function isCancelled(error: unknown): boolean {
   return !(error instanceof Error && error.message === "Failed to sign message");
 }
 
+const VERB: Record<StakeAction, string> = { stake: "Staking", unstake: "Unstaking" };
+
+const FAILED: Record<StakeAction, ToastOptions> = {
+  stake: { title: "Staking Failed", description: "An error occurred while staking. Please try again." },
+  unstake: { title: "Unstaking Failed", description: "An error occurred while unstaking. Please try again." },
+};
+
+const ALREADY_PROCESSING: ToastOptions = {
+  title: "Already Processing",
+  description: "This Spook is already being processed. Please wait.",
+  variant: "destructive",
+  duration: 3000,
+};
+
+/** One staking action, for `signAndSend`: what differs between stake, unstake and the bulk ones. */
+type Flow<R> = {
+  action: StakeAction;
+  items: readonly WalletItem[];
+  message: string;
+  /** The toast when signing fails for another reason than a cancel. */
+  signFailed: (error: unknown) => ToastOptions;
+  /** Sends the signed message (after any toast of its own); throws when the request fails. */
+  send: (address: string, signature: string) => Promise<R>;
+  /** The toast when `send` threw. */
+  sendFailed: (error: unknown) => ToastOptions;
+  /** After the server accepted: the toasts and the refresh. */
+  succeeded: (response: R) => Promise<void>;
+};
+
 export function useStaking(address: string | null) {
   const wallet = useWallet();
   const markers = useRef(new Map<string, number>());
@@ -52,26 +81,24 @@ export function useStaking(address: string | null) {
     return true;
   }, []);
 
-  /** Claims the items for one action; false (and the toast) when any is already being processed. */
-  const claim = useCallback(
+  /** False (with the 'Already Processing' toast) while an action on any of the items is under way. */
+  const allIdle = useCallback(
     (items: readonly WalletItem[]) => {
-      if (items.some((item) => isProcessing(item.inscriptionId))) {
-        toast({ title: "Already Processing", description: "This Spook is already being processed. Please wait.", variant: "destructive", duration: 3000 });
-        return false;
-      }
-      for (const item of items) markers.current.set(item.inscriptionId, Date.now());
-      return true;
-    },
-    [isProcessing],
-  );
-  /** False (with the 'Already Processing' toast) while an action on the item is under way. */
-  const ensureIdle = useCallback(
-    (item: WalletItem) => {
-      if (!isProcessing(item.inscriptionId)) return true;
-      toast({ title: "Already Processing", description: "This Spook is already being processed. Please wait.", variant: "destructive", duration: 3000 });
+      if (!items.some((item) => isProcessing(item.inscriptionId))) return true;
+      toast(ALREADY_PROCESSING);
       return false;
     },
     [isProcessing],
+  );
+  const ensureIdle = useCallback((item: WalletItem) => allIdle([item]), [allIdle]);
+  /** Claims the items for one action; false (and the toast) when any is already being processed. */
+  const claim = useCallback(
+    (items: readonly WalletItem[]) => {
+      if (!allIdle(items)) return false;
+      for (const item of items) markers.current.set(item.inscriptionId, Date.now());
+      return true;
+    },
+    [allIdle],
   );
   const release = useCallback((items: readonly WalletItem[]) => {
     for (const item of items) markers.current.delete(item.inscriptionId);
@@ -109,98 +136,109 @@ export function useStaking(address: string | null) {
     [address],
   );
 
-  const waitingForSignature = () =>
-    toast({ title: "Waiting for Signature", description: "Please approve the message in your MyDoge wallet.", duration: 30_000 });
+  /**
+   * The steps every action shares: claim the items, mark them at once, ask for ONE signature of `message`,
+   * send it, and roll the mark back when signing or sending fails; the items are released at the end.
+   */
+  const signAndSend = useCallback(
+    async <R>({ action, items, message, signFailed, send, sendFailed, succeeded }: Flow<R>): Promise<boolean> => {
+      if (!address || !claim(items)) return false;
+      const rollback = optimistic(items, action === "stake");
+      try {
+        let signature: string;
+        try {
+          toast({ title: "Waiting for Signature", description: "Please approve the message in your MyDoge wallet.", duration: 30_000 });
+          signature = await wallet.signMessage(message);
+        } catch (error) {
+          rollback();
+          if (isCancelled(error)) toast({ title: "Signature Cancelled", description: `${VERB[action]} operation was cancelled.`, variant: "destructive" });
+          else toast({ ...signFailed(error), variant: "destructive" });
+          return false;
+        }
+        let response: R;
+        try {
+          response = await send(address, signature);
+        } catch (error) {
+          rollback();
+          toast({ ...sendFailed(error), variant: "destructive" });
+          return false;
+        }
+        await succeeded(response);
+        return true;
+      } finally {
+        release(items);
+      }
+    },
+    [address, claim, optimistic, release, wallet],
+  );
 
   /** Stakes one item by signing exactly `message` (the one the stake dialog shows). */
   const stake = useCallback(
-    async (item: WalletItem, message: string): Promise<boolean> => {
-      if (!address || !claim([item])) return false;
-      const rollback = optimistic([item], true);
-      try {
-        let signature: string;
-        try {
-          waitingForSignature();
-          signature = await wallet.signMessage(message);
-        } catch (error) {
-          rollback();
-          if (isCancelled(error)) toast({ title: "Signature Cancelled", description: "Staking operation was cancelled.", variant: "destructive" });
-          else toast({ title: "Staking Failed", description: `Failed to stake: ${(error as Error).message}`, variant: "destructive" });
-          return false;
-        }
-        let response: StakeResponse;
-        try {
-          response = await apiPost<StakeResponse>("/api/stake", {
-            address,
-            doginalId: item.id,
-            inscriptionId: item.inscriptionId,
-            signature,
-            message,
-          });
-        } catch (error) {
-          if (error instanceof ApiError && (error.body as { alreadyStaked?: boolean } | null)?.alreadyStaked) {
-            response = { success: true, alreadyStaked: true };
-          } else {
-            rollback();
-            const reason = error instanceof ApiError ? error.message : `Staking failed: ${(error as Error).message}`;
-            toast({ title: "Staking Failed", description: `Failed to stake: ${reason || "Unknown error"}`, variant: "destructive" });
-            return false;
+    (item: WalletItem, message: string): Promise<boolean> =>
+      signAndSend<StakeResponse>({
+        action: "stake",
+        items: [item],
+        message,
+        signFailed: (error) => ({ title: "Staking Failed", description: `Failed to stake: ${(error as Error).message}` }),
+        async send(address, signature) {
+          try {
+            return await apiPost<StakeResponse>("/api/stake", {
+              address,
+              doginalId: item.id,
+              inscriptionId: item.inscriptionId,
+              signature,
+              message,
+            });
+          } catch (error) {
+            if (error instanceof ApiError && (error.body as { alreadyStaked?: boolean } | null)?.alreadyStaked) {
+              return { success: true, alreadyStaked: true };
+            }
+            throw error;
           }
-        }
-        if (response.alreadyStaked) {
-          toast({ title: "Already Staked", description: `${item.name} is already staked.`, duration: 3000 });
-        } else {
-          toast({ title: "Spook Staked!", description: `${item.name} is now earning SPOOK Points.`, variant: "success" });
-        }
-        await refresh(response.rewards);
-        return true;
-      } finally {
-        release([item]);
-      }
-    },
-    [address, claim, optimistic, refresh, release, wallet],
+        },
+        sendFailed(error) {
+          const reason = error instanceof ApiError ? error.message : `Staking failed: ${(error as Error).message}`;
+          return { title: "Staking Failed", description: `Failed to stake: ${reason || "Unknown error"}` };
+        },
+        async succeeded(response) {
+          if (response.alreadyStaked) {
+            toast({ title: "Already Staked", description: `${item.name} is already staked.`, duration: 3000 });
+          } else {
+            toast({ title: "Spook Staked!", description: `${item.name} is now earning SPOOK Points.`, variant: "success" });
+          }
+          await refresh(response.rewards);
+        },
+      }),
+    [refresh, signAndSend],
   );
 
   const unstake = useCallback(
-    async (item: WalletItem): Promise<boolean> => {
-      if (!address || !claim([item])) return false;
+    (item: WalletItem): Promise<boolean> => {
       const message = stakeMessage("unstake", stakeNumberOf(item), new Date());
-      const rollback = optimistic([item], false);
-      try {
-        let signature: string;
-        try {
-          waitingForSignature();
-          signature = await wallet.signMessage(message);
-        } catch (error) {
-          rollback();
-          if (isCancelled(error)) toast({ title: "Signature Cancelled", description: "Unstaking operation was cancelled.", variant: "destructive" });
-          else toast({ title: "Unstaking Failed", description: "An error occurred while unstaking. Please try again.", variant: "destructive" });
-          return false;
-        }
-        toast({ title: "Unstaking...", description: `Unstaking ${item.name}. This can take a few seconds.`, duration: 10_000 });
-        let response: StakeResponse;
-        try {
-          response = await apiPost<StakeResponse>("/api/unstake", {
+      return signAndSend<StakeResponse>({
+        action: "unstake",
+        items: [item],
+        message,
+        signFailed: () => FAILED.unstake,
+        send(address, signature) {
+          toast({ title: "Unstaking...", description: `Unstaking ${item.name}. This can take a few seconds.`, duration: 10_000 });
+          return apiPost<StakeResponse>("/api/unstake", {
             address,
             doginalId: item.id,
             inscriptionId: item.inscriptionId,
             signature,
             message,
           });
-        } catch {
-          rollback();
-          toast({ title: "Unstaking Failed", description: "An error occurred while unstaking. Please try again.", variant: "destructive" });
-          return false;
-        }
-        toast({ title: "Refreshing Data", description: "Updating your staking status...", duration: 5000 });
-        await refresh(response.rewards);
-        toast({ title: "Success!", description: "Unstaking request completed successfully", variant: "success", duration: 5000 });
-        return true;
-      } finally {
-        release([item]);
-      }
+        },
+        sendFailed: () => FAILED.unstake,
+        async succeeded(response) {
+          toast({ title: "Refreshing Data", description: "Updating your staking status...", duration: 5000 });
+          await refresh(response.rewards);
+          toast({ title: "Success!", description: "Unstaking request completed successfully", variant: "success", duration: 5000 });
+        },
+      });
     },
-    [address, claim, optimistic, refresh, release, wallet],
+    [refresh, signAndSend],
   );
 
   /** Stakes or unstakes every target with ONE signature through the bulk endpoint (all or nothing). */
@@ -215,57 +253,34 @@ export function useStaking(address: string | null) {
         );
         return false;
       }
-      if (!claim(targets)) return false;
-      const verb = action === "stake" ? "Staking" : "Unstaking";
-      const failure =
-        action === "stake"
-          ? { title: "Staking Failed", description: "An error occurred while staking. Please try again." }
-          : { title: "Unstaking Failed", description: "An error occurred while unstaking. Please try again." };
       const message = bulkStakeMessage(action, targets.map((item) => item.name), new Date());
-      const rollback = optimistic(targets, action === "stake");
-      try {
-        let signature: string;
-        try {
-          waitingForSignature();
-          signature = await wallet.signMessage(message);
-        } catch (error) {
-          rollback();
-          if (isCancelled(error)) {
-            toast({
-              title: "Signature Cancelled",
-              description: action === "stake" ? "Staking operation was cancelled." : "Unstaking operation was cancelled.",
-              variant: "destructive",
-            });
-          } else toast({ ...failure, variant: "destructive" });
-          return false;
-        }
-        toast({ title: `${verb} ${targets.length} Spooks`, description: "Please wait while this completes...", duration: 120_000 });
-        let response: BulkStakeResponse;
-        try {
-          response = await apiPost<BulkStakeResponse>(action === "stake" ? "/api/stake/bulk" : "/api/unstake/bulk", {
+      return signAndSend<BulkStakeResponse>({
+        action,
+        items: targets,
+        message,
+        signFailed: () => FAILED[action],
+        send(address, signature) {
+          toast({ title: `${VERB[action]} ${targets.length} Spooks`, description: "Please wait while this completes...", duration: 120_000 });
+          return apiPost<BulkStakeResponse>(action === "stake" ? "/api/stake/bulk" : "/api/unstake/bulk", {
             address,
             inscriptionIds: targets.map((item) => item.inscriptionId),
             signature,
             message,
           });
-        } catch {
-          rollback();
-          toast({ ...failure, variant: "destructive" });
-          return false;
-        }
-        const done = action === "stake" ? "staked" : "unstaked";
-        toast({
-          title: "Success!",
-          description: `${response.count} Spook${response.count === 1 ? "" : "s"} ${done}${response.alreadyStaked ? ` (${response.alreadyStaked} already ${done})` : ""}.`,
-          variant: "success",
-        });
-        await refresh(response.rewards);
-        return true;
-      } finally {
-        release(targets);
-      }
+        },
+        sendFailed: () => FAILED[action],
+        async succeeded(response) {
+          const done = action === "stake" ? "staked" : "unstaked";
+          toast({
+            title: "Success!",
+            description: `${response.count} Spook${response.count === 1 ? "" : "s"} ${done}${response.alreadyStaked ? ` (${response.alreadyStaked} already ${done})` : ""}.`,
+            variant: "success",
+          });
+          await refresh(response.rewards);
+        },
+      });
     },
-    [address, claim, optimistic, refresh, release, wallet],
+    [address, refresh, signAndSend],
   );
 
   return { stake, unstake, bulk, isProcessing, ensureIdle };

@@ -13,7 +13,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from "../ui/input.tsx";
 import { FormField, textareaClasses } from "./form-field.tsx";
 import { FALLBACK_IMAGE, ImageUpload } from "./image-upload.tsx";
-import { LocalDateInput, useLocalDate } from "./local-date-input.tsx";
+import { DateField, useLocalDate } from "./local-date-input.tsx";
 import {
   createGiveawayFormSchema,
   deleteGiveawayFormSchema,
@@ -61,54 +61,19 @@ function CreateGiveawayForm({ onUnauthorized }: Auth) {
       <CardContent>
         <form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4">
           <input type="hidden" name="intent" value="create-giveaway" />
-          <FormField label="Title" htmlFor={fields.title.id} errorId={fields.title.errorId} errors={fields.title.errors}>
+          <FormField label="Title" field={fields.title}>
             <Input {...getInputProps(fields.title, { type: "text" })} placeholder="Legendary Spook Giveaway" />
           </FormField>
           <div className="grid grid-cols-1 gap-1">
-            <ImageUpload
-              label="Image"
-              name={fields.imageUrl.name}
-              value={imageUrl}
-              onChange={setImageUrl}
-              errorId={fields.imageUrl.errorId}
-              invalid={!!fields.imageUrl.errors?.length}
-            />
-            <p id={fields.imageUrl.errorId} className="text-xs text-red-300">
-              {fields.imageUrl.errors?.[0]}
-            </p>
+            <ImageUpload label="Image" field={fields.imageUrl} value={imageUrl} onChange={setImageUrl} />
           </div>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-1 2xl:grid-cols-2">
-            <FormField
-              label="Points Cost"
-              htmlFor={fields.pointsCost.id}
-              errorId={fields.pointsCost.errorId}
-              errors={fields.pointsCost.errors}
-            >
+            <FormField label="Points Cost" field={fields.pointsCost}>
               <Input {...getInputProps(fields.pointsCost, { type: "number" })} min={1} step={1} />
             </FormField>
-            <FormField
-              label="End Date"
-              htmlFor={fields.endDate.id}
-              errorId={fields.endDate.errorId}
-              errors={fields.endDate.errors}
-              hint="Your local time"
-            >
-              <LocalDateInput
-                id={fields.endDate.id}
-                name={fields.endDate.name}
-                errorId={fields.endDate.errorId}
-                invalid={!!fields.endDate.errors?.length}
-                value={endDate.value}
-                onChange={endDate.setValue}
-              />
-            </FormField>
+            <DateField label="End Date" field={fields.endDate} date={endDate} />
           </div>
-          <FormField
-            label="Description"
-            htmlFor={fields.description.id}
-            errorId={fields.description.errorId}
-            errors={fields.description.errors}
-          >
+          <FormField label="Description" field={fields.description}>
             <textarea
               {...getTextareaProps(fields.description)}
               className={textareaClasses}
@@ -266,17 +231,7 @@ function EditImageDialog({ giveaway, onClose, onUnauthorized }: { giveaway: Admi
           </DialogHeader>
           <input type="hidden" name="intent" value="update-image" />
           <input type="hidden" name="giveawayId" value={giveaway?.id ?? ""} />
-          <ImageUpload
-            label="New image"
-            name={fields.imageUrl.name}
-            value={imageUrl}
-            onChange={setImageUrl}
-            errorId={fields.imageUrl.errorId}
-            invalid={!!fields.imageUrl.errors?.length}
-          />
-          <p id={fields.imageUrl.errorId} className="text-xs text-red-300">
-            {fields.imageUrl.errors?.[0]}
-          </p>
+          <ImageUpload label="New image" field={fields.imageUrl} value={imageUrl} onChange={setImageUrl} />
           <DialogFooter>
             <Button variant="secondary" onClick={close}>
               Cancel

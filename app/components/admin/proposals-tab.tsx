@@ -11,8 +11,8 @@ import { Badge } from "../ui/badge.tsx";
 import { Button, Spinner } from "../ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card.tsx";
 import { Input } from "../ui/input.tsx";
-import { FormField, selectClasses, textareaClasses } from "./form-field.tsx";
-import { LocalDateInput, useLocalDate } from "./local-date-input.tsx";
+import { FieldError, FormField, selectClasses, textareaClasses } from "./form-field.tsx";
+import { DateField, useLocalDate } from "./local-date-input.tsx";
 import { createProposalConstraintSchema, createProposalFormSchema, deleteProposalFormSchema } from "./schemas.ts";
 import { useAdminForm } from "./use-admin-form.ts";
 
@@ -91,15 +91,10 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
       <CardContent>
         <form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4">
           <input type="hidden" name="intent" value="create-proposal" />
-          <FormField label="Title" htmlFor={fields.title.id} errorId={fields.title.errorId} errors={fields.title.errors}>
+          <FormField label="Title" field={fields.title}>
             <Input {...getInputProps(fields.title, { type: "text" })} placeholder="Fund a Spooky community event" />
           </FormField>
-          <FormField
-            label="Description"
-            htmlFor={fields.description.id}
-            errorId={fields.description.errorId}
-            errors={fields.description.errors}
-          >
+          <FormField label="Description" field={fields.description}>
             <textarea
               {...getTextareaProps(fields.description)}
               className={textareaClasses}
@@ -107,45 +102,10 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
             />
           </FormField>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-1 2xl:grid-cols-2">
-            <FormField
-              label="Start Date"
-              htmlFor={fields.startDate.id}
-              errorId={fields.startDate.errorId}
-              errors={fields.startDate.errors}
-              hint="Your local time"
-            >
-              <LocalDateInput
-                id={fields.startDate.id}
-                name={fields.startDate.name}
-                errorId={fields.startDate.errorId}
-                invalid={!!fields.startDate.errors?.length}
-                value={start.value}
-                onChange={start.setValue}
-              />
-            </FormField>
-            <FormField
-              label="End Date"
-              htmlFor={fields.endDate.id}
-              errorId={fields.endDate.errorId}
-              errors={fields.endDate.errors}
-              hint="Your local time"
-            >
-              <LocalDateInput
-                id={fields.endDate.id}
-                name={fields.endDate.name}
-                errorId={fields.endDate.errorId}
-                invalid={!!fields.endDate.errors?.length}
-                value={end.value}
-                onChange={end.setValue}
-              />
-            </FormField>
+            <DateField label="Start Date" field={fields.startDate} date={start} />
+            <DateField label="End Date" field={fields.endDate} date={end} />
           </div>
-          <FormField
-            label="Vote Type"
-            htmlFor={fields.voteType.id}
-            errorId={fields.voteType.errorId}
-            errors={fields.voteType.errors}
-          >
+          <FormField label="Vote Type" field={fields.voteType}>
             <select
               id={fields.voteType.id}
               name={fields.voteType.name}
@@ -206,9 +166,7 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
                 </Button>
               </div>
             )}
-            <p id={fields.options.errorId} className="text-xs text-red-300">
-              {fields.options.errors?.[0]}
-            </p>
+            <FieldError field={fields.options} />
           </fieldset>
 
           <div className="flex justify-end">

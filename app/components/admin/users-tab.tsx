@@ -172,20 +172,10 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
             </DialogHeader>
             <input type="hidden" name="intent" value="add-points" />
             <input type="hidden" name={add.fields.address.name} value={addTarget ?? ""} />
-            <FormField
-              label="Points Amount"
-              htmlFor={add.fields.amount.id}
-              errorId={add.fields.amount.errorId}
-              errors={add.fields.amount.errors}
-            >
+            <FormField label="Points Amount" field={add.fields.amount}>
               <Input {...getInputProps(add.fields.amount, { type: "number" })} min={1} step="any" placeholder="100" autoFocus />
             </FormField>
-            <FormField
-              label="Description"
-              htmlFor={add.fields.description.id}
-              errorId={add.fields.description.errorId}
-              errors={add.fields.description.errors}
-            >
+            <FormField label="Description" field={add.fields.description}>
               <Input {...getInputProps(add.fields.description, { type: "text" })} placeholder={DEFAULT_ADJUSTMENT_DESCRIPTION} />
             </FormField>
             <DialogFooter>

@@ -74,6 +74,20 @@ export function parseInput<S extends z.ZodType>(
   throw new CliError(option ? `${firstIssue(result.error)} (${option})` : firstIssue(result.error));
 }
 
+/**
+ * Parses a command's options with a domain schema. `fields` maps each schema field to the option it is
+ * read from (`{ imageUrl: "image" }` reads --image), so a failure names that option.
+ */
+export function parseOptions<S extends z.ZodType, O extends object>(
+  schema: S,
+  options: O,
+  fields: Record<string, keyof O & string>,
+): z.output<S> {
+  const input = Object.fromEntries(Object.entries(fields).map(([field, option]) => [field, options[option]]));
+  const optionNames = Object.fromEntries(Object.entries(fields).map(([field, option]) => [field, `--${option}`]));
+  return parseInput(schema, input, optionNames);
+}
+
 /** A positive whole id from an argument ('7' → 7), or a clear refusal. */
 export function parseId(text: string, what: string): number {
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
@@ -132,13 +146,28 @@ export function canAsk(): boolean {
  * Before a destructive change: passes with --yes; asks in an Ink prompt on a terminal; refuses without
  * one. A refusal or a "no" throws, so nothing is changed.
  */
-export async function confirmOrRefuse(options: DestructiveOptions, question: string): Promise<void> {
+async function confirmOrRefuse(options: DestructiveOptions, question: string): Promise<void> {
   if (options.yes) return;
   if (!canAsk()) {
     throw new CliError("refused: this change needs confirmation and there is no terminal to ask on; nothing was changed (pass --yes to confirm)");
   }
   const { askConfirmation } = await import("./live.tsx");
   if (!(await askConfirmation(question))) throw new CliError("cancelled: nothing was changed");
+}
+
+/**
+ * A destructive change in one database session: `question` reads what is about to change (a missing
+ * record refuses before anything is asked) and words the question; once confirmed, `change` runs.
+ */
+export function withConfirmedChange<T>(
+  options: DestructiveOptions,
+  question: (session: Session) => string | Promise<string>,
+  change: (session: Session) => Promise<T>,
+): Promise<T> {
+  return withDatabase(async (session) => {
+    await confirmOrRefuse(options, await question(session));
+    return change(session);
+  });
 }
 
 export type ReportProgress = (done: number, total?: number) => void;

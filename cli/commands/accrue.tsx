@@ -12,6 +12,7 @@ import type { HourCredit } from "../../db/queries/accrual.server.ts";
 import { accrueHour, accruePending } from "../../indexer/accrual.server.ts";
 import { dateTime, points } from "../format.ts";
 import { action, CLI_ACTOR, CliError, leaf, output, withDatabase, type OutputOptions } from "../runtime.ts";
+import { statusView } from "../views.tsx";
 
 type AccrueOptions = OutputOptions & { hour?: string };
 
@@ -75,15 +76,9 @@ async function accrueOneHour(hour: Date, options: OutputOptions) {
     await recordAudit(sql, CLI_ACTOR, "points.accrue-hour", result.hour.toISOString(), summary);
     return summary;
   });
-  await output(options, credit, async () => {
-    const { StatusLine } = await import("../components/index.ts");
-    if (credit.alreadyCredited && credit.wallets === 0) {
-      return <StatusLine status="info">Hour {dateTime(credit.hour)} was already credited: nothing added</StatusLine>;
-    }
-    return (
-      <StatusLine status="success">
-        Credited hour {dateTime(credit.hour)}: {points(credit.points)} points to {formatNumber(credit.wallets)} wallet(s)
-      </StatusLine>
-    );
-  });
+  await output(options, credit, () =>
+    credit.alreadyCredited && credit.wallets === 0
+      ? statusView(`Hour ${dateTime(credit.hour)} was already credited: nothing added`, "info")
+      : statusView(`Credited hour ${dateTime(credit.hour)}: ${points(credit.points)} points to ${formatNumber(credit.wallets)} wallet(s)`),
+  );
 }

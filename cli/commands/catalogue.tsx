@@ -9,6 +9,7 @@ import { formatNumber } from "../../app/domain/format.ts";
 import { catalogueStats, importCatalogue } from "../../db/queries/catalogue.server.ts";
 import { readCatalogueFile } from "../catalogue-file.ts";
 import { action, CLI_ACTOR, CliError, leaf, output, withDatabase, withProgress, type OutputOptions } from "../runtime.ts";
+import { tableView } from "../views.tsx";
 
 type Stats = Awaited<ReturnType<typeof catalogueStats>>;
 
@@ -58,22 +59,19 @@ async function stats(options: OutputOptions) {
   await output(options, { collections }, () => statsView(collections));
 }
 
-async function statsView(collections: Stats) {
-  const { Table } = await import("../components/index.ts");
+function statsView(collections: Stats) {
   const count = (pick: (row: Stats[number]) => number) => (row: Stats[number]) => formatNumber(pick(row));
-  return (
-    <Table
-      rows={collections}
-      empty="The catalogue is empty: import one with `spooks-admin catalogue import FILE`"
-      columns={[
-        { header: "Collection", value: (row) => row.collection },
-        { header: "Items", value: count((row) => row.items), align: "right" },
-        { header: "Legendary", value: count((row) => row.legendary), align: "right" },
-        { header: "Epic", value: count((row) => row.epic), align: "right" },
-        { header: "Rare", value: count((row) => row.rare), align: "right" },
-        { header: "Common", value: count((row) => row.common), align: "right" },
-        { header: "Owned", value: count((row) => row.owned), align: "right" },
-      ]}
-    />
-  );
+  return tableView({
+    rows: collections,
+    empty: "The catalogue is empty: import one with `spooks-admin catalogue import FILE`",
+    columns: [
+      { header: "Collection", value: (row) => row.collection },
+      { header: "Items", value: count((row) => row.items), align: "right" },
+      { header: "Legendary", value: count((row) => row.legendary), align: "right" },
+      { header: "Epic", value: count((row) => row.epic), align: "right" },
+      { header: "Rare", value: count((row) => row.rare), align: "right" },
+      { header: "Common", value: count((row) => row.common), align: "right" },
+      { header: "Owned", value: count((row) => row.owned), align: "right" },
+    ],
+  });
 }

@@ -23,20 +23,28 @@ import { withImage } from "../image-source.ts";
 import {
   action,
   CLI_ACTOR,
-  confirmOrRefuse,
   destructiveLeaf,
   leaf,
   output,
   parseId,
-  parseInput,
+  parseOptions,
+  withConfirmedChange,
   withDatabase,
   type DestructiveOptions,
   type OutputOptions,
 } from "../runtime.ts";
+import { detailsView, statusView, tableView } from "../views.tsx";
 
 type CreateOptions = OutputOptions & { title?: string; description?: string; image?: string; cost?: string; end?: string };
 
-const CREATE_OPTIONS = { title: "--title", description: "--description", imageUrl: "--image", pointsCost: "--cost", endDate: "--end" };
+/** The schema field each `create` option fills. */
+const CREATE_FIELDS = {
+  title: "title",
+  description: "description",
+  imageUrl: "image",
+  pointsCost: "cost",
+  endDate: "end",
+} as const satisfies Record<string, keyof CreateOptions>;
 
 export function registerGiveaways(program: Command): void {
   const group = program.command("giveaways").description("create, run and draw giveaways");
@@ -65,33 +73,26 @@ function statusOf(giveaway: Giveaway): string {
 
 async function list(options: OutputOptions) {
   const giveaways = await withDatabase(({ sql }) => listGiveaways(sql));
-  await output(options, giveaways, async () => {
-    const { Table } = await import("../components/index.ts");
-    return (
-      <Table
-        rows={giveaways}
-        empty="No giveaways created yet"
-        columns={[
-          { header: "ID", value: (g) => String(g.id), align: "right" },
-          { header: "Title", value: (g) => g.title },
-          { header: "Status", value: statusOf },
-          { header: "Cost", value: (g) => formatNumber(g.pointsCost), align: "right" },
-          { header: "Ends", value: (g) => dateTime(g.endDate) },
-          { header: "Entries", value: (g) => formatNumber(g.entriesCount), align: "right" },
-          { header: "Tickets", value: (g) => formatNumber(g.ticketsCount), align: "right" },
-          { header: "Winner", value: (g) => g.winnerAddress ?? "" },
-        ]}
-      />
-    );
-  });
+  await output(options, giveaways, () =>
+    tableView({
+      rows: giveaways,
+      empty: "No giveaways created yet",
+      columns: [
+        { header: "ID", value: (g) => String(g.id), align: "right" },
+        { header: "Title", value: (g) => g.title },
+        { header: "Status", value: statusOf },
+        { header: "Cost", value: (g) => formatNumber(g.pointsCost), align: "right" },
+        { header: "Ends", value: (g) => dateTime(g.endDate) },
+        { header: "Entries", value: (g) => formatNumber(g.entriesCount), align: "right" },
+        { header: "Tickets", value: (g) => formatNumber(g.ticketsCount), align: "right" },
+        { header: "Winner", value: (g) => g.winnerAddress ?? "" },
+      ],
+    }),
+  );
 }
 
 async function create(options: CreateOptions) {
-  const input = parseInput(
-    createGiveawaySchema,
-    { title: options.title, description: options.description, imageUrl: options.image, pointsCost: options.cost, endDate: options.end },
-    CREATE_OPTIONS,
-  );
+  const input = parseOptions(createGiveawaySchema, options, CREATE_FIELDS);
   const giveaway = await withDatabase(({ sql, config }) =>
     withImage(input.imageUrl, config.uploadDir, (imageUrl) => createGiveaway(sql, { ...input, imageUrl }, CLI_ACTOR)),
   );
@@ -113,97 +114,67 @@ async function setImage(idText: string, image: string, options: OutputOptions) {
   await output(options, giveaway, () => giveawayView("Image updated", giveaway));
 }
 
-async function giveawayView(headline: string, giveaway: Giveaway) {
-  const { Box } = await import("ink");
-  const { Details, StatusLine } = await import("../components/index.ts");
-  return (
-    <Box flexDirection="column">
-      <StatusLine status="success">
-        {headline}: #{giveaway.id} {giveaway.title}
-      </StatusLine>
-      <Details
-        rows={[
-          ["Status", statusOf(giveaway)],
-          ["Cost", `${formatNumber(giveaway.pointsCost)} SPOOK per ticket`],
-          ["Ends", dateTime(giveaway.endDate)],
-          ["Image", giveaway.imageUrl],
-          ["Entries", `${formatNumber(giveaway.entriesCount)} (${formatNumber(giveaway.ticketsCount)} tickets)`],
-          ["Winner", giveaway.winnerAddress ?? "none yet"],
-          ["Draw commitment", giveaway.drawCommitment],
-        ]}
-      />
-    </Box>
-  );
+function giveawayView(headline: string, giveaway: Giveaway) {
+  return detailsView(`${headline}: #${giveaway.id} ${giveaway.title}`, [
+    ["Status", statusOf(giveaway)],
+    ["Cost", `${formatNumber(giveaway.pointsCost)} SPOOK per ticket`],
+    ["Ends", dateTime(giveaway.endDate)],
+    ["Image", giveaway.imageUrl],
+    ["Entries", `${formatNumber(giveaway.entriesCount)} (${formatNumber(giveaway.ticketsCount)} tickets)`],
+    ["Winner", giveaway.winnerAddress ?? "none yet"],
+    ["Draw commitment", giveaway.drawCommitment],
+  ]);
 }
 
 async function entries(idText: string, options: OutputOptions) {
   const id = parseId(idText, "Giveaway");
   const rows = await withDatabase(({ sql }) => listEntries(sql, id));
-  await output(options, rows, async () => {
-    const { Table } = await import("../components/index.ts");
-    return (
-      <Table
-        rows={rows}
-        empty="No Entries Yet"
-        columns={[
-          { header: "Entry", value: (e: GiveawayEntry) => String(e.id), align: "right" },
-          { header: "Address", value: (e) => e.address },
-          { header: "Tickets", value: (e) => formatNumber(e.tickets), align: "right" },
-          { header: "Entered", value: (e) => dateTime(e.enteredAt) },
-          { header: "Winner", value: (e) => (e.isWinner ? "Winner!" : "") },
-        ]}
-      />
-    );
-  });
+  await output(options, rows, () =>
+    tableView({
+      rows,
+      empty: "No Entries Yet",
+      columns: [
+        { header: "Entry", value: (e: GiveawayEntry) => String(e.id), align: "right" },
+        { header: "Address", value: (e) => e.address },
+        { header: "Tickets", value: (e) => formatNumber(e.tickets), align: "right" },
+        { header: "Entered", value: (e) => dateTime(e.enteredAt) },
+        { header: "Winner", value: (e) => (e.isWinner ? "Winner!" : "") },
+      ],
+    }),
+  );
 }
 
 async function draw(idText: string, options: DestructiveOptions) {
   const id = parseId(idText, "Giveaway");
-  const result = await withDatabase(async ({ sql }) => {
-    const giveaway = await getGiveaway(sql, id);
-    await confirmOrRefuse(
-      options,
-      `Draw the winner of giveaway #${id} "${giveaway.title}" among ${formatNumber(giveaway.ticketsCount)} tickets? This cannot be undone.`,
-    );
-    return { giveawayId: id, ...(await drawGiveawayWinner(sql, id, CLI_ACTOR)) };
-  });
-  await output(options, result, async () => {
-    const { Box } = await import("ink");
-    const { Details, StatusLine } = await import("../components/index.ts");
-    return (
-      <Box flexDirection="column">
-        <StatusLine status="success">
-          Winner Selected: {result.winner.address} ({formatNumber(result.winner.tickets)} tickets)
-        </StatusLine>
-        <Details
-          rows={[
-            ["Winning ticket", `${formatNumber(result.winningTicket)} of ${formatNumber(result.totalTickets)} (0-based)`],
-            ["Seed", result.drawSeed],
-            ["Commitment", result.drawCommitment],
-          ]}
-        />
-      </Box>
-    );
-  });
+  const result = await withConfirmedChange(
+    options,
+    async ({ sql }) => {
+      const giveaway = await getGiveaway(sql, id);
+      return `Draw the winner of giveaway #${id} "${giveaway.title}" among ${formatNumber(giveaway.ticketsCount)} tickets? This cannot be undone.`;
+    },
+    async ({ sql }) => ({ giveawayId: id, ...(await drawGiveawayWinner(sql, id, CLI_ACTOR)) }),
+  );
+  await output(options, result, () =>
+    detailsView(`Winner Selected: ${result.winner.address} (${formatNumber(result.winner.tickets)} tickets)`, [
+      ["Winning ticket", `${formatNumber(result.winningTicket)} of ${formatNumber(result.totalTickets)} (0-based)`],
+      ["Seed", result.drawSeed],
+      ["Commitment", result.drawCommitment],
+    ]),
+  );
 }
 
 async function remove(idText: string, options: DestructiveOptions) {
   const id = parseId(idText, "Giveaway");
-  const result = await withDatabase(async ({ sql }) => {
-    const giveaway = await getGiveaway(sql, id);
-    const refund = giveaway.winnerAddress ? "" : ", refunding their points";
-    await confirmOrRefuse(
-      options,
-      `Delete giveaway #${id} "${giveaway.title}" and its ${formatNumber(giveaway.entriesCount)} entries${refund}? This cannot be undone.`,
-    );
-    return { giveawayId: id, ...(await deleteGiveaway(sql, id, CLI_ACTOR)) };
-  });
-  await output(options, result, async () => {
-    const { StatusLine } = await import("../components/index.ts");
-    return (
-      <StatusLine status="success">
-        Giveaway Deleted: #{id} ({formatNumber(result.refunded)} entries refunded, {points(result.refundedPoints)} points)
-      </StatusLine>
-    );
-  });
+  const result = await withConfirmedChange(
+    options,
+    async ({ sql }) => {
+      const giveaway = await getGiveaway(sql, id);
+      const refund = giveaway.winnerAddress ? "" : ", refunding their points";
+      return `Delete giveaway #${id} "${giveaway.title}" and its ${formatNumber(giveaway.entriesCount)} entries${refund}? This cannot be undone.`;
+    },
+    async ({ sql }) => ({ giveawayId: id, ...(await deleteGiveaway(sql, id, CLI_ACTOR)) }),
+  );
+  await output(options, result, () =>
+    statusView(`Giveaway Deleted: #${id} (${formatNumber(result.refunded)} entries refunded, ${points(result.refundedPoints)} points)`),
+  );
 }

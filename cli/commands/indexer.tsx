@@ -11,6 +11,7 @@ import { indexerStatus, type IndexerStatus } from "../../indexer/status.server.t
 import { syncOnce } from "../../indexer/sync.server.ts";
 import { dateTime, points } from "../format.ts";
 import { action, CLI_ACTOR, CliError, leaf, output, withDatabase, withProgress, type OutputOptions } from "../runtime.ts";
+import { detailsView } from "../views.tsx";
 
 export function registerIndexer(program: Command): void {
   const group = program.command("indexer").description("the ownership indexer and the hourly accrual");
@@ -78,24 +79,17 @@ async function sync(options: OutputOptions) {
     }
     return summary;
   });
-  await output(options, run, async () => {
-    const { Box } = await import("ink");
-    const { Details, StatusLine } = await import("../components/index.ts");
-    return (
-      <Box flexDirection="column">
-        <StatusLine status={run.errors > 0 ? "warning" : "success"}>
-          Sync done at block {formatNumber(run.blockHeight ?? 0)}: {formatNumber(run.itemsChecked)} items checked
-          {run.errors > 0 ? `, ${formatNumber(run.errors)} could not be read (left as they were)` : ""}
-        </StatusLine>
-        <Details
-          rows={[
-            ["Owners changed", formatNumber(run.ownersChanged)],
-            ["First seen", formatNumber(run.firstSeen)],
-            ["Stakes ended", formatNumber(run.stakesEnded)],
-            ["Took", `${formatNumber(run.durationMs)} ms`],
-          ]}
-        />
-      </Box>
-    );
-  });
+  const unread = run.errors > 0 ? `, ${formatNumber(run.errors)} could not be read (left as they were)` : "";
+  await output(options, run, () =>
+    detailsView(
+      `Sync done at block ${formatNumber(run.blockHeight ?? 0)}: ${formatNumber(run.itemsChecked)} items checked${unread}`,
+      [
+        ["Owners changed", formatNumber(run.ownersChanged)],
+        ["First seen", formatNumber(run.firstSeen)],
+        ["Stakes ended", formatNumber(run.stakesEnded)],
+        ["Took", `${formatNumber(run.durationMs)} ms`],
+      ],
+      run.errors > 0 ? "warning" : "success",
+    ),
+  );
 }

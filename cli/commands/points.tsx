@@ -19,16 +19,17 @@ import { dateTime, points } from "../format.ts";
 import {
   action,
   CLI_ACTOR,
-  confirmOrRefuse,
   destructiveLeaf,
   leaf,
   output,
   parseInput,
+  withConfirmedChange,
   withDatabase,
   withProgress,
   type DestructiveOptions,
   type OutputOptions,
 } from "../runtime.ts";
+import { statusView, tableView } from "../views.tsx";
 import { registerAccrue } from "./accrue.tsx";
 
 export function registerPoints(program: Command): void {
@@ -51,61 +52,42 @@ async function add(address: string, amount: string, options: OutputOptions & { d
     addPoints(sql, { address: input.address, points: input.amount, description: input.description, actor: CLI_ACTOR }),
   );
   const data = { ...result, added: input.amount, description: input.description };
-  await output(options, data, async () => {
-    const { StatusLine } = await import("../components/index.ts");
-    return (
-      <StatusLine status="success">
-        Points added: {points(input.amount)} to {result.address} (balance {points(result.totalPoints)})
-      </StatusLine>
-    );
-  });
+  await output(options, data, () =>
+    statusView(`Points added: ${points(input.amount)} to ${result.address} (balance ${points(result.totalPoints)})`),
+  );
 }
 
 async function clear(address: string, options: DestructiveOptions) {
   const wallet = parseInput(addressSchema, address);
-  const result = await withDatabase(async ({ sql }) => {
-    const balance = unitsToPoints(await getBalanceUnits(sql, wallet));
-    await confirmOrRefuse(options, `Clear all ${points(balance)} points of ${wallet}?`);
-    return clearPoints(sql, { address: wallet, actor: CLI_ACTOR });
-  });
-  await output(options, result, async () => {
-    const { StatusLine } = await import("../components/index.ts");
-    return (
-      <StatusLine status="success">
-        Points cleared: {result.address} had {points(result.clearedPoints)}, now 0
-      </StatusLine>
-    );
-  });
+  const result = await withConfirmedChange(
+    options,
+    async ({ sql }) => {
+      const balance = unitsToPoints(await getBalanceUnits(sql, wallet));
+      return `Clear all ${points(balance)} points of ${wallet}?`;
+    },
+    ({ sql }) => clearPoints(sql, { address: wallet, actor: CLI_ACTOR }),
+  );
+  await output(options, result, () => statusView(`Points cleared: ${result.address} had ${points(result.clearedPoints)}, now 0`));
 }
 
 async function recalculate(options: OutputOptions) {
   const result = await withDatabase(({ sql }) =>
     withProgress(options, "Recalculating balances", (report) => recalculateAllPoints(sql, CLI_ACTOR, report)),
   );
-  await output(options, result, async () => {
-    const { StatusLine } = await import("../components/index.ts");
-    return (
-      <StatusLine status="success">
-        Points Recalculated: {formatNumber(result.addressesProcessed)} addresses processed,{" "}
-        {formatNumber(result.corrected)} corrected
-      </StatusLine>
-    );
-  });
+  await output(options, result, () =>
+    statusView(
+      `Points Recalculated: ${formatNumber(result.addressesProcessed)} addresses processed, ${formatNumber(result.corrected)} corrected`,
+    ),
+  );
 }
 
 async function resetNegative(options: DestructiveOptions) {
-  const result = await withDatabase(async ({ sql }) => {
-    await confirmOrRefuse(options, "Reset every negative balance to 0?");
-    return resetNegativeBalances(sql, CLI_ACTOR);
-  });
-  await output(options, result, async () => {
-    const { StatusLine } = await import("../components/index.ts");
-    return (
-      <StatusLine status="success">
-        Negative Balances Reset: {formatNumber(result.adjustmentsApplied)} adjusted
-      </StatusLine>
-    );
-  });
+  const result = await withConfirmedChange(
+    options,
+    () => "Reset every negative balance to 0?",
+    ({ sql }) => resetNegativeBalances(sql, CLI_ACTOR),
+  );
+  await output(options, result, () => statusView(`Negative Balances Reset: ${formatNumber(result.adjustmentsApplied)} adjusted`));
 }
 
 async function history(address: string, options: OutputOptions) {
@@ -114,19 +96,16 @@ async function history(address: string, options: OutputOptions) {
   await output(options, { address: wallet, entries }, () => historyView(entries));
 }
 
-async function historyView(entries: LedgerEntry[]) {
-  const { Table } = await import("../components/index.ts");
-  return (
-    <Table
-      rows={entries}
-      empty="No points history for this address"
-      columns={[
-        { header: "Date", value: (entry) => dateTime(entry.createdAt) },
-        { header: "Kind", value: (entry) => entry.kind },
-        { header: "Points", value: (entry) => (entry.points > 0 ? "+" : "") + points(entry.points), align: "right" },
-        { header: "Description", value: (entry) => entry.description ?? "" },
-        { header: "By", value: (entry) => entry.actor },
-      ]}
-    />
-  );
+function historyView(entries: LedgerEntry[]) {
+  return tableView({
+    rows: entries,
+    empty: "No points history for this address",
+    columns: [
+      { header: "Date", value: (entry) => dateTime(entry.createdAt) },
+      { header: "Kind", value: (entry) => entry.kind },
+      { header: "Points", value: (entry) => (entry.points > 0 ? "+" : "") + points(entry.points), align: "right" },
+      { header: "Description", value: (entry) => entry.description ?? "" },
+      { header: "By", value: (entry) => entry.actor },
+    ],
+  });
 }

@@ -18,16 +18,17 @@ import { dateTime } from "../format.ts";
 import {
   action,
   CLI_ACTOR,
-  confirmOrRefuse,
   destructiveLeaf,
   leaf,
   output,
   parseId,
-  parseInput,
+  parseOptions,
+  withConfirmedChange,
   withDatabase,
   type DestructiveOptions,
   type OutputOptions,
 } from "../runtime.ts";
+import { detailsView, statusView, tableView } from "../views.tsx";
 
 type CreateOptions = OutputOptions & {
   title?: string;
@@ -38,7 +39,15 @@ type CreateOptions = OutputOptions & {
   option: string[];
 };
 
-const CREATE_OPTIONS = { title: "--title", description: "--description", startDate: "--start", endDate: "--end", voteType: "--type", options: "--option" };
+/** The schema field each `create` option fills. */
+const CREATE_FIELDS = {
+  title: "title",
+  description: "description",
+  startDate: "start",
+  endDate: "end",
+  voteType: "type",
+  options: "option",
+} as const satisfies Record<string, keyof CreateOptions>;
 
 const VOTE_TYPE_LABELS = { yes_no: "Yes/No Vote", multiple_choice: "Multiple Choice" } as const;
 
@@ -65,60 +74,43 @@ function dateRange(proposal: Pick<Proposal, "startDate" | "endDate">): string {
   return `${dateTime(proposal.startDate)} → ${dateTime(proposal.endDate)}`;
 }
 
+function optionTexts(proposal: Pick<Proposal, "options">): string {
+  return proposal.options.map((option) => option.optionText).join(" | ");
+}
+
+/** The rows every view of one proposal starts with. */
+function summaryRows(proposal: Pick<Proposal, "status" | "voteType" | "startDate" | "endDate">): [label: string, value: string][] {
+  return [
+    ["Status", proposal.status],
+    ["Type", VOTE_TYPE_LABELS[proposal.voteType]],
+    ["Dates", dateRange(proposal)],
+  ];
+}
+
 async function list(options: OutputOptions) {
   const proposals = await withDatabase(({ sql }) => listProposals(sql));
-  await output(options, proposals, async () => {
-    const { Table } = await import("../components/index.ts");
-    return (
-      <Table
-        rows={proposals}
-        empty="No proposals found. Create your first proposal."
-        columns={[
-          { header: "ID", value: (p) => String(p.id), align: "right" },
-          { header: "Title", value: (p) => p.title },
-          { header: "Status", value: (p) => p.status },
-          { header: "Type", value: (p) => VOTE_TYPE_LABELS[p.voteType] },
-          { header: "Dates", value: dateRange },
-          { header: "Options", value: (p) => p.options.map((option) => option.optionText).join(" | ") },
-        ]}
-      />
-    );
-  });
+  await output(options, proposals, () =>
+    tableView({
+      rows: proposals,
+      empty: "No proposals found. Create your first proposal.",
+      columns: [
+        { header: "ID", value: (p) => String(p.id), align: "right" },
+        { header: "Title", value: (p) => p.title },
+        { header: "Status", value: (p) => p.status },
+        { header: "Type", value: (p) => VOTE_TYPE_LABELS[p.voteType] },
+        { header: "Dates", value: dateRange },
+        { header: "Options", value: optionTexts },
+      ],
+    }),
+  );
 }
 
 async function create(options: CreateOptions) {
-  const input = parseInput(
-    createProposalSchema,
-    {
-      title: options.title,
-      description: options.description,
-      startDate: options.start,
-      endDate: options.end,
-      voteType: options.type,
-      options: options.option,
-    },
-    CREATE_OPTIONS,
-  );
+  const input = parseOptions(createProposalSchema, options, CREATE_FIELDS);
   const proposal = await withDatabase(({ sql }) => createProposal(sql, { ...input, createdBy: "cli" }, CLI_ACTOR));
-  await output(options, proposal, async () => {
-    const { Box } = await import("ink");
-    const { Details, StatusLine } = await import("../components/index.ts");
-    return (
-      <Box flexDirection="column">
-        <StatusLine status="success">
-          Proposal Created: #{proposal.id} {proposal.title}
-        </StatusLine>
-        <Details
-          rows={[
-            ["Status", proposal.status],
-            ["Type", VOTE_TYPE_LABELS[proposal.voteType]],
-            ["Dates", dateRange(proposal)],
-            ["Options", proposal.options.map((option) => option.optionText).join(" | ")],
-          ]}
-        />
-      </Box>
-    );
-  });
+  await output(options, proposal, () =>
+    detailsView(`Proposal Created: #${proposal.id} ${proposal.title}`, [...summaryRows(proposal), ["Options", optionTexts(proposal)]]),
+  );
 }
 
 async function results(idText: string, options: OutputOptions) {
@@ -142,9 +134,7 @@ async function resultsView(detail: ProposalDetail) {
       </Text>
       <Details
         rows={[
-          ["Status", detail.status],
-          ["Type", VOTE_TYPE_LABELS[detail.voteType]],
-          ["Dates", dateRange(detail)],
+          ...summaryRows(detail),
           ["Unique voters", formatNumber(detail.uniqueVoters)],
           ["Total votes", formatNumber(detail.totalVotes)],
         ]}
@@ -165,16 +155,13 @@ async function resultsView(detail: ProposalDetail) {
 
 async function remove(idText: string, options: DestructiveOptions) {
   const id = parseId(idText, "Proposal");
-  await withDatabase(async ({ sql }) => {
-    const proposal = await getProposalDetail(sql, id);
-    await confirmOrRefuse(
-      options,
-      `Proposal #${id} "${proposal.title}" (${formatNumber(proposal.uniqueVoters)} voters): Are you sure you want to delete this proposal? This action cannot be undone.`,
-    );
-    await deleteProposal(sql, id, CLI_ACTOR);
-  });
-  await output(options, { proposalId: id, deleted: true }, async () => {
-    const { StatusLine } = await import("../components/index.ts");
-    return <StatusLine status="success">Proposal Deleted: #{id}</StatusLine>;
-  });
+  await withConfirmedChange(
+    options,
+    async ({ sql }) => {
+      const proposal = await getProposalDetail(sql, id);
+      return `Proposal #${id} "${proposal.title}" (${formatNumber(proposal.uniqueVoters)} voters): Are you sure you want to delete this proposal? This action cannot be undone.`;
+    },
+    ({ sql }) => deleteProposal(sql, id, CLI_ACTOR),
+  );
+  await output(options, { proposalId: id, deleted: true }, () => statusView(`Proposal Deleted: #${id}`));
 }

@@ -4,6 +4,7 @@ import { formatNumber } from "../../app/domain/format.ts";
 import { listUsers, type UserRow } from "../../db/queries/points.server.ts";
 import { points } from "../format.ts";
 import { action, leaf, output, withDatabase, type OutputOptions } from "../runtime.ts";
+import { tableView } from "../views.tsx";
 
 type UsersOptions = OutputOptions & { search?: string };
 
@@ -18,17 +19,14 @@ async function users(options: UsersOptions): Promise<void> {
   await output(options, rows, () => usersView(rows, Boolean(options.search?.trim())));
 }
 
-async function usersView(rows: UserRow[], searched: boolean) {
-  const { Table } = await import("../components/index.ts");
-  return (
-    <Table
-      rows={rows}
-      empty={searched ? "No users found matching search criteria" : "No users with points found"}
-      columns={[
-        { header: "Wallet Address", value: (row) => row.address },
-        { header: "Total Points", value: (row) => points(row.totalPoints), align: "right" },
-        { header: "Staked Doginals", value: (row) => formatNumber(row.stakedCount), align: "right" },
-      ]}
-    />
-  );
+function usersView(rows: UserRow[], searched: boolean) {
+  return tableView({
+    rows,
+    empty: searched ? "No users found matching search criteria" : "No users with points found",
+    columns: [
+      { header: "Wallet Address", value: (row) => row.address },
+      { header: "Total Points", value: (row) => points(row.totalPoints), align: "right" },
+      { header: "Staked Doginals", value: (row) => formatNumber(row.stakedCount), align: "right" },
+    ],
+  });
 }

@@ -1,0 +1,30 @@
+/**
+ * The views commands draw their results with. Each loads Ink only when called, from `output`'s view,
+ * so --json runs never load it.
+ */
+import type { ReactNode } from "react";
+import type { DetailsProps, Status, TableProps } from "./components/index.ts";
+
+/** One line saying how the action went. */
+export async function statusView(text: ReactNode, status: Status = "success") {
+  const { StatusLine } = await import("./components/index.ts");
+  return <StatusLine status={status}>{text}</StatusLine>;
+}
+
+/** A status line over the record or figures it is about. */
+export async function detailsView(headline: ReactNode, rows: DetailsProps["rows"], status: Status = "success") {
+  const { Box } = await import("ink");
+  const { Details, StatusLine } = await import("./components/index.ts");
+  return (
+    <Box flexDirection="column">
+      <StatusLine status={status}>{headline}</StatusLine>
+      <Details rows={rows} />
+    </Box>
+  );
+}
+
+/** Rows as a table, or the `empty` text when there are none. */
+export async function tableView<Row>(table: TableProps<Row>) {
+  const { Table } = await import("./components/index.ts");
+  return <Table {...table} />;
+}

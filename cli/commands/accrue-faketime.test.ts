@@ -2,14 +2,14 @@
  * "Now" is the process clock: the same `points accrue` credits hours that have ended under faketime and
  * refuses them under the real clock. Needs Debian's faketime (installed by .ci/run); skipped without it.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOUR_MS } from "../../app/domain/clock.ts";
 import { hourlyCreditUnits } from "../../app/domain/rewards.ts";
 import { getBalanceUnits } from "../../db/queries/points.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress, stakeDemoItems } from "../testing/fixtures.ts";
-import { BIN, cliEnv, runCli, type CliEnv, type CliResult } from "../testing/run-cli.ts";
+import { cliEnv, runCli, type CliEnv } from "../testing/run-cli.ts";
 
 function hasFaketime(): boolean {
   try {
@@ -36,22 +36,6 @@ describe.skipIf(!hasFaketime())("spooks-admin points accrue under faketime", () 
     await db?.close();
   });
 
-  /** The real binary, run as `faketime "<fakeNow>" node spooks-admin.js …`. */
-  function runUnderFaketime(fakeNow: string, args: string[]): Promise<CliResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn("faketime", [fakeNow, process.execPath, BIN, ...args], {
-        env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)) as NodeJS.ProcessEnv,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-      child.once("error", reject);
-      child.once("close", (code) => resolve({ code, stdout, stderr }));
-    });
-  }
-
   it("refuses a 2030 hour under the real clock, and credits it when faketime says it has ended", async () => {
     const hour = new Date(STAKED_AT.getTime() + 2 * HOUR_MS).toISOString();
     const real = await runCli(["points", "accrue", "--hour", hour, "--json"], env);
@@ -59,7 +43,7 @@ describe.skipIf(!hasFaketime())("spooks-admin points accrue under faketime", () 
     expect(real.stderr).toMatch(/has not ended yet/);
     expect(await getBalanceUnits(db.sql, holder)).toBe(0);
 
-    const faked = await runUnderFaketime("2030-01-01 12:30:00", ["points", "accrue", "--json"]);
+    const faked = await runCli(["points", "accrue", "--json"], env, 30_000, ["faketime", "2030-01-01 12:30:00"]);
     expect(faked.code, faked.stderr).toBe(0);
     const report = JSON.parse(faked.stdout) as { credited: { hour: string }[] };
     expect(report.credited.map((credit) => credit.hour).sort()).toEqual(

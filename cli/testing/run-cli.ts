@@ -31,9 +31,11 @@ export function cliEnv(databaseUrl: string | undefined, extra: CliEnv = {}): Cli
   };
 }
 
-export function runCli(args: readonly string[], env: CliEnv, timeoutMs = 30_000): Promise<CliResult> {
+/** `via` runs the binary under another command, e.g. `["faketime", "2030-01-01 12:00:00"]`. */
+export function runCli(args: readonly string[], env: CliEnv, timeoutMs = 30_000, via: readonly string[] = []): Promise<CliResult> {
+  const [command, ...prefix] = [...via, process.execPath];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(command, [...prefix, BIN, ...args], {
       env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)) as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -109,6 +109,12 @@ export const TicketIcon = (p: IconProps) => (
     <path d="M13 6v2M13 11v2M13 16v2" />
   </Icon>
 );
+export const CloseIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M6 6l12 12M18 6L6 18" />
+  </Icon>
+);
+
 export const MinusIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M5 12h14" />

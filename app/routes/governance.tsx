@@ -3,12 +3,11 @@ import { useState } from "react";
 import { listProposals } from "../../db/queries/proposals.server.ts";
 import { ProposalDialog } from "../components/governance/proposal-dialog.tsx";
 import { ProposalList } from "../components/governance/proposal-list.tsx";
-import { governancePaths } from "../components/governance/paths.ts";
 import type { ProposalView } from "../components/governance/types.ts";
+import { useVotingPower } from "../components/governance/use-vote.ts";
 import { VotingPowerBox } from "../components/governance/voting-power-box.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import type { ProposalStatus } from "../domain/governance.ts";
-import { useQuery } from "../lib/query.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/governance";
 
@@ -31,7 +30,7 @@ export default function GovernancePage({ loaderData }: Route.ComponentProps) {
   const proposals: ProposalView[] = loaderData.proposals;
   const wallet = useWallet();
   const address = wallet.connected ? wallet.address : null;
-  const power = useQuery<{ votingPower: number }>(address ? governancePaths.votingPower(address) : null);
+  const { power, loading } = useVotingPower(address);
   const [openId, setOpenId] = useState<number | null>(null);
   const open = proposals.find((proposal) => proposal.id === openId) ?? null;
 
@@ -44,11 +43,7 @@ export default function GovernancePage({ loaderData }: Route.ComponentProps) {
             Shape the future of Spooks. Your staked Spooks give you voting power on every proposal.
           </p>
         </div>
-        <VotingPowerBox
-          connected={address !== null}
-          power={power.error ? 0 : (power.data?.votingPower ?? 0)}
-          loading={power.isLoading && !power.data}
-        />
+        <VotingPowerBox connected={address !== null} power={power} loading={loading} />
       </div>
 
       <Tabs defaultValue="active">

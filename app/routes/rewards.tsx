@@ -1,5 +1,6 @@
 import { useMemo, useState } from "react";
-import { EnterGiveawayDialog, notEnoughPointsText } from "../components/rewards/enter-dialog.tsx";
+import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
+import { EnterGiveawayDialog } from "../components/rewards/enter-dialog.tsx";
 import { EntryCard } from "../components/rewards/entry-card.tsx";
 import { GiveawayCard } from "../components/rewards/giveaway-card.tsx";
 import { GiveawayImage } from "../components/rewards/giveaway-image.tsx";
@@ -18,7 +19,6 @@ import { isGiveawayOpen } from "../domain/giveaways.ts";
 import { entryMessage } from "../domain/messages.ts";
 import { apiPost, paths, type EnterGiveawayResponse, type Giveaway, type UserGiveawayEntry } from "../lib/api.ts";
 import { invalidateQueries, setQueryData, useQuery } from "../lib/query.ts";
-import { MYDOGE_INSTALL_URL } from "../wallet/mydoge.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/rewards";
 
@@ -54,11 +54,7 @@ function DisconnectedRewards() {
             <WalletIcon /> Connect Wallet
           </Button>
         ) : (
-          <Button asChild size="lg">
-            <a href={MYDOGE_INSTALL_URL} target="_blank" rel="noopener noreferrer">
-              <WalletIcon /> Install MyDoge
-            </a>
-          </Button>
+          <InstallWalletLink />
         )}
       </div>
     </div>
@@ -87,11 +83,6 @@ function ConnectedRewards({ address }: { address: string }) {
   const loading = giveawaysQuery.isLoading && !giveawaysQuery.data;
 
   const enter = async (giveaway: Giveaway, tickets: number): Promise<boolean> => {
-    const total = giveaway.pointsCost * tickets;
-    if (total > wallet.points) {
-      toast({ title: "Not Enough Points", description: notEnoughPointsText(total, tickets, wallet.points), variant: "destructive" });
-      return false;
-    }
     const message = entryMessage(giveaway.id, tickets, new Date());
     let signature: string;
     try {

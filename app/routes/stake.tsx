@@ -1,21 +1,21 @@
 import { useMemo, useState } from "react";
 import { GhostIcon, WalletIcon } from "../components/icons.tsx";
+import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
 import { HowStakingWorks } from "../components/staking/how-staking-works.tsx";
 import { ItemCard, ItemCardSkeleton } from "../components/staking/item-card.tsx";
 import { RewardsPanel } from "../components/staking/rewards-panel.tsx";
 import { StakeDialog } from "../components/staking/stake-dialog.tsx";
-import { bulkTargets, useStaking, type StakeFilter } from "../components/staking/use-staking.ts";
+import { bulkTargets, inFilter, useStaking, type StakeFilter } from "../components/staking/use-staking.ts";
 import { Alert, AlertDescription, AlertTitle } from "../components/ui/alert.tsx";
 import { ConfirmDialog } from "../components/ui/alert-dialog.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Card } from "../components/ui/card.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
-import { Tabs, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import { itemNumberFromName } from "../domain/collections.ts";
 import type { StakeAction } from "../domain/messages.ts";
 import { paths, type WalletItem } from "../lib/api.ts";
 import { useQuery } from "../lib/query.ts";
-import { MYDOGE_INSTALL_URL } from "../wallet/mydoge.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/stake";
 
@@ -31,13 +31,6 @@ const FILTERS: { value: StakeFilter; label: string }[] = [
   { value: "society", label: "Society" },
   { value: "staked", label: "Staked" },
 ];
-
-function matches(item: WalletItem, filter: StakeFilter): boolean {
-  if (filter === "spooks") return item.collection === "spooks";
-  if (filter === "society") return item.collection === "spook-society";
-  if (filter === "staked") return item.isStaked;
-  return true;
-}
 
 const COLLECTION_ORDER: Record<string, number> = { spooks: 0, "spook-society": 1 };
 
@@ -82,11 +75,7 @@ function WalletRequired() {
         <p className="mx-auto mt-3 max-w-xl text-zinc-300">
           Install the MyDoge browser extension to stake your Spooks and earn Spook Points. Then reload this page.
         </p>
-        <Button asChild size="lg" className="mt-6">
-          <a href={MYDOGE_INSTALL_URL} target="_blank" rel="noopener noreferrer">
-            <WalletIcon /> Install MyDoge
-          </a>
-        </Button>
+        <InstallWalletLink className="mt-6" />
       </Hero>
       <HowStakingWorks />
     </div>
@@ -120,7 +109,7 @@ function Dashboard({ address }: { address: string }) {
 
   // Spec section 8: on a fetch error the list falls back silently to empty.
   const items = useMemo(() => [...(itemsQuery.data ?? [])].sort(byCollectionAndNumber), [itemsQuery.data]);
-  const visible = useMemo(() => items.filter((item) => matches(item, filter)), [items, filter]);
+  const visible = useMemo(() => items.filter((item) => inFilter(item, filter)), [items, filter]);
   const loading = itemsQuery.isLoading && !itemsQuery.data;
   const stakeTargets = bulkTargets(items, filter, "stake");
   const unstakeTargets = bulkTargets(items, "staked", "unstake");
@@ -157,37 +146,39 @@ function Dashboard({ address }: { address: string }) {
             {FILTERS.map((option) => (
               <TabsTrigger key={option.value} value={option.value}>
                 {option.label}
-                <span className="ml-1.5 text-xs opacity-70">{items.filter((item) => matches(item, option.value)).length}</span>
+                <span className="ml-1.5 text-xs opacity-70">{items.filter((item) => inFilter(item, option.value)).length}</span>
               </TabsTrigger>
             ))}
           </TabsList>
+          {/* One panel, the active tab's: the tabs filter the same grid. */}
+          <TabsContent value={filter}>
+            <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4" aria-live="polite" aria-busy={loading}>
+              {loading
+                ? Array.from({ length: SKELETON_CARDS }, (_, index) => <ItemCardSkeleton key={index} />)
+                : visible.map((item) => (
+                    <ItemCard
+                      key={item.inscriptionId}
+                      item={item}
+                      busy={bulkBusy}
+                      onStake={(target) => ensureIdle(target) && setStaking(target)}
+                      onUnstake={(target) => void unstake(target)}
+                    />
+                  ))}
+            </div>
+            {!loading && visible.length === 0 && (
+              <Card className="mt-4 p-10 text-center">
+                <GhostIcon className="mx-auto h-10 w-10 text-zinc-600" />
+                <p className="mt-3 text-zinc-400">No Spooks found in this category</p>
+              </Card>
+            )}
+            {itemsQuery.error && !itemsQuery.data && (
+              <Alert variant="warning" className="mt-4">
+                <AlertTitle>Could not load your Spooks</AlertTitle>
+                <AlertDescription>They will show up once the server answers again.</AlertDescription>
+              </Alert>
+            )}
+          </TabsContent>
         </Tabs>
-
-        <div className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4" aria-live="polite" aria-busy={loading}>
-          {loading
-            ? Array.from({ length: SKELETON_CARDS }, (_, index) => <ItemCardSkeleton key={index} />)
-            : visible.map((item) => (
-                <ItemCard
-                  key={item.inscriptionId}
-                  item={item}
-                  busy={bulkBusy}
-                  onStake={(target) => ensureIdle(target) && setStaking(target)}
-                  onUnstake={(target) => void unstake(target)}
-                />
-              ))}
-        </div>
-        {!loading && visible.length === 0 && (
-          <Card className="mt-4 p-10 text-center">
-            <GhostIcon className="mx-auto h-10 w-10 text-zinc-600" />
-            <p className="mt-3 text-zinc-400">No Spooks found in this category</p>
-          </Card>
-        )}
-        {itemsQuery.error && !itemsQuery.data && (
-          <Alert variant="warning" className="mt-4">
-            <AlertTitle>Could not load your Spooks</AlertTitle>
-            <AlertDescription>They will show up once the server answers again.</AlertDescription>
-          </Alert>
-        )}
       </section>
 
       <RewardsPanel items={items} />

@@ -39,7 +39,6 @@ export type WalletState = {
   signMessage(message: string): Promise<string>;
   /** Refetches the points (and the rest of the rewards figures). */
   refreshPoints(): Promise<void>;
-  refreshBalance(): Promise<void>;
   /** The connected (or offered) wallet is the built-in demo wallet, not MyDoge. */
   isDemo: boolean;
   status: WalletStatus;
@@ -244,10 +243,6 @@ export function WalletProvider({ children }: { children: ReactNode }) {
     await rewardsQuery.refetch();
   }, [rewardsQuery.refetch]);
 
-  const refreshBalance = useCallback(async () => {
-    if (providerRef.current && addressRef.current) await readBalance(providerRef.current.doge);
-  }, [readBalance]);
-
   const value = useMemo<WalletState>(
     () => ({
       hasExtension: provider !== null,
@@ -260,11 +255,10 @@ export function WalletProvider({ children }: { children: ReactNode }) {
       disconnect,
       signMessage,
       refreshPoints,
-      refreshBalance,
       isDemo: provider?.kind === "demo",
       status,
     }),
-    [provider, status, address, busy, balance, rewardsQuery.data, connect, disconnect, signMessage, refreshPoints, refreshBalance],
+    [provider, status, address, busy, balance, rewardsQuery.data, connect, disconnect, signMessage, refreshPoints],
   );
 
   return (
@@ -295,5 +289,8 @@ export function useWallet(): WalletState {
 export function useRewards(): { rewards: Rewards; isLoading: boolean; refetch: () => Promise<void> } {
   const { address } = useWallet();
   const query = useQuery<Rewards>(address ? paths.rewards(address) : null, { staleTime: REWARDS_STALE_MS });
-  return { rewards: { ...DEFAULT_REWARDS, ...query.data }, isLoading: query.isLoading && !query.data, refetch: query.refetch };
+  const rewards = { ...DEFAULT_REWARDS, ...query.data };
+  // A tier of 0 or none reads as the default tier 1 (spec: "default tier 1").
+  rewards.rewardTier ||= DEFAULT_REWARDS.rewardTier;
+  return { rewards, isLoading: query.isLoading && !query.data, refetch: query.refetch };
 }

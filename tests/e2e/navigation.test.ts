@@ -98,6 +98,7 @@ describe("with MyDoge", () => {
     // Wallet panel: DOGE to 2 decimals and Spook Points.
     await page.getByTestId("doge-balance").first().getByText("1,234.57").waitFor();
     await page.getByText("Spook Points").first().waitFor();
+    await page.getByRole("group", { name: "Wallet balances" }).getByTestId("points-balance").waitFor();
 
     // Collection stats: four cards from the server.
     const stats = page.getByRole("region", { name: "Collection statistics" });

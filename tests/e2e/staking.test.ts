@@ -73,6 +73,8 @@ describe("staking page", () => {
     expect(await page.getByTestId("item-card").count()).toBe(6);
     await tabs.getByRole("tab", { name: /^Society/ }).click();
     expect(await page.getByTestId("item-card").count()).toBe(6);
+    // The grid is the active tab's panel (the tab's aria-controls points at it).
+    expect(await page.getByRole("tabpanel", { name: /^Society/ }).getByTestId("item-card").count()).toBe(6);
     await card("Spook Society #3").waitFor();
     await tabs.getByRole("tab", { name: /^Staked/ }).click();
     await page.getByText("No Spooks found in this category").waitFor();

@@ -223,7 +223,7 @@ function EditImageDialog({ giveaway, onClose, onUnauthorized }: { giveaway: Admi
   });
   return (
     <Dialog open={giveaway !== null} onOpenChange={(open) => !open && close()}>
-      <DialogContent className="max-w-md grid-cols-[minmax(0,1fr)]">
+      <DialogContent className="max-w-md">
         <form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4">
           <DialogHeader>
             <DialogTitle>Edit Image</DialogTitle>

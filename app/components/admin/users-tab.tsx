@@ -164,7 +164,7 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
       </Card>
 
       <Dialog open={addTarget !== null} onOpenChange={(open) => !open && setAddTarget(null)}>
-        <DialogContent className="max-w-md grid-cols-[minmax(0,1fr)]">
+        <DialogContent className="max-w-md">
           <form method="post" {...getFormProps(add.form)} className="grid grid-cols-1 gap-4">
             <DialogHeader>
               <DialogTitle>Add Points</DialogTitle>

@@ -10,20 +10,19 @@ import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
-import { useToast } from "../ui/toast.tsx";
 import { DateText } from "./date-text.tsx";
 import { governancePaths } from "./paths.ts";
 import { ResultsChart } from "./results-chart.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 import { VOTE_TYPE_LABELS, type ProposalDetailView, type ProposalView, type UserVoteView } from "./types.ts";
-import { useVote } from "./use-vote.ts";
+import { useVote, useVotingPower } from "./use-vote.ts";
 import { VoteForm } from "./vote-form.tsx";
 
 export function ProposalDialog({ proposal, onClose }: { proposal: ProposalView | null; onClose: () => void }) {
   return (
     <Dialog open={proposal !== null} onOpenChange={(open) => !open && onClose()}>
       {proposal && (
-        <DialogContent className="max-w-xl grid-cols-[minmax(0,1fr)]">
+        <DialogContent className="max-w-xl">
           <ProposalDetails key={proposal.id} proposal={proposal} />
         </DialogContent>
       )}
@@ -44,23 +43,19 @@ function Stat({ label, value }: { label: string; value: number | undefined }) {
 
 function ProposalDetails({ proposal }: { proposal: ProposalView }) {
   const wallet = useWallet();
-  const { toast } = useToast();
   const address = wallet.connected ? wallet.address : null;
 
   const detail = useQuery<ProposalDetailView>(governancePaths.proposal(proposal.id));
   const votes = useQuery<UserVoteView[]>(address ? governancePaths.userVotes(address) : null);
-  const power = useQuery<{ votingPower: number }>(address ? governancePaths.votingPower(address, proposal.id) : null);
+  const power = useVotingPower(address, proposal.id);
 
   const current = detail.data ?? null;
   const status = current?.status ?? proposal.status;
   const options = current?.options ?? proposal.options.map((option) => ({ ...option, voteCount: 0 }));
   const userVote = votes.data?.find((vote) => vote.proposalId === proposal.id) ?? null;
-  const votingPower = power.error ? 0 : (power.data?.votingPower ?? 0);
 
   const vote = useVote({
     proposal,
-    wallet,
-    toast,
     onVoted: async () => {
       await Promise.all([
         invalidateQueries(governancePaths.proposal(proposal.id)),
@@ -71,7 +66,7 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
 
   const loading =
     (detail.isLoading && !current) ||
-    (address !== null && ((votes.isLoading && !votes.data) || (power.isLoading && !power.data)));
+    (address !== null && ((votes.isLoading && !votes.data) || power.loading));
 
   let body: React.ReactNode;
   if (loading) {
@@ -126,7 +121,7 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
         </AlertDescription>
       </Alert>
     );
-  } else if (votingPower <= 0) {
+  } else if (power.power <= 0) {
     body = (
       <Alert variant="warning">
         <AlertTitle>No voting power</AlertTitle>
@@ -134,7 +129,7 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
       </Alert>
     );
   } else {
-    body = <VoteForm proposalId={proposal.id} options={options} vote={vote} votingPower={votingPower} />;
+    body = <VoteForm proposalId={proposal.id} options={options} vote={vote} votingPower={power.power} />;
   }
 
   return (

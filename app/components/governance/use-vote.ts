@@ -5,31 +5,26 @@
 import { useState } from "react";
 import { voteMessage } from "../../domain/messages.ts";
 import { apiPost } from "../../lib/api.ts";
+import { useQuery } from "../../lib/query.ts";
+import { useWallet } from "../../wallet/wallet-context.tsx";
+import { toast } from "../ui/toast.tsx";
+import { governancePaths } from "./paths.ts";
 
 export type VotePhase = "idle" | "signing" | "signed" | "submitting";
 
-type Toast = (toast: { title: string; description?: string; variant?: "default" | "destructive" | "success" }) => void;
-
-type Wallet = {
-  address: string | null;
-  hasExtension: boolean;
-  isDemo: boolean;
-  signMessage(message: string): Promise<string>;
-};
+/**
+ * The connected wallet's voting power: its current staked count, or with `proposalId` its snapshot on
+ * that proposal. Falls back silently to 0 (spec section 8). `loading` until the first answer.
+ */
+export function useVotingPower(address: string | null, proposalId?: number): { power: number; loading: boolean } {
+  const query = useQuery<{ votingPower: number }>(address ? governancePaths.votingPower(address, proposalId) : null);
+  return { power: query.error ? 0 : (query.data?.votingPower ?? 0), loading: query.isLoading && !query.data };
+}
 
 type Signed = { optionId: number; message: string; signature: string };
 
-export function useVote({
-  proposal,
-  wallet,
-  toast,
-  onVoted,
-}: {
-  proposal: { id: number; title: string };
-  wallet: Wallet;
-  toast: Toast;
-  onVoted: () => void | Promise<void>;
-}) {
+export function useVote({ proposal, onVoted }: { proposal: { id: number; title: string }; onVoted: () => void | Promise<void> }) {
+  const wallet = useWallet();
   const [selected, setSelected] = useState<number | null>(null);
   const [phase, setPhase] = useState<VotePhase>("idle");
   const [signed, setSigned] = useState<Signed | null>(null);
@@ -48,7 +43,7 @@ export function useVote({
       toast({ title: "Unable to vote", description: "Please select an option first.", variant: "destructive" });
       return;
     }
-    if (!wallet.address || (!wallet.hasExtension && !wallet.isDemo)) {
+    if (!wallet.address || !wallet.hasExtension) {
       toast({ title: "Wallet not found", variant: "destructive" });
       return;
     }
@@ -56,7 +51,6 @@ export function useVote({
     try {
       const message = voteMessage(proposal.id, proposal.title, selected, new Date());
       const signature = await wallet.signMessage(message);
-      if (!signature) throw new Error("Failed to sign message");
       setSigned({ optionId: selected, message, signature });
       setPhase("signed");
     } catch {

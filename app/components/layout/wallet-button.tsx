@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { formatDoge, formatPoints, shortenAddress } from "../../domain/format.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
-import { MYDOGE_NAME } from "../../wallet/mydoge.ts";
+import { MYDOGE_INSTALL_URL, MYDOGE_NAME } from "../../wallet/mydoge.ts";
 import { Badge } from "../ui/badge.tsx";
 import { Button, Spinner } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
@@ -93,12 +93,23 @@ export function WalletButton({ className }: { className?: string }) {
   );
 }
 
+/** The pages' link to install the extension (the header button is disabled instead). */
+export function InstallWalletLink({ className }: { className?: string }) {
+  return (
+    <Button asChild size="lg" className={className}>
+      <a href={MYDOGE_INSTALL_URL} target="_blank" rel="noopener noreferrer">
+        <WalletIcon /> Install {MYDOGE_NAME}
+      </a>
+    </Button>
+  );
+}
+
 /** DOGE balance (2 decimals) and Spook Points of the connected wallet. */
 export function WalletPanel({ className }: { className?: string }) {
   const wallet = useWallet();
   if (!wallet.connected) return null;
   return (
-    <div className={cn("flex items-center gap-2 text-sm", className)} aria-label="Wallet balances">
+    <div role="group" className={cn("flex items-center gap-2 text-sm", className)} aria-label="Wallet balances">
       <div className="rounded-lg border border-zinc-800 bg-zinc-900/80 px-3 py-1.5">
         <span className="font-semibold text-amber-300" data-testid="doge-balance">
           {formatDoge(wallet.balance)}

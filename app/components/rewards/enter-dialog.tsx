@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { formatNumber, formatPoints } from "../../domain/format.ts";
 import type { Giveaway } from "../../lib/api.ts";
 import { MinusIcon, PlusIcon } from "../icons.tsx";
@@ -6,6 +6,7 @@ import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
 import { Button, Spinner } from "../ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
 import { Input, Label } from "../ui/input.tsx";
+import { toast } from "../ui/toast.tsx";
 
 /** Tickets typed by the holder: at least 1; anything not a number counts as 1 (spec section 5). */
 export function parseTickets(text: string): number {
@@ -13,7 +14,7 @@ export function parseTickets(text: string): number {
   return Number.isFinite(value) && value >= 1 ? value : 1;
 }
 
-export function notEnoughPointsText(total: number, tickets: number, balance: number): string {
+function notEnoughPointsText(total: number, tickets: number, balance: number): string {
   return `You need ${formatNumber(total)} points for ${formatNumber(tickets)} ticket(s), but you only have ${formatPoints(balance)}.`;
 }
 
@@ -26,14 +27,16 @@ export function EnterGiveawayDialog({
   giveaway: Giveaway | null;
   balance: number;
   onOpenChange: (open: boolean) => void;
-  /** Resolves true when the entry went through. */
+  /** Called only with an affordable number of tickets; resolves true when the entry went through. */
   onEnter: (giveaway: Giveaway, tickets: number) => Promise<boolean>;
 }) {
   const [text, setText] = useState("1");
   const [entering, setEntering] = useState(false);
-  useEffect(() => {
-    if (giveaway) setText("1");
-  }, [giveaway]);
+  /** Every way out passes here, so the next giveaway opens with 1 ticket. */
+  const close = () => {
+    setText("1");
+    onOpenChange(false);
+  };
 
   const tickets = parseTickets(text);
   const cost = giveaway?.pointsCost ?? 0;
@@ -42,7 +45,7 @@ export function EnterGiveawayDialog({
   const short = total > balance;
 
   return (
-    <Dialog open={giveaway !== null} onOpenChange={(open) => !entering && onOpenChange(open)}>
+    <Dialog open={giveaway !== null} onOpenChange={(open) => !open && !entering && close()}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Enter Giveaway</DialogTitle>
@@ -108,16 +111,20 @@ export function EnterGiveawayDialog({
           </Alert>
         )}
         <DialogFooter>
-          <Button variant="secondary" disabled={entering} onClick={() => onOpenChange(false)}>
+          <Button variant="secondary" disabled={entering} onClick={close}>
             Cancel
           </Button>
           <Button
             disabled={entering || !giveaway}
             onClick={async () => {
               if (!giveaway) return;
+              if (short) {
+                toast({ title: "Not Enough Points", description: notEnoughPointsText(total, tickets, balance), variant: "destructive" });
+                return;
+              }
               setEntering(true);
               try {
-                if (await onEnter(giveaway, tickets)) onOpenChange(false);
+                if (await onEnter(giveaway, tickets)) close();
               } finally {
                 setEntering(false);
               }

@@ -9,7 +9,7 @@ export function PointsBanner() {
   const figures = [
     { label: "Daily Rate", value: `+${formatNumber(rewards.dailyRate)} SPOOK` },
     { label: "Staked NFTs", value: `${formatNumber(rewards.stakedCount)} / ${formatNumber(rewards.totalCount)}` },
-    { label: "Reward Tier", value: `Tier ${rewards.rewardTier || 1}` },
+    { label: "Reward Tier", value: `Tier ${rewards.rewardTier}` },
   ];
   return (
     <Card className="overflow-hidden">

@@ -32,7 +32,7 @@ export function ItemCard({
       className={cn("group overflow-hidden p-0 transition-colors", item.isStaked ? "border-emerald-500/40" : "hover:border-violet-500/40")}
     >
       <div className="relative aspect-square overflow-hidden bg-zinc-900">
-        <ItemImage sources={sources} source={source} onError={fail} name={item.name} className="transition-transform duration-300 group-hover:scale-105" />
+        <ItemImage source={source} onError={fail} name={item.name} className="transition-transform duration-300 group-hover:scale-105" />
         {item.isStaked && (
           <div className="absolute inset-0 flex items-start justify-start bg-gradient-to-t from-emerald-950/70 via-transparent to-transparent p-2">
             <span className="inline-flex items-center gap-1 rounded-md bg-emerald-500 px-2 py-0.5 text-xs font-bold tracking-wider text-emerald-950 shadow">

@@ -3,7 +3,7 @@
  * then a market CDN, then an inscription API, then a content host, then a placeholder showing the name.
  * A failed load falls to the next source.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { WalletItem } from "../../lib/api.ts";
 import { GhostIcon } from "../icons.tsx";
 import { cn } from "../ui/cn.ts";
@@ -35,12 +35,13 @@ export const isLocalImage = (source: string) => source.startsWith("/") && !sourc
 
 /** Tracks which source is showing; `source` null means every source failed (placeholder). */
 export function useImageFallback(sources: string[]) {
-  const [index, setIndex] = useState(0);
+  // Failures count for one list of sources: another list (another item) starts again from its first.
   const key = sources.join("|");
-  useEffect(() => setIndex(0), [key]);
+  const [failed, setFailed] = useState({ key, count: 0 });
+  const index = failed.key === key ? failed.count : 0;
   return {
     source: index < sources.length ? sources[index] : null,
-    fail: () => setIndex((current) => current + 1),
+    fail: () => setFailed((current) => ({ key, count: (current.key === key ? current.count : 0) + 1 })),
   };
 }
 
@@ -61,22 +62,21 @@ export function ItemPlaceholder({ name, compact, className }: { name: string; co
 }
 
 export function ItemImage({
-  sources,
   name,
   source,
   onError,
   compact,
   className,
 }: {
-  sources: string[];
   name: string;
+  /** From useImageFallback: the source to try, or null for the placeholder. */
   source: string | null;
   onError: () => void;
   /** Small thumbnails: the placeholder shows the ghost only (the name is beside it). */
   compact?: boolean;
   className?: string;
 }) {
-  if (!source || sources.length === 0) return <ItemPlaceholder name={name} compact={compact} className={className} />;
+  if (!source) return <ItemPlaceholder name={name} compact={compact} className={className} />;
   return (
     <img
       key={source}

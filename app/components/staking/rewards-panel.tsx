@@ -1,5 +1,5 @@
 import { formatNumber, formatPoints, shortenAddress } from "../../domain/format.ts";
-import { REWARD_TIERS } from "../../domain/rewards.ts";
+import { REWARD_TIERS, stakingPercentage } from "../../domain/rewards.ts";
 import { paths, type LeaderboardEntry, type WalletItem } from "../../lib/api.ts";
 import { useQuery } from "../../lib/query.ts";
 import { useRewards, useWallet } from "../../wallet/wallet-context.tsx";
@@ -20,7 +20,7 @@ export function RewardsPanel({ items }: { items: WalletItem[] }) {
   const leaderboard = useQuery<LeaderboardEntry[]>(paths.leaderboard(TOP_STAKERS), { staleTime: 30_000 });
   const staked = items.filter((item) => item.isStaked).length;
   const total = items.length;
-  const percent = total > 0 ? Math.round((staked / total) * 100) : 0;
+  const percent = stakingPercentage(staked, total);
   const top = (leaderboard.data ?? []).slice(0, TOP_STAKERS);
 
   return (
@@ -40,7 +40,7 @@ export function RewardsPanel({ items }: { items: WalletItem[] }) {
                 {staked} out of {total} Spooks Staked
               </span>
               <span className="rounded-full bg-violet-500/15 px-2 py-0.5 text-xs font-semibold text-violet-200" data-testid="reward-tier">
-                Tier {rewards.rewardTier || 1} Rewards
+                Tier {rewards.rewardTier} Rewards
               </span>
             </div>
             <div className="mt-2 h-2 overflow-hidden rounded-full bg-zinc-800" role="progressbar" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100} aria-label="Share staked">
@@ -84,7 +84,7 @@ export function RewardsPanel({ items }: { items: WalletItem[] }) {
             </thead>
             <tbody>
               {REWARD_TIERS.map((tier) => {
-                const current = tier.tier === (rewards.rewardTier || 1);
+                const current = tier.tier === rewards.rewardTier;
                 return (
                   <tr key={tier.tier} className={cn("border-t border-zinc-800", current && "text-violet-100")}>
                     <td className="py-2">{tierRange(tier)}</td>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useMemo, useState } from "react";
 import { formatNumber } from "../../domain/format.ts";
 import { stakeMessage } from "../../domain/messages.ts";
 import type { WalletItem } from "../../lib/api.ts";
@@ -17,12 +17,9 @@ export function StakeDialog({
   onOpenChange: (open: boolean) => void;
   onConfirm: (item: WalletItem, message: string) => Promise<unknown>;
 }) {
-  const [message, setMessage] = useState("");
   const [signing, setSigning] = useState(false);
-
-  useEffect(() => {
-    if (item) setMessage(stakeMessage("stake", stakeNumberOf(item), new Date()));
-  }, [item]);
+  // Timestamped when the dialog opens for an item; the text shown is the text signed.
+  const message = useMemo(() => (item ? stakeMessage("stake", stakeNumberOf(item), new Date()) : ""), [item]);
 
   const sources = item ? imageSources(item) : [];
   const { source, fail } = useImageFallback(sources);
@@ -38,7 +35,7 @@ export function StakeDialog({
           <>
             <div className="flex items-center gap-4 rounded-lg border border-zinc-800 bg-zinc-900/70 p-3">
               <div className="h-16 w-16 shrink-0 overflow-hidden rounded-md">
-                <ItemImage sources={sources} source={source} onError={fail} name={item.name} compact />
+                <ItemImage source={source} onError={fail} name={item.name} compact />
               </div>
               <div className="min-w-0">
                 <p className="truncate font-semibold text-zinc-50" data-testid="stake-dialog-item">

@@ -24,14 +24,17 @@ export function stakeNumberOf(item: Pick<WalletItem, "name" | "id">): number {
 
 export type StakeFilter = "all" | "spooks" | "society" | "staked";
 
-/** The items a bulk action covers on a tab: Spooks tab only 'spooks', Society tab only 'spook-society'. */
+/** Whether an item shows on a tab: Spooks only 'spooks', Society only 'spook-society', Staked the staked ones. */
+export function inFilter(item: WalletItem, filter: StakeFilter): boolean {
+  if (filter === "spooks") return item.collection === "spooks";
+  if (filter === "society") return item.collection === "spook-society";
+  if (filter === "staked") return item.isStaked;
+  return true;
+}
+
+/** The items a bulk action covers on a tab: those of the tab that the action changes. */
 export function bulkTargets(items: readonly WalletItem[], filter: StakeFilter, action: StakeAction): WalletItem[] {
-  return items.filter((item) => {
-    if (action === "stake" ? item.isStaked : !item.isStaked) return false;
-    if (filter === "spooks") return item.collection === "spooks";
-    if (filter === "society") return item.collection === "spook-society";
-    return true;
-  });
+  return items.filter((item) => item.isStaked === (action === "unstake") && inFilter(item, filter));
 }
 
 function isCancelled(error: unknown): boolean {
@@ -283,5 +286,5 @@ export function useStaking(address: string | null) {
     [address, refresh, signAndSend],
   );
 
-  return { stake, unstake, bulk, isProcessing, ensureIdle };
+  return { stake, unstake, bulk, ensureIdle };
 }

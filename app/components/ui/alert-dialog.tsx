@@ -48,6 +48,3 @@ export function ConfirmDialog({
     </AlertDialogPrimitive.Root>
   );
 }
-
-/** The primitive parts, for the rare confirmation that needs a custom layout. */
-export const AlertDialog = AlertDialogPrimitive;

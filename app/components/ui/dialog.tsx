@@ -1,14 +1,13 @@
 import { Dialog as DialogPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
+import { CloseIcon } from "../icons.tsx";
 import { cn } from "./cn.ts";
 
 export const Dialog = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
 
 export const overlayClasses = "fixed inset-0 z-50 bg-black/70 backdrop-blur-sm data-[state=open]:animate-[fade-in_150ms_ease-out]";
 export const panelClasses =
-  "fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto " +
+  "fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] grid-cols-[minmax(0,1fr)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto " +
   "rounded-xl border border-violet-500/25 bg-zinc-950 p-6 shadow-2xl shadow-violet-950/50 data-[state=open]:animate-[pop-in_150ms_ease-out]";
 
 /** A modal dialog: overlay, focus trapped, closes on Escape and with the corner ✕. */
@@ -28,9 +27,7 @@ export function DialogContent({
             aria-label="Close"
             className="absolute top-3 right-3 cursor-pointer rounded-md p-1.5 text-zinc-400 hover:bg-zinc-800 hover:text-white focus-visible:outline-2 focus-visible:outline-violet-400"
           >
-            <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              <path d="M6 6l12 12M18 6L6 18" />
-            </svg>
+            <CloseIcon />
           </DialogPrimitive.Close>
         )}
       </DialogPrimitive.Content>

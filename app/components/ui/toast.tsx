@@ -5,6 +5,7 @@
  */
 import { Toast as ToastPrimitive } from "radix-ui";
 import { useSyncExternalStore, type ReactNode } from "react";
+import { CloseIcon } from "../icons.tsx";
 import { cn } from "./cn.ts";
 
 export const TOAST_LIMIT = 1;
@@ -110,9 +111,7 @@ export function Toaster() {
             aria-label="Close"
             className="absolute top-2 right-2 cursor-pointer rounded-md p-1 opacity-70 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-violet-400"
           >
-            <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              <path d="M6 6l12 12M18 6L6 18" />
-            </svg>
+            <CloseIcon />
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}

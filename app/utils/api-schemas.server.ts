@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { isInscriptionId } from "../domain/collections.ts";
 import { addressSchema, MAX_TICKETS } from "../domain/validation.ts";
+import { MAX_ID } from "../../db/queries/input.server.ts";
 
 export const MAX_BULK_ITEMS = 2000;
-const MAX_INT4 = 2_147_483_647;
 
 const inscriptionIdSchema = z
   .string({ error: "inscriptionId must be a string" })
@@ -17,7 +17,7 @@ export const positiveIdSchema = (what: string) =>
     .number({ error: `${what} must be a number` })
     .int(`${what} must be a whole number`)
     .min(1, `${what} must be at least 1`)
-    .max(MAX_INT4, `${what} is too large`);
+    .max(MAX_ID, `${what} is too large`);
 
 const signed = {
   address: addressSchema,

@@ -4,10 +4,10 @@
  */
 import type { z } from "zod";
 import { AddressError, isDogecoinAddress } from "../domain/address.ts";
-import { badRequest, notFound, Refusal } from "../domain/errors.ts";
+import { badRequest, Refusal } from "../domain/errors.ts";
 import { SignatureError } from "../domain/signature.ts";
 import { MESSAGES } from "../domain/validation.ts";
-import { parseOrRefuse } from "../../db/queries/input.server.ts";
+import { parseOrRefuse, requireRowId } from "../../db/queries/input.server.ts";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -87,7 +87,7 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
 /** A positive integer id from the path, else 404 (no such id can exist). */
 export function idParam(value: string | undefined, what: string): number {
   const id = /^[1-9]\d{0,9}$/.test(value ?? "") ? Number(value) : NaN;
-  if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw notFound(`${what} not found`);
+  requireRowId(id, what);
   return id;
 }
 
@@ -112,6 +112,8 @@ export function errorResponse(error: unknown, request: Request): Response {
     // Safety nets: the database refusing what the checks above it should already have refused.
     if (error.code === "23514" && error.message === "insufficient points") return json({ message: "Not enough points" }, 409);
     if (error.code === "22003") return json({ message: "A number is out of range" }, 400);
+    // Postgres text cannot hold U+0000; whatever text carried it (a body, a query, a signed message) is refused.
+    if (error.code === "22021") return json({ message: "Text must not contain NUL characters" }, 400);
   }
   console.error(
     JSON.stringify({

@@ -72,23 +72,21 @@ export async function creditHour(
   });
 }
 
+/** `from … where …` of the hour starts in [from, to] with no accrual run yet, as `h`. */
+const uncredited = (sql: Queryable, from: Date, to: Date) => sql`
+  from generate_series(${from}::timestamptz, ${to}::timestamptz, interval '1 hour') as h
+  where not exists (select 1 from accrual_runs r where r.hour = h)`;
+
 /** Ended hours in [from, to] (hour starts) with no accrual run yet, oldest first. */
 export async function uncreditedHours(sql: Queryable, from: Date, to: Date): Promise<Date[]> {
   if (from > to) return [];
-  const rows = await sql<{ hour: Date }[]>`
-    select h as hour
-    from generate_series(${from}::timestamptz, ${to}::timestamptz, interval '1 hour') as h
-    where not exists (select 1 from accrual_runs r where r.hour = h)
-    order by h`;
+  const rows = await sql<{ hour: Date }[]>`select h as hour ${uncredited(sql, from, to)} order by h`;
   return rows.map((row) => row.hour);
 }
 
 export async function countUncreditedHours(sql: Queryable, from: Date, to: Date): Promise<number> {
   if (from > to) return 0;
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count
-    from generate_series(${from}::timestamptz, ${to}::timestamptz, interval '1 hour') as h
-    where not exists (select 1 from accrual_runs r where r.hour = h)`;
+  const [row] = await sql<{ count: number }[]>`select count(*)::int as count ${uncredited(sql, from, to)}`;
   return row.count;
 }
 

@@ -12,7 +12,7 @@ import { createGiveawaySchema, MAX_TICKETS, MESSAGES } from "../../app/domain/va
 import type { Queryable, TransactionSql } from "../client.server.ts";
 import { recordAudit, type Actor } from "./audit.server.ts";
 import { appendLedger, lockBalanceUnits } from "./points.server.ts";
-import { parseOrRefuse } from "./input.server.ts";
+import { parseOrRefuse, requireRowId } from "./input.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
 export type Giveaway = {
@@ -70,10 +70,6 @@ function requireImageUrl(imageUrl: unknown): string {
   return text;
 }
 
-function requireId(id: number, what: string): void {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw notFound(`${what} not found`);
-}
-
 const giveawayColumns = (sql: Queryable) => sql`
   g.id, g.title, g.description, g.image_url, g.points_cost, g.end_date, g.active, g.winner_address,
   g.draw_commitment,
@@ -86,7 +82,7 @@ export async function listGiveaways(sql: Queryable): Promise<Giveaway[]> {
 }
 
 export async function getGiveaway(sql: Queryable, id: number): Promise<Giveaway> {
-  requireId(id, "Giveaway");
+  requireRowId(id, "Giveaway");
   const [giveaway] = await sql<Giveaway[]>`select ${giveawayColumns(sql)} from giveaways g where g.id = ${id}`;
   if (!giveaway) throw notFound("Giveaway not found");
   return giveaway;
@@ -103,7 +99,7 @@ type LockedGiveaway = {
 };
 
 async function lockGiveaway(tx: TransactionSql, id: number, mode: "share" | "update"): Promise<LockedGiveaway> {
-  requireId(id, "Giveaway");
+  requireRowId(id, "Giveaway");
   const [row] = await tx<LockedGiveaway[]>`
     select id, active, end_date, points_cost, winner_address, draw_seed, draw_commitment
     from giveaways where id = ${id} ${mode === "share" ? tx`for share` : tx`for update`}`;

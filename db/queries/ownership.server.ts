@@ -106,16 +106,15 @@ export async function recordFirstOwners(
 }
 
 /**
- * Ends (reason 'transferred') every open stake whose staker is not the item's known owner — for one item,
- * or for all of them (a sweep that also catches a stake that raced a transfer). Returns how many ended.
+ * Ends (reason 'transferred') every open stake whose staker is not the item's known owner: the sweep at
+ * the end of a sync pass, which also catches a stake that raced a transfer. Returns how many ended.
  */
-export async function endForeignStakes(sql: Queryable, at: Date, itemId?: number): Promise<number> {
+export async function endForeignStakes(sql: Queryable, at: Date): Promise<number> {
   const rows = await sql`
     update stakes s
     set ended_at = greatest(${at}::timestamptz, s.started_at), end_reason = 'transferred'
     from ownership o
     where o.item_id = s.item_id and s.ended_at is null and s.address <> o.owner_address
-      ${itemId === undefined ? sql`` : sql`and s.item_id = ${itemId}`}
     returning s.id`;
   return rows.length;
 }

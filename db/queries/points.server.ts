@@ -6,9 +6,10 @@ import { isDogecoinAddress } from "../../app/domain/address.ts";
 import { now } from "../../app/domain/clock.ts";
 import { badRequest } from "../../app/domain/errors.ts";
 import { pointsToUnits, unitsToPoints } from "../../app/domain/rewards.ts";
-import { DEFAULT_ADJUSTMENT_DESCRIPTION, MAX_POINTS, MESSAGES } from "../../app/domain/validation.ts";
+import { addPointsSchema, MESSAGES } from "../../app/domain/validation.ts";
 import type { Queryable, TransactionSql } from "../client.server.ts";
 import { actorLabel, recordAudit, type Actor } from "./audit.server.ts";
+import { parseOrRefuse } from "./input.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
 export type LedgerKind =
@@ -81,20 +82,21 @@ export async function lockBalanceUnits(tx: TransactionSql, address: string): Pro
   return row.units;
 }
 
-/** Adds whole (or 0.01) points to a wallet; answers its new balance in points. */
+/**
+ * Adds points (at most 2 decimals) to a wallet; answers its new balance in points. The amount follows the
+ * same rules (addPointsSchema) as the admin form and the CLI that call it.
+ */
 export async function addPoints(sql: Queryable, input: AddPointsInput): Promise<{ address: string; totalPoints: number }> {
-  requireAddress(input.address);
-  const { points } = input;
-  if (typeof points !== "number" || !Number.isFinite(points) || points <= 0) throw badRequest(MESSAGES.positivePoints);
-  if (points > MAX_POINTS) throw badRequest(`Amount must be at most ${MAX_POINTS}`);
-  const cents = points * 100;
-  if (Math.abs(cents - Math.round(cents)) > 1e-6) throw badRequest("Amount can have at most 2 decimals");
-  const units = pointsToUnits(Math.round(cents) / 100);
-  const description = input.description?.trim() || DEFAULT_ADJUSTMENT_DESCRIPTION;
+  const { address, amount: points, description } = parseOrRefuse(addPointsSchema, {
+    address: input.address,
+    amount: input.points,
+    description: input.description ?? undefined,
+  });
+  const units = pointsToUnits(points);
   return inTransaction(sql, async (tx) => {
-    await appendLedger(tx, [{ address: input.address, kind: "admin_add", units, description, actor: input.actor }]);
-    await recordAudit(tx, input.actor, "points.add", input.address, { points, description });
-    return { address: input.address, totalPoints: unitsToPoints(await getBalanceUnits(tx, input.address)) };
+    await appendLedger(tx, [{ address, kind: "admin_add", units, description, actor: input.actor }]);
+    await recordAudit(tx, input.actor, "points.add", address, { points, description });
+    return { address, totalPoints: unitsToPoints(await getBalanceUnits(tx, address)) };
   });
 }
 

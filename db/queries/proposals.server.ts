@@ -9,7 +9,7 @@ import { proposalStatus, type ProposalStatus, type VoteType } from "../../app/do
 import { createProposalSchema } from "../../app/domain/validation.ts";
 import type { Queryable } from "../client.server.ts";
 import { recordAudit, type Actor } from "./audit.server.ts";
-import { parseOrRefuse } from "./input.server.ts";
+import { isRowId, parseOrRefuse, requireRowId } from "./input.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
 export type ProposalOption = { id: number; optionText: string };
@@ -42,9 +42,7 @@ export type UserVote = { proposalId: number; optionId: number };
 
 type ProposalRow = Omit<Proposal, "status" | "options">;
 
-function requireId(id: number): void {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw notFound("Proposal not found");
-}
+const proposalColumns = (sql: Queryable) => sql`id, title, description, start_date, end_date, vote_type, created_by`;
 
 function withStatus<T extends { startDate: Date; endDate: Date }>(row: T, at: Date): T & { status: ProposalStatus } {
   return { ...row, status: proposalStatus(row.startDate, row.endDate, at) };
@@ -64,9 +62,12 @@ async function optionsOf(sql: Queryable, proposalIds: number[]): Promise<Map<num
   return byProposal;
 }
 
-export async function listProposals(sql: Queryable, at: Date = now()): Promise<Proposal[]> {
+/** Every proposal (or those with `ids`), latest start first, with its status at `at` and its options. */
+export async function listProposals(sql: Queryable, at: Date = now(), ids?: number[]): Promise<Proposal[]> {
   const rows = await sql<ProposalRow[]>`
-    select id, title, description, start_date, end_date, vote_type, created_by from proposals order by start_date desc, id desc`;
+    select ${proposalColumns(sql)} from proposals
+    ${ids ? sql`where id = any(${ids}::int[])` : sql``}
+    order by start_date desc, id desc`;
   const options = await optionsOf(sql, rows.map((row) => row.id));
   return rows.map((row) => ({
     ...withStatus(row, at),
@@ -75,9 +76,8 @@ export async function listProposals(sql: Queryable, at: Date = now()): Promise<P
 }
 
 export async function getProposalDetail(sql: Queryable, id: number, at: Date = now()): Promise<ProposalDetail> {
-  requireId(id);
-  const [row] = await sql<ProposalRow[]>`
-    select id, title, description, start_date, end_date, vote_type, created_by from proposals where id = ${id}`;
+  requireRowId(id, "Proposal");
+  const [row] = await sql<ProposalRow[]>`select ${proposalColumns(sql)} from proposals where id = ${id}`;
   if (!row) throw notFound("Proposal not found");
   const [totals] = await sql<{ totalVotes: number; uniqueVoters: number }[]>`
     select coalesce(sum(weight), 0)::int8 as total_votes, count(*)::int as unique_voters from votes where proposal_id = ${id}`;
@@ -96,22 +96,20 @@ export async function createProposal(sql: Queryable, input: CreateProposalInput,
     const optionRows = options.map((optionText, position) => ({ proposalId: id, position, optionText }));
     await tx`insert into proposal_options ${tx(optionRows, "proposalId", "position", "optionText")}`;
     await recordAudit(tx, actor, "proposal.create", `proposal:${id}`, { title, voteType, startDate, endDate, options });
-    return (await listProposalsByIds(tx, [id]))[0];
+    return (await listProposals(tx, now(), [id]))[0];
   });
 }
 
-async function listProposalsByIds(sql: Queryable, ids: number[]): Promise<Proposal[]> {
-  const rows = await sql<ProposalRow[]>`
-    select id, title, description, start_date, end_date, vote_type, created_by from proposals where id = any(${ids}::int[])`;
-  const options = await optionsOf(sql, ids);
-  return rows.map((row) => ({
-    ...withStatus(row, now()),
-    options: (options.get(row.id) ?? []).map(({ id, optionText }) => ({ id, optionText })),
-  }));
+/** The proposal's title (what a vote message names), or 404. */
+export async function proposalTitle(sql: Queryable, id: number): Promise<string> {
+  requireRowId(id, "Proposal");
+  const [row] = await sql<{ title: string }[]>`select title from proposals where id = ${id}`;
+  if (!row) throw notFound("Proposal not found");
+  return row.title;
 }
 
 export async function deleteProposal(sql: Queryable, id: number, actor: Actor): Promise<void> {
-  requireId(id);
+  requireRowId(id, "Proposal");
   await inTransaction(sql, async (tx) => {
     const [row] = await tx<{ title: string }[]>`delete from proposals where id = ${id} returning title`;
     if (!row) throw notFound("Proposal not found");
@@ -137,7 +135,7 @@ export async function votingPower(sql: Queryable, address: string, proposalId?: 
       select count(*)::int as count from stakes where address = ${address} and ended_at is null`;
     return row.count;
   }
-  requireId(proposalId);
+  requireRowId(proposalId, "Proposal");
   const [proposal] = await sql<{ startDate: Date }[]>`select start_date from proposals where id = ${proposalId}`;
   if (!proposal) throw notFound("Proposal not found");
   const at = now();
@@ -153,8 +151,8 @@ export async function votesOfAddress(sql: Queryable, address: string): Promise<U
  * (proposal, address) constraint settles concurrent votes of one wallet: exactly one is inserted.
  */
 export async function castVote(sql: Queryable, input: CastVoteInput): Promise<Vote> {
-  requireId(input.proposalId);
-  if (!Number.isSafeInteger(input.optionId) || input.optionId < 1 || input.optionId > 2_147_483_647) {
+  requireRowId(input.proposalId, "Proposal");
+  if (!isRowId(input.optionId)) {
     throw badRequest("This option does not belong to this proposal");
   }
   return inTransaction(sql, async (tx) => {

@@ -139,6 +139,16 @@ describe("admin points", () => {
     expect(await balanceUnits(ctx.sql, holder.address)).toBe(0);
   });
 
+  it("accepts every amount with at most 2 decimals up to the maximum, exactly", async () => {
+    const cookie = await ctx.adminCookie();
+    const holder = newWallet();
+    // 555,555,555.55 × 100 is not a whole number in binary floating point; it is still a valid amount.
+    const added = await ctx.call("POST", "/api/add-permanent-points", { address: holder.address, amount: 555_555_555.55 }, { cookie });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ success: true, totalPoints: 555_555_555.55 });
+    expect(await balanceUnits(ctx.sql, holder.address)).toBe(55_555_555_555 * 24);
+  });
+
   it("recalculates cached balances from the ledger and resets negative balances with ledger rows", async () => {
     const cookie = await ctx.adminCookie();
     const drifted = newWallet();

@@ -123,6 +123,10 @@ describe("health and generic answers", () => {
       lastSyncAt: "2026-01-01T10:00:05.000Z",
       lastAccrualHour: "2026-01-01T09:00:00.000Z",
       lastSyncBlockHeight: 5000000,
+      lastSyncItemsChecked: 1883,
+      lastSyncOwnersChanged: 2,
+      lastSyncStakesEnded: 1,
+      lastSyncErrors: 0,
     });
   });
 
@@ -141,5 +145,21 @@ describe("health and generic answers", () => {
     expect(malformed.body).toEqual({ message: "Malformed JSON body" });
     const invalidUtf8 = await ctx.call("POST", "/api/verify-holdings", undefined, { raw: new Uint8Array([0x7b, 0xff, 0x7d]) });
     expect(invalidUtf8.status).toBe(400);
+  });
+
+  it("refuses text with a NUL character (which Postgres cannot store) with 400, changing nothing", async () => {
+    const wallet = newWallet();
+    const nul = await ctx.call("POST", "/api/verify-holdings", { address: wallet.address, inscriptionIds: ["a\u0000b"] });
+    expect(nul.status).toBe(400);
+    expect(nul.body).toEqual({ message: "Text must not contain NUL characters" });
+    // A sign-in message the wallet really signed, with a NUL in its statement: refused, the challenge stays usable.
+    const challenge = (await ctx.call("GET", `/api/auth/challenge?address=${wallet.address}`)).body.message as string;
+    const tampered = challenge.replace("Sign in to Spooks.", "Sign in\u0000");
+    const refused = await ctx.call("POST", "/api/auth/session", { address: wallet.address, message: tampered, signature: wallet.sign(tampered) });
+    expect(refused.status).toBe(400);
+    const session = await ctx.call("POST", "/api/auth/session", { address: wallet.address, message: challenge, signature: wallet.sign(challenge) });
+    expect(session.status).toBe(200);
+    const search = await ctx.call("GET", "/api/admin/users?search=%00", undefined, { cookie: await ctx.adminCookie() });
+    expect(search.status).toBe(400);
   });
 });

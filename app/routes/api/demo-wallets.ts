@@ -3,16 +3,15 @@
  * the page offers when no MyDoge extension is present. Only in demo mode (no ORD_URL, never production);
  * anywhere else it does not exist (404).
  */
+import { json, onlyMethods } from "../../utils/api.server.ts";
 import type { Route } from "./+types/demo-wallets";
 
-function notFound() {
-  return Response.json({ message: "Not found" }, { status: 404 });
-}
-
 export function loader({ context }: Route.LoaderArgs) {
-  if (!context.config.demo || context.config.nodeEnv === "production" || context.demoWallets.length === 0) return notFound();
+  if (!context.config.demo || context.config.nodeEnv === "production" || context.demoWallets.length === 0) {
+    return json({ message: "Not found" }, 404);
+  }
   const wallets = context.demoWallets.map(({ label, address, privateKeyHex }) => ({ label, address, privateKeyHex }));
-  return Response.json({ wallets }, { headers: { "cache-control": "no-store" } });
+  return json({ wallets });
 }
 
-export const action = () => Response.json({ message: "Method not allowed" }, { status: 405, headers: { allow: "GET" } });
+export const action = onlyMethods("GET");

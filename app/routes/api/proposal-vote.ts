@@ -4,7 +4,7 @@ import { parseVoteMessage } from "../../domain/messages.ts";
 import { apiMethods, idParam, onlyMethods, readJson } from "../../utils/api.server.ts";
 import { voteBodySchema } from "../../utils/api-schemas.server.ts";
 import { consumeSignature, verifySignedAction } from "../../utils/auth.server.ts";
-import { castVote, getProposalDetail } from "../../../db/queries/proposals.server.ts";
+import { castVote, proposalTitle } from "../../../db/queries/proposals.server.ts";
 import { inTransaction } from "../../../db/queries/transaction.server.ts";
 import type { Route } from "./+types/proposal-vote";
 
@@ -12,9 +12,9 @@ export const action = apiMethods<Route.ActionArgs>({
   POST: async ({ request, params, context }) => {
     const proposalId = idParam(params.id, "Proposal");
     const body = await readJson(request, voteBodySchema);
-    const proposal = await getProposalDetail(context.sql, proposalId);
+    const title = await proposalTitle(context.sql, proposalId);
     const signed = verifySignedAction(body, parseVoteMessage, "vote");
-    if (signed.proposalId !== proposalId || signed.title !== proposal.title || signed.optionId !== body.optionId) {
+    if (signed.proposalId !== proposalId || signed.title !== title || signed.optionId !== body.optionId) {
       throw unauthorized("The signed message does not name this proposal, its title and this option");
     }
     const vote = await inTransaction(context.sql, async (tx) => {

@@ -3,9 +3,8 @@ import { addressParam, apiRoute, onlyMethods } from "../../utils/api.server.ts";
 import { holdingCounts } from "../../../db/queries/holdings.server.ts";
 import type { Route } from "./+types/stats";
 
-export const loader = apiRoute<Route.LoaderArgs>(async ({ params, context }) => {
-  const { stakedCount, totalCount, spooksCount, societyCount } = await holdingCounts(context.sql, addressParam(params.address));
-  return { stakedCount, totalCount, spooksCount, societyCount };
-});
+export const loader = apiRoute<Route.LoaderArgs>(({ params, context }) =>
+  holdingCounts(context.sql, addressParam(params.address)),
+);
 
 export const action = onlyMethods("GET");

@@ -17,6 +17,8 @@ export type AppContext = {
   config: Config & { adminAddress: string };
   /** Demo mode only: the built-in wallets (holder, admin) the page offers when MyDoge is absent. */
   demoWallets: DemoWallet[];
+  /** This request's Content-Security-Policy nonce (server/security.ts), for the page's inline scripts. */
+  cspNonce?: string;
 };
 
 declare module "react-router" {

@@ -1,22 +1,25 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
+import { useNonce } from "./lib/nonce.ts";
 import "./app.css";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce(); // the CSP nonce on the server, "" in the browser (see app/lib/nonce.ts)
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        {/* Stylesheets and preloads need no nonce (style-src allows inline, script-src 'self'): "" on both sides. */}
+        <Links nonce="" />
       </head>
       <body className="min-h-screen bg-zinc-950 text-zinc-100 antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

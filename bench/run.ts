@@ -8,6 +8,7 @@ export {};
 const SUITES = {
   api: () => import("./api.ts"),
   indexer: () => import("./indexer.ts"),
+  "block-walk": () => import("./block-walk.ts"),
   render: () => import("./render.ts"),
 } as const;
 

@@ -3,7 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DatabaseConfigError, describeUrl, openDatabase, type Database } from "./client.server.ts";
+import { createSql, DatabaseConfigError, describeUrl, openDatabase, type Database } from "./client.server.ts";
 import { openEmbedded } from "./embedded.server.ts";
 
 let tmp: string;
@@ -64,6 +64,15 @@ describe("embedded mode (no DATABASE_URL)", () => {
       expect(fs.existsSync(path.join(dataDir, "pglite"))).toBe(true);
       expect(first.description).toContain(path.resolve(dataDir));
       expect(first.description).not.toMatch(/attached/);
+      // The connection file holds the socket's password, readable by its owner only; without it the
+      // port refuses any local process.
+      const connectionFile = path.join(dataDir, "embedded.json");
+      expect(fs.statSync(connectionFile).mode & 0o777).toBe(0o600);
+      const { port, password } = JSON.parse(fs.readFileSync(connectionFile, "utf8")) as { port: number; password: string };
+      expect(password).toMatch(/^[0-9a-f]{48}$/);
+      const intruder = createSql(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1 });
+      await expect(intruder`select 1`).rejects.toMatchObject({ code: "28P01" });
+      await intruder.end();
       await first.sql`create table notes (id integer primary key, body text not null)`;
       await first.sql`insert into notes values (1, 'written by the first')`;
 
@@ -112,13 +121,14 @@ describe("embedded owner file", () => {
     const server = net.createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as net.AddressInfo).port;
-    const published = setTimeout(() => fs.writeFileSync(ownerFile, JSON.stringify({ pid: otherPid, port })), 600);
+    const published = setTimeout(() => fs.writeFileSync(ownerFile, JSON.stringify({ pid: otherPid, port, password: "p4ss" })), 600);
     try {
       const embedded = await openEmbedded(dataDir);
       expect(embedded.description).toBe(`embedded PGlite in ${path.resolve(dataDir)} (attached to process ${otherPid})`);
       expect(new URL(embedded.url).port).toBe(String(port));
+      expect(new URL(embedded.url).password).toBe("p4ss");
       await embedded.close();
-      expect(JSON.parse(fs.readFileSync(ownerFile, "utf8"))).toEqual({ pid: otherPid, port });
+      expect(JSON.parse(fs.readFileSync(ownerFile, "utf8"))).toEqual({ pid: otherPid, port, password: "p4ss" });
       expect(fs.existsSync(path.join(dataDir, "pglite"))).toBe(false);
     } finally {
       clearTimeout(published);

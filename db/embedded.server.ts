@@ -1,20 +1,23 @@
 /**
- * Embedded Postgres: PGlite kept in `<dataDir>/pglite`, served on a loopback port by pglite-socket.
- * The process that opens the files writes `<dataDir>/embedded.json` (pid, port); another process on the
- * same DATA_DIR (or a second open in the same process) attaches to that port rather than opening the files a
- * second time, waiting while the owner is still starting. pglite-socket queues
- * queries and keeps a transaction's statements together, so attached clients are safe, but they share
- * one backend: advisory locks do not exclude between them.
+ * Embedded Postgres: PGlite kept in `<dataDir>/pglite`, served on a loopback port (./pglite-socket.server.ts).
+ * The process that opens the files writes the connection file `<dataDir>/embedded.json` (pid, port and
+ * the socket's random password; mode 0600, so only the operator's account can read it); another process
+ * on the same DATA_DIR (or a second open in the same process) attaches to that port with that password
+ * rather than opening the files a second time, waiting while the owner is still starting. Any other local
+ * process, without the password, is refused. The socket server queues queries and keeps a transaction's
+ * statements together, so attached clients are safe, but they share one backend: advisory locks do not
+ * exclude between them.
  */
 import { PGlite } from "@electric-sql/pglite";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { serveOverSocket } from "./pglite-socket.server.ts";
+import { connectionUrl, serveOverSocket } from "./pglite-socket.server.ts";
 
 export type Embedded = { url: string; description: string; close(): Promise<void> };
 
-type Owner = { pid: number; port: number };
+/** The connection file: port 0 (and no password) while the owner is still opening PGlite. */
+type Owner = { pid: number; port: number; password?: string };
 
 const MAX_ATTACHED_CONNECTIONS = 16;
 
@@ -40,39 +43,42 @@ function portAnswers(port: number): Promise<boolean> {
 function readOwner(file: string): Owner | null {
   try {
     const owner = JSON.parse(fs.readFileSync(file, "utf8")) as Owner;
-    return Number.isInteger(owner.pid) && Number.isInteger(owner.port) ? owner : null;
+    if (!Number.isInteger(owner.pid) || !Number.isInteger(owner.port)) return null;
+    return owner.port === 0 || typeof owner.password === "string" ? owner : null;
   } catch {
     return null;
   }
 }
 
-function urlFor(port: number): string {
-  return `postgres://postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
-}
+type Served = { port: number; password: string };
 
 /**
- * Data folders this process serves (resolved path → its port, or null once a start failed): a second
- * open in the same process attaches to the socket instead of opening the files twice.
+ * Data folders this process serves (resolved path → its port and password, or null once a start failed):
+ * a second open in the same process attaches to the socket instead of opening the files twice.
  */
-const servedHere = new Map<string, Promise<number | null>>();
+const servedHere = new Map<string, Promise<Served | null>>();
 
 /** How long to wait for another process that has claimed the folder but not yet published its port. */
 const OWNER_START_WAIT_MS = 20_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function attached(root: string, port: number, pid: number): Embedded {
+function attached(root: string, { port, password }: { port: number; password: string }, pid: number): Embedded {
   return {
-    url: urlFor(port),
+    url: connectionUrl(port, password),
     description: `embedded PGlite in ${root} (attached to process ${pid})`,
     close: async () => {},
   };
 }
 
-/** Writes the owner file whole (never a half-written file another process could read as garbage). */
+/**
+ * Writes the owner file whole (never a half-written file another process could read as garbage), readable
+ * and writable by its owner only (it holds the socket's password).
+ */
 function writeOwner(file: string, owner: Owner, exclusive: boolean): boolean {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(owner));
+  fs.writeFileSync(tmp, JSON.stringify(owner), { mode: 0o600 });
+  fs.chmodSync(tmp, 0o600); // whatever the umask
   try {
     if (!exclusive) {
       fs.renameSync(tmp, file);
@@ -121,14 +127,16 @@ export async function openEmbedded(dataDir: string): Promise<Embedded> {
   for (;;) {
     const here = servedHere.get(root);
     if (here) {
-      const port = await here;
-      if (port !== null) return attached(root, port, process.pid);
+      const served = await here;
+      if (served !== null) return attached(root, served, process.pid);
       continue; // that start failed (and was forgotten): try again
     }
     const owner = readOwner(ownerFile);
     // An owner file naming this process but not served here is stale (a previous process with the same pid).
     if (owner && owner.pid !== process.pid && isAlive(owner.pid)) {
-      if (owner.port > 0 && (await portAnswers(owner.port))) return attached(root, owner.port, owner.pid);
+      if (owner.port > 0 && owner.password && (await portAnswers(owner.port))) {
+        return attached(root, { port: owner.port, password: owner.password }, owner.pid);
+      }
       if (owner.port === 0) {
         // Claimed by a process still opening PGlite: wait for its port rather than open the files twice.
         if (Date.now() > deadline) {
@@ -153,7 +161,7 @@ export async function openEmbedded(dataDir: string): Promise<Embedded> {
     servedHere.set(
       root,
       serving.then(
-        (served) => served.port,
+        (served) => served.served,
         () => {
           servedHere.delete(root);
           return null;
@@ -164,16 +172,16 @@ export async function openEmbedded(dataDir: string): Promise<Embedded> {
   }
 }
 
-async function serveEmbedded(root: string, ownerFile: string): Promise<{ embedded: Embedded; port: number }> {
+async function serveEmbedded(root: string, ownerFile: string): Promise<{ embedded: Embedded; served: Served }> {
   let db: PGlite | undefined;
   try {
     db = await PGlite.create({ dataDir: path.join(root, "pglite") });
-    const server = await serveOverSocket(db, MAX_ATTACHED_CONNECTIONS);
-    const port = server.port;
-    writeOwner(ownerFile, { pid: process.pid, port }, false);
+    const server = await serveOverSocket(db, { maxConnections: MAX_ATTACHED_CONNECTIONS });
+    const { port, password } = server;
+    writeOwner(ownerFile, { pid: process.pid, port, password }, false);
     const opened = db;
     const embedded: Embedded = {
-      url: urlFor(port),
+      url: server.url,
       description: `embedded PGlite in ${root}`,
       close: async () => {
         servedHere.delete(root);
@@ -182,7 +190,7 @@ async function serveEmbedded(root: string, ownerFile: string): Promise<{ embedde
         fs.rmSync(ownerFile, { force: true });
       },
     };
-    return { embedded, port };
+    return { embedded, served: { port, password } };
   } catch (error) {
     await db?.close().catch(() => {});
     fs.rmSync(ownerFile, { force: true });

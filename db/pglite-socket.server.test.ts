@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
+import net from "node:net";
 import type postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSql, type Sql } from "./client.server.ts";
@@ -22,12 +23,12 @@ async function interleave(clients: Sql[], perClient: number): Promise<number[]> 
 const expected = (clients: number, perClient: number) =>
   Array.from({ length: clients }, (_, c) => Array.from({ length: perClient }, (_, i) => c * 1000 + i)).flat();
 
-describe("serveOverSocket", () => {
-  const toClose: (() => Promise<unknown>)[] = [];
-  afterAll(async () => {
-    for (const close of toClose.reverse()) await close();
-  });
+const toClose: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const close of toClose.reverse()) await close();
+});
 
+describe("serveOverSocket", () => {
   it("keeps each connection's extended-protocol batch together", async () => {
     const db = await PGlite.create();
     const server = await serveOverSocket(db);
@@ -35,7 +36,80 @@ describe("serveOverSocket", () => {
     toClose.push(() => db.close(), () => server.stop(), ...clients.map((sql) => () => sql.end()));
     expect(await interleave(clients, 60)).toEqual(expected(5, 60));
   });
-  // Without keepBatchesTogether the same run fails within a few queries with `portal "" does not exist`
+  // Without keeping batches together the same run fails within a few queries with `portal "" does not exist`
   // (checked by hand against a bare PGLiteSocketServer; not kept as a test because the broken server
   // leaves connections hanging).
+});
+
+/** The raw wire bytes of a startup packet (what any client sends first). */
+function startupPacket(): Buffer {
+  const body = Buffer.from("user\0postgres\0database\0postgres\0\0");
+  const head = Buffer.alloc(8);
+  head.writeInt32BE(8 + body.length, 0);
+  head.writeInt32BE(196608, 4);
+  return Buffer.concat([head, body]);
+}
+
+describe("serveOverSocket access and failures", () => {
+  it("answers a client with the password (SCRAM-SHA-256) and refuses one without it or with another", async () => {
+    const db = await PGlite.create();
+    const server = await serveOverSocket(db);
+    toClose.push(() => db.close(), () => server.stop());
+    expect(server.password).toMatch(/^[0-9a-f]{48}$/);
+
+    const good = createSql(server.url, { max: 1 });
+    toClose.push(() => good.end());
+    expect(await good`select 1 as n`).toEqual([{ n: 1 }]);
+
+    for (const url of [server.url.replace(`:${server.password}@`, "@"), server.url.replace(server.password, "0".repeat(48))]) {
+      const bad = createSql(url, { max: 1 });
+      await expect(bad`select 1`).rejects.toMatchObject({ code: "28P01" });
+      await bad.end();
+    }
+
+    // A raw client that skips authentication gets the SASL request, never AuthenticationOk or data.
+    const raw = net.connect(server.port, "127.0.0.1");
+    const received: Buffer[] = [];
+    raw.on("data", (chunk) => received.push(chunk));
+    raw.write(startupPacket());
+    raw.write(Buffer.from("Q\0\0\0\x0dselect 1\0", "latin1")); // a query instead of a password message
+    await new Promise((resolve) => raw.on("close", resolve));
+    const answer = Buffer.concat(received);
+    const messages: string[] = [];
+    for (let at = 0; at < answer.length; at += 1 + answer.readInt32BE(at + 1)) {
+      const type = String.fromCharCode(answer[at]);
+      messages.push(type === "R" ? `R${answer.readInt32BE(at + 5)}` : type);
+    }
+    expect(messages).toEqual(["R10", "E"]); // AuthenticationSASL, then the refusal: no AuthenticationOk (R0), no rows
+    expect(answer.toString("latin1")).toContain("28P01");
+  });
+
+  it("keeps answering the other connections when one connection's message fails inside PGlite", async () => {
+    const db = await PGlite.create();
+    // Inject an internal error: PGlite throws while running any message that names this marker.
+    const execute = db.execProtocolRawStream.bind(db);
+    db.execProtocolRawStream = async (message, options) => {
+      if (Buffer.from(message).includes("spooks_inject_internal_error")) throw new Error("injected internal error");
+      return execute(message, options);
+    };
+    const server = await serveOverSocket(db);
+    const victim = createSql(server.url, { max: 1 });
+    const other = createSql(server.url, { max: 1 });
+    toClose.push(() => db.close(), () => server.stop(), () => victim.end(), () => other.end());
+    await Promise.all([victim`select 1`, other`select 1`]); // both connected
+
+    // The failing connection is in the middle of a transaction when it fails; the other waits its turn.
+    const failing = victim.begin(async (tx) => {
+      await tx`create table t (n int)`;
+      await tx.unsafe("select 'spooks_inject_internal_error'");
+    });
+    const started = Date.now();
+    const answer = other`select 2 as n`;
+    await expect(failing).rejects.toMatchObject({ code: "XX000", message: expect.stringMatching(/internal error in the embedded database/) });
+    expect(await answer).toEqual([{ n: 2 }]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    // The failed transaction was rolled back, and the failed client reconnects and works again.
+    expect(await other`select to_regclass('t') as t`).toEqual([{ t: null }]);
+    expect(await victim`select 3 as n`).toEqual([{ n: 3 }]);
+  });
 });

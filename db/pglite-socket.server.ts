@@ -1,40 +1,379 @@
 /**
- * Serves a PGlite instance on a loopback port to any number of `postgres` clients.
+ * Serves a PGlite instance on a loopback port to any number of `postgres` clients (web, indexer, CLI),
+ * speaking PostgreSQL's wire protocol. PGlite has one backend, so the connections take turns on it.
  *
- * pglite-socket multiplexes its connections onto PGlite's single backend, keeping a connection's
- * statements together only while an explicit transaction is open. Outside one, postgres.js's extended
- * protocol (Parse, Bind, Execute … Sync) from two connections could interleave, and one connection's
- * unnamed statement or portal would replace the other's ("portal "" does not exist"). So the queue is
- * also kept on one connection from its first message until its Sync (or simple Query): a whole batch
- * runs before another connection's.
+ * - Access: every connection must prove the server's password with SCRAM-SHA-256 (as a real PostgreSQL
+ *   does with `scram-sha-256` in pg_hba.conf); without it the connection is refused (28P01) before any
+ *   message reaches the database. The password is random per start and kept in the data folder's
+ *   connection file, readable only by its owner (db/embedded.server.ts).
+ * - Turns: one queue for all connections. A connection keeps the backend from its first message until
+ *   its batch ends (Sync or a simple Query) and for as long as it has a transaction open, so two
+ *   connections' extended-protocol batches (Parse, Bind, Execute … Sync) never interleave and one
+ *   connection's unnamed statement or portal is never replaced by another's.
+ * - Failure: an internal error while PGlite runs one connection's message is answered to that connection
+ *   as a query error (XX000, its batch skipped up to its Sync, as PostgreSQL does after an error), the
+ *   backend is returned clean (that batch and transaction rolled back), and the queue goes on for the
+ *   others. (@electric-sql/pglite-socket, used before, stopped its queue for good
+ *   on such an error, leaving every other connection waiting.)
  */
 import type { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from "node:crypto";
+import net from "node:net";
+
+const PROTOCOL_3 = 196608;
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+const SCRAM_ITERATIONS = 4096;
+/** Startup and password messages are small; anything larger before authentication is refused. */
+const MAX_UNAUTHENTICATED_BYTES = 64 * 1024;
 
 const SYNC = 0x53; // 'S'
 const SIMPLE_QUERY = 0x51; // 'Q'
+const TERMINATE = 0x58; // 'X'
+const PASSWORD = 0x70; // 'p'
 
-function keepBatchesTogether(db: PGlite): void {
-  let batchOpen = false;
-  const execProtocolRawStream = db.execProtocolRawStream.bind(db);
-  const isInTransaction = db.isInTransaction.bind(db);
-  db.execProtocolRawStream = (message, options) => {
-    batchOpen = message[0] !== SYNC && message[0] !== SIMPLE_QUERY;
-    return execProtocolRawStream(message, options);
-  };
-  db.isInTransaction = () => batchOpen || isInTransaction();
+// Wire messages --------------------------------------------------------------------------------------
+
+function message(type: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(5);
+  head.write(type, 0, "latin1");
+  head.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([head, body]);
 }
 
-export type SocketServing = { url: string; port: number; stop(): Promise<void> };
+function int32(value: number): Buffer {
+  const buffer = Buffer.alloc(4);
+  buffer.writeInt32BE(value);
+  return buffer;
+}
 
-export async function serveOverSocket(db: PGlite, maxConnections = 16): Promise<SocketServing> {
-  keepBatchesTogether(db);
-  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections });
-  await server.start();
-  const port = Number(server.getServerConn().split(":").pop());
+function authentication(code: number, data: Buffer = Buffer.alloc(0)): Buffer {
+  return message("R", Buffer.concat([int32(code), data]));
+}
+
+function errorResponse(code: string, text: string, severity: "FATAL" | "ERROR" = "FATAL"): Buffer {
+  const field = (name: string, value: string) => Buffer.concat([Buffer.from(name, "latin1"), Buffer.from(`${value}\0`, "utf8")]);
+  return message(
+    "E",
+    Buffer.concat([field("S", severity), field("V", severity), field("C", code), field("M", text), Buffer.from([0])]),
+  );
+}
+
+/** ReadyForQuery, idle (after a failed message the backend is always rolled back to idle). */
+const READY_IDLE = message("Z", Buffer.from("I", "latin1"));
+
+const simpleQuery = (text: string) => message("Q", Buffer.from(`${text}\0`, "utf8"));
+const SYNC_MESSAGE = message("S", Buffer.alloc(0));
+
+// SCRAM-SHA-256 (RFC 5802 / 7677), server side -------------------------------------------------------
+
+const hmac = (key: Buffer, text: string) => createHmac("sha256", key).update(text).digest();
+const sha256 = (data: Buffer) => createHash("sha256").update(data).digest();
+
+type ScramSecret = { salt: Buffer; storedKey: Buffer; serverKey: Buffer };
+
+function scramSecret(password: string): ScramSecret {
+  const salt = randomBytes(16);
+  const salted = pbkdf2Sync(password.normalize("NFKC"), salt, SCRAM_ITERATIONS, 32, "sha256");
+  return { salt, storedKey: sha256(hmac(salted, "Client Key")), serverKey: hmac(salted, "Server Key") };
+}
+
+function scramAttributes(text: string): Map<string, string> {
+  const attributes = new Map<string, string>();
+  for (const part of text.split(",")) {
+    const at = part.indexOf("=");
+    if (at === 1) attributes.set(part[0], part.slice(2));
+  }
+  return attributes;
+}
+
+/** One connection's SCRAM exchange: answers the server-first message, then checks the client's proof. */
+class ScramExchange {
+  private clientFirstBare = "";
+  private serverFirst = "";
+  private nonce = "";
+
+  constructor(private readonly secret: ScramSecret) {}
+
+  /** `n,,n=user,r=nonce` → `r=…,s=…,i=…`, or null when malformed (or asking for channel binding). */
+  first(clientFirst: string): string | null {
+    if (!clientFirst.startsWith("n,,")) return null;
+    this.clientFirstBare = clientFirst.slice(3);
+    const clientNonce = scramAttributes(this.clientFirstBare).get("r");
+    if (!clientNonce) return null;
+    this.nonce = clientNonce + randomBytes(18).toString("base64");
+    this.serverFirst = `r=${this.nonce},s=${this.secret.salt.toString("base64")},i=${SCRAM_ITERATIONS}`;
+    return this.serverFirst;
+  }
+
+  /** `c=biws,r=…,p=proof` → `v=server signature`, or null when the proof is not the password's. */
+  final(clientFinal: string): string | null {
+    const attributes = scramAttributes(clientFinal);
+    const proof = Buffer.from(attributes.get("p") ?? "", "base64");
+    if (attributes.get("c") !== "biws" || attributes.get("r") !== this.nonce || proof.length !== 32) return null;
+    const withoutProof = clientFinal.slice(0, clientFinal.lastIndexOf(",p="));
+    const authMessage = `${this.clientFirstBare},${this.serverFirst},${withoutProof}`;
+    const signature = hmac(this.secret.storedKey, authMessage);
+    const clientKey = Buffer.from(proof.map((byte, i) => byte ^ signature[i]));
+    if (!timingSafeEqual(sha256(clientKey), this.secret.storedKey)) return null;
+    return `v=${hmac(this.secret.serverKey, authMessage).toString("base64")}`;
+  }
+}
+
+// Connections and the queue ----------------------------------------------------------------------------
+
+/** A message for the backend; `startup` marks the startup packet, which is no part of a batch. */
+type Job = { connection: Connection; message: Uint8Array; startup?: boolean };
+
+class Connection {
+  private buffer: Buffer = Buffer.alloc(0);
+  private phase: "startup" | "sasl-first" | "sasl-final" | "ready" = "startup";
+  private startup: Buffer | null = null;
+  private user = "postgres";
+  private readonly scram: ScramExchange;
+  closed = false;
+  /** After an internal error in a batch: its remaining messages are skipped until its Sync. */
+  skippingToSync = false;
+
+  constructor(
+    readonly socket: net.Socket,
+    secret: ScramSecret,
+    private readonly queue: BackendQueue,
+  ) {
+    this.scram = new ScramExchange(secret);
+    socket.setNoDelay(true);
+    socket.on("data", (data) => this.receive(data));
+    socket.on("error", () => this.close());
+    socket.on("close", () => this.close());
+  }
+
+  write(data: Uint8Array): void {
+    if (!this.closed && this.socket.writable) this.socket.write(data);
+  }
+
+  /** Ends the connection, after an optional last message (a FATAL error). */
+  close(last?: Buffer): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (last && this.socket.writable) this.socket.end(last);
+    else this.socket.destroy();
+    setTimeout(() => this.socket.destroy(), 1000).unref();
+    this.queue.forget(this);
+  }
+
+  private refuse(code: string, text: string): void {
+    this.close(errorResponse(code, text));
+  }
+
+  private receive(data: Buffer): void {
+    if (this.closed) return;
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, data]) : data;
+    if (this.phase !== "ready" && this.buffer.length > MAX_UNAUTHENTICATED_BYTES) {
+      return this.refuse("08P01", "startup message too large");
+    }
+    while (!this.closed) {
+      // Before the startup packet a frame is int32 length + body; after it, a type byte comes first.
+      const typed = this.phase !== "startup";
+      if (this.buffer.length < (typed ? 5 : 4)) return;
+      const length = typed ? 1 + this.buffer.readInt32BE(1) : this.buffer.readInt32BE(0);
+      if (length < (typed ? 5 : 8)) return this.refuse("08P01", "invalid message length");
+      if (this.buffer.length < length) return;
+      const frame = this.buffer.subarray(0, length);
+      this.buffer = this.buffer.subarray(length);
+      this.handle(frame);
+    }
+  }
+
+  private handle(frame: Buffer): void {
+    switch (this.phase) {
+      case "startup":
+        return this.handleStartup(frame);
+      case "sasl-first":
+      case "sasl-final":
+        return this.handlePassword(frame);
+      case "ready":
+        if (frame[0] === TERMINATE) return this.close();
+        return this.queue.push({ connection: this, message: new Uint8Array(frame) });
+    }
+  }
+
+  private handleStartup(frame: Buffer): void {
+    const code = frame.length >= 8 ? frame.readInt32BE(4) : 0;
+    if (code === SSL_REQUEST || code === GSSENC_REQUEST) return this.write(Buffer.from("N"));
+    if (code === CANCEL_REQUEST) return this.close(); // PGlite has no running query to cancel
+    if (code !== PROTOCOL_3) return this.refuse("0A000", "unsupported frontend protocol");
+    const fields = frame.subarray(8).toString("utf8").split("\0");
+    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === "user") this.user = fields[i + 1];
+    this.startup = Buffer.from(frame);
+    this.phase = "sasl-first";
+    this.write(authentication(10, Buffer.from("SCRAM-SHA-256\0\0", "latin1"))); // AuthenticationSASL
+  }
+
+  private handlePassword(frame: Buffer): void {
+    const failed = () => this.refuse("28P01", `password authentication failed for user "${this.user}"`);
+    if (frame[0] !== PASSWORD) return failed();
+    const body = frame.subarray(5);
+    if (this.phase === "sasl-first") {
+      const end = body.indexOf(0);
+      if (end < 0 || body.subarray(0, end).toString("latin1") !== "SCRAM-SHA-256" || body.length < end + 5) return failed();
+      const serverFirst = this.scram.first(body.subarray(end + 5).toString("utf8"));
+      if (!serverFirst) return failed();
+      this.phase = "sasl-final";
+      return this.write(authentication(11, Buffer.from(serverFirst, "utf8"))); // AuthenticationSASLContinue
+    }
+    const serverFinal = this.scram.final(body.toString("utf8"));
+    if (!serverFinal) return failed();
+    this.write(authentication(12, Buffer.from(serverFinal, "utf8"))); // AuthenticationSASLFinal
+    this.phase = "ready";
+    // PGlite answers the startup with AuthenticationOk, its parameters and ReadyForQuery.
+    this.queue.push({ connection: this, message: new Uint8Array(this.startup!), startup: true });
+    this.startup = null;
+  }
+}
+
+/** Runs every connection's messages on the one backend, in turns (see the file comment). */
+class BackendQueue {
+  private jobs: Job[] = [];
+  private running = false;
+  /** The connection whose batch or transaction is open on the backend, and whether a batch is. */
+  private holder: Connection | null = null;
+  private batchOpen = false;
+
+  constructor(private readonly db: PGlite) {}
+
+  push(job: Job): void {
+    this.jobs.push(job);
+    this.kick();
+  }
+
+  /** A closed connection's waiting messages are dropped; if it held the backend, it is cleaned up. */
+  forget(connection: Connection): void {
+    this.jobs = this.jobs.filter((job) => job.connection !== connection);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (!this.running) void this.run();
+  }
+
+  private next(): Job | null {
+    if (this.holder) {
+      const index = this.jobs.findIndex((job) => job.connection === this.holder);
+      return index < 0 ? null : this.jobs.splice(index, 1)[0];
+    }
+    return this.jobs.shift() ?? null;
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      for (;;) {
+        if (this.holder?.closed) await this.release();
+        const job = this.next();
+        if (!job) return;
+        await this.execute(job);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async execute({ connection, message, startup }: Job): Promise<void> {
+    if (connection.skippingToSync) {
+      if (message[0] === SYNC) {
+        connection.skippingToSync = false;
+        connection.write(READY_IDLE);
+      }
+      return;
+    }
+    try {
+      await this.db.runExclusive(() =>
+        this.db.execProtocolRawStream(message, { onRawData: (data) => connection.write(Buffer.from(data)) }),
+      );
+    } catch (error) {
+      // The backend's state is unknown: clean it up before anyone's turn, then tell this connection as
+      // PostgreSQL tells a failed query (dropping the connection instead would make postgres.js, inside a
+      // transaction, write to the closed socket and crash its process).
+      this.holder = connection;
+      this.batchOpen = true;
+      await this.release();
+      if (startup) return connection.close(errorResponse("XX000", "internal error in the embedded database"));
+      const text = `internal error in the embedded database: ${(error as Error)?.message ?? String(error)}`;
+      connection.write(errorResponse("XX000", text, "ERROR"));
+      if (message[0] === SYNC || message[0] === SIMPLE_QUERY) connection.write(READY_IDLE);
+      else connection.skippingToSync = true;
+      return;
+    }
+    this.batchOpen = !startup && message[0] !== SYNC && message[0] !== SIMPLE_QUERY;
+    this.holder = this.batchOpen || this.db.isInTransaction() ? connection : null;
+  }
+
+  /**
+   * Leaves the backend as a new connection expects it after its holder went away: an unfinished batch
+   * or transaction is rolled back (ROLLBACK aborts an implicit or explicit transaction; Sync ends a batch
+   * that an error left discarding messages; a last ROLLBACK for a transaction still open).
+   */
+  private async release(): Promise<void> {
+    const discard = { onRawData: () => {} };
+    const steps = this.batchOpen ? [simpleQuery("ROLLBACK"), SYNC_MESSAGE] : [];
+    try {
+      await this.db.runExclusive(async () => {
+        for (const step of steps) await this.db.execProtocolRawStream(new Uint8Array(step), discard);
+        if (this.db.isInTransaction()) await this.db.execProtocolRawStream(new Uint8Array(simpleQuery("ROLLBACK")), discard);
+      });
+    } catch {
+      // The backend refused even the clean-up: nothing more can be done here; the next query will tell.
+    }
+    this.holder = null;
+    this.batchOpen = false;
+  }
+}
+
+// The server -----------------------------------------------------------------------------------------
+
+export type SocketServing = { url: string; port: number; password: string; stop(): Promise<void> };
+
+export type ServeOptions = {
+  /** Connections beyond this are refused (53300). */
+  maxConnections?: number;
+  /** The password clients must prove; a random one when absent. */
+  password?: string;
+};
+
+export function connectionUrl(port: number, password: string): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres?sslmode=disable`;
+}
+
+export const newPassword = () => randomBytes(24).toString("hex");
+
+export async function serveOverSocket(db: PGlite, { maxConnections = 16, password = newPassword() }: ServeOptions = {}): Promise<SocketServing> {
+  await db.waitReady;
+  const secret = scramSecret(password);
+  const queue = new BackendQueue(db);
+  const connections = new Set<Connection>();
+  const server = net.createServer((socket) => {
+    if (connections.size >= maxConnections) {
+      socket.end(errorResponse("53300", "sorry, too many clients already"));
+      return;
+    }
+    const connection = new Connection(socket, secret, queue);
+    connections.add(connection);
+    socket.on("close", () => connections.delete(connection));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as net.AddressInfo).port;
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+    url: connectionUrl(port, password),
     port,
-    stop: () => server.stop(),
+    password,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const connection of connections) connection.close();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createOrdClient, mapConcurrent, OrdError, parseBlockCount, parseInscription, type OrdClient } from "./ord-client.server.ts";
+import { encodeChainAddress, hash160 } from "../app/domain/address.ts";
+import { createOrdClient, mapConcurrent, OrdError, parseBlockCount, parseInscription, parseStatus, parseValidation, type OrdClient } from "./ord-client.server.ts";
 import { startSimulatedChain, type FaultMode, type SimulatedChain } from "./simulated-chain.server.ts";
 import { testAddress } from "./test-support.ts";
 
@@ -30,8 +31,9 @@ async function failure(promise: Promise<unknown>): Promise<OrdError> {
 
 describe("ord client", () => {
   it("reads an inscription's owner and satpoint, and the tip height", async () => {
-    expect(await client.inscription(ids[0])).toEqual({ inscriptionId: ids[0], address: OWNER, satpoint: chain.satpointOf(ids[0]) });
-    expect(await client.blockCount()).toBe(chain.height());
+    expect(await client.inscription(ids[0])).toEqual({ inscriptionId: ids[0], address: OWNER, kind: "p2pkh", satpoint: chain.satpointOf(ids[0]) });
+    expect(await client.blockCount()).toBe(chain.height() + 1);
+    expect(await client.status()).toBe("ok");
   });
 
   it("a 404 is not_found and is not retried", async () => {
@@ -97,6 +99,59 @@ describe("ord client", () => {
     expect(chain.stats().maxInFlight).toBeGreaterThan(1);
   });
 
+  it("validates (item, owner) pairs in batches, and splits a batch refused for an unknown id so the others are answered", async () => {
+    const other = testAddress("someone-else");
+    const unknown = `${"e".repeat(64)}i0`;
+    const pairs = [...ids.slice(0, 9).map((inscriptionId, i) => ({ inscriptionId, address: i === 4 ? other : OWNER })), { inscriptionId: unknown, address: OWNER }];
+    const batched = createOrdClient({ baseUrl: chain.url, validateBatchSize: 4, retries: 0 });
+    chain.resetStats();
+    const outcome = await batched.validateAll(pairs);
+    expect([...outcome.confirmed].sort()).toEqual(ids.slice(0, 9).filter((_, i) => i !== 4).sort());
+    expect([...outcome.refuted]).toEqual([ids[4]]);
+    expect([...outcome.unanswered]).toEqual([unknown]);
+    // 3 batches (4 + 4 + 2); the last one refused, then split into 1 + 1.
+    expect(chain.stats().byRoute.validate).toBe(5);
+    batched.close();
+  });
+
+  it("a validate batch that fails for another reason leaves its ids unanswered (read them one by one)", async () => {
+    chain.failNext("server-error", { route: "validate", times: 3 });
+    const outcome = await client.validateAll(ids.slice(0, 3).map((inscriptionId) => ({ inscriptionId, address: OWNER })));
+    expect(outcome.unanswered.size).toBe(3);
+    expect(outcome.confirmed.size + outcome.refuted.size).toBe(0);
+  });
+
+  it("tells a server without the validate route (a 404 naming no inscription) from an unknown id", async () => {
+    const old = await startSimulatedChain({ owners: new Map(ids.map((id) => [id, OWNER])), validateRoute: false });
+    const oldClient = createOrdClient({ baseUrl: old.url, retries: 0 });
+    try {
+      const error = await failure(oldClient.validateAll([{ inscriptionId: ids[0], address: OWNER }]));
+      expect(error.reason).toBe("unsupported");
+      expect((await failure(oldClient.inscription(`${"e".repeat(64)}i0`))).reason).toBe("not_found");
+    } finally {
+      oldClient.close();
+      await old.close();
+    }
+  });
+
+  it("asks for gzip and decodes it; the size cap applies to the decoded answer", async () => {
+    const big = await startSimulatedChain({ owners: new Map([[ids[0], OWNER]]), contentBytes: 100_000 });
+    try {
+      const reader = createOrdClient({ baseUrl: big.url, retries: 0 });
+      big.resetStats();
+      expect((await reader.inscription(ids[0])).address).toBe(OWNER);
+      const wire = big.stats().bytesSent;
+      expect(wire).toBeGreaterThan(0);
+      expect(wire).toBeLessThan(180_000); // ~360 KB of JSON (3.6 characters per content byte) travels gzipped
+      const capped = createOrdClient({ baseUrl: big.url, retries: 0, maxBodyBytes: 200_000 });
+      expect((await failure(capped.inscription(ids[0]))).message).toMatch(/larger than 200000 bytes/);
+      reader.close();
+      capped.close();
+    } finally {
+      await big.close();
+    }
+  });
+
   it("an aborted read stops at once", async () => {
     chain.failNext("timeout");
     const controller = new AbortController();
@@ -108,12 +163,52 @@ describe("ord client", () => {
 
 describe("answer parsing", () => {
   const satpoint = `${"1".repeat(64)}:0:0`;
-  it("accepts extra fields and checks the required ones", () => {
-    const body = JSON.stringify({ inscription_id: ids[0], address: OWNER, satpoint, number: 7, content: "AAAA" });
-    expect(parseInscription(ids[0], body, "application/json").address).toBe(OWNER);
-    expect(() => parseInscription(ids[0], JSON.stringify({ inscription_id: ids[0], address: "", satpoint }))).toThrow(/address/);
-    expect(() => parseInscription(ids[0], JSON.stringify({ inscription_id: ids[0], address: OWNER }))).toThrow(/satpoint/);
+  /** An answer shaped like wonky-ord's, field for field. */
+  const real = (overrides: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      chain: "mainnet",
+      genesis_fee: 100_000,
+      genesis_height: 4_600_000,
+      inscription: { body: [60, 115, 118, 103, 62], content_type: [105, 109, 97, 103, 101, 47, 115, 118, 103], delegate: null },
+      inscription_id: ids[0],
+      inscription_number: 7,
+      next: null,
+      output: { value: 100_000, script_pubkey: "76a914" + "00".repeat(20) + "88ac" },
+      address: OWNER,
+      previous: null,
+      dune: null,
+      sat: null,
+      satpoint,
+      timestamp: "1970-01-01T00:00:00Z",
+      ...overrides,
+    });
+  const p2sh = encodeChainAddress(hash160(new TextEncoder().encode("script")), "p2sh");
+
+  it("reads a P2PKH owner, a P2SH owner and an address-less output from the real shape", () => {
+    expect(parseInscription(ids[0], real(), "application/json")).toEqual({ inscriptionId: ids[0], address: OWNER, kind: "p2pkh", satpoint });
+    expect(parseInscription(ids[0], real({ address: p2sh }))).toMatchObject({ address: p2sh, kind: "p2sh" });
+    expect(parseInscription(ids[0], real({ address: null }))).toMatchObject({ address: null, kind: "none" });
+  });
+
+  it("refuses another chain, another network's address, a missing satpoint, HTML and another inscription", () => {
+    expect(() => parseInscription(ids[0], real({ chain: "testnet" }))).toThrow(/about testnet, not mainnet/);
+    const testnetOwner = encodeChainAddress(hash160(new TextEncoder().encode("t")), "p2pkh", "testnet");
+    expect(() => parseInscription(ids[0], real({ address: testnetOwner }))).toThrow(/not a mainnet P2PKH or P2SH address/);
+    expect(parseInscription(ids[0], real({ chain: "testnet", address: testnetOwner }), "", "testnet").kind).toBe("p2pkh");
+    expect(() => parseInscription(ids[0], real({ address: "" }))).toThrow(OrdError);
+    expect(() => parseInscription(ids[0], real({ satpoint: undefined }))).toThrow(/satpoint/);
+    expect(() => parseInscription(ids[0], real({ inscription_id: ids[1] }))).toThrow(/about/);
     expect(() => parseInscription(ids[0], "  <html>")).toThrow(/HTML/);
+  });
+
+  it("reads /status and a validate answer", () => {
+    expect(parseStatus("OK")).toBe("ok");
+    expect(parseStatus("unrecoverable reorg detected, please rebuild the database.")).toBe("unrecoverable");
+    expect(() => parseStatus("<html>")).toThrow(/HTML/);
+    const pairs = [{ inscriptionId: ids[0], address: OWNER }, { inscriptionId: ids[1], address: OWNER }];
+    expect(parseValidation(pairs, JSON.stringify({ [ids[0]]: true, [ids[1]]: false }))).toEqual(new Map([[ids[0], true], [ids[1], false]]));
+    expect(() => parseValidation(pairs, JSON.stringify({ [ids[0]]: true }))).toThrow(/has no/);
+    expect(() => parseValidation(pairs, JSON.stringify({ [ids[0]]: "yes", [ids[1]]: true }))).toThrow(OrdError);
   });
 
   it("reads a plain-text height", () => {

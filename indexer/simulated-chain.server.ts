@@ -1,136 +1,198 @@
 /**
- * A simulated chain for demo mode and tests: a small HTTP server speaking the two wonky-ord endpoints the
- * indexer uses (`GET /inscription/{id}?json=true`, `GET /block-count`) over in-memory owners, so the real
- * ord client is what gets exercised. A transfer is confirmed at once in a new block.
+ * A simulated wonky-ord server for demo mode and tests: real HTTP, the real server's routes, shapes, texts
+ * and statuses (see ./simulated-chain/ord-shapes.ts for where they come from), over an in-memory ledger,
+ * so the real ord client is what gets exercised. A move is confirmed at once in a new block.
  *
- * Control routes (loopback only, for browser tests): POST /control/transfer {inscriptionId, to},
- * POST /control/mine {blocks?}, POST /control/fail {mode, times?, inscriptionId?, route?}.
- * Fault injection (`failNext`) makes the next answers misbehave the way a real server can.
+ * Routes: GET /inscription/{id}[?json=true], /inscriptions/validate, /block-count, /status, /content/{id}.
+ * Reorgs as the real server lives them: `beginRollback` (a savepoint restored: every answer reads an older
+ * state, /block-count drops), `endRollback` (all jumps forward), `markUnrecoverable` (frozen for good).
+ * Faults (`failNext`) make the next answers misbehave the way a real server or network can.
+ *
+ * Control routes (loopback callers only, for browser tests; JSON bodies, 400 {message} on bad input):
+ * POST /control/transfer {inscriptionId, to | script}, /control/mine {blocks?},
+ * /control/fail {mode, times?, inscriptionId?, route?}, /control/rollback {depth, afterRequests?},
+ * /control/rollback/end {afterRequests?}, /control/unrecoverable, /control/move-within-owner {inscriptionId}.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { isDogecoinAddress } from "../app/domain/address.ts";
+import { encodeChainAddress, hash160, type OrdChain } from "../app/domain/address.ts";
 import { addressOfPrivateKey } from "../app/domain/signature.ts";
+import { encodeParts, preferredEncoding, shouldCompress } from "./simulated-chain/compression.ts";
+import { contentBytesOf, contentMaker } from "./simulated-chain/ghost-image.ts";
+import { createLedger, OUTPUT_VALUE, UnknownInscriptionError, type Move } from "./simulated-chain/ledger.ts";
+import {
+  badQuery,
+  HTML,
+  inscriptionHtml,
+  inscriptionJson,
+  INTERNAL_SERVER_ERROR,
+  invalidUrl,
+  JSON_TYPE,
+  MAX_HEAD_BYTES,
+  MAX_URI_BYTES,
+  notFound,
+  parseInscriptionId,
+  proxyErrorPage,
+  STATUS_OK,
+  STATUS_UNRECOVERABLE,
+  TEXT,
+  transientNotFound,
+  type InscriptionView,
+} from "./simulated-chain/ord-shapes.ts";
+import { ADDRESSLESS_SCRIPTS, otherNetworkAddress, type AddresslessScript, type OutputScript } from "./simulated-chain/outputs.ts";
+
+export type { OutputScript };
 
 export const FAULT_MODES = [
   "timeout", // never answers (until the chain closes)
-  "server-error", // 500
-  "not-found", // 404
-  "html", // 200 with an HTML page
-  "garbage", // 200 with a body that is not JSON
+  "server-error", // 500 Internal Server Error
+  "not-found", // the transient 404 of a failed node lookup (404 with no body on /block-count and /status)
+  "html", // 200 with a proxy's HTML page
+  "garbage", // 200 with a body that is not what the route answers
   "invalid-address", // JSON whose address is not a Dogecoin address
   "bad-satpoint", // JSON whose satpoint is not txid:vout:offset
-  "wrong-id", // JSON about another inscription
-  "reset", // the connection is dropped
+  "wrong-id", // JSON about another inscription (validate: an id that was not asked)
+  "reset", // the connection is dropped without an answer (a server panic)
+  "other-chain", // JSON whose `chain` is another chain than the server's
+  "other-network-address", // JSON whose address is a P2PKH address of another network
 ] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
-export type FaultRoute = "inscription" | "block-count";
+export const FAULT_ROUTES = ["inscription", "block-count", "validate", "status"] as const;
+export type FaultRoute = (typeof FAULT_ROUTES)[number];
 export type FaultOptions = { times?: number; inscriptionId?: string; route?: FaultRoute };
+
+export type SimulatedChainOptions = {
+  /** Inscription id -> address (P2PKH, or P2SH, of `chain`) at genesis. */
+  owners: Map<string, string>;
+  port?: number;
+  host?: string;
+  /** The `chain` the server answers; default "mainnet". */
+  chain?: OrdChain;
+  /** Each item's content size in bytes (a generated PNG, padded); default the bare PNG (a few hundred bytes). */
+  contentBytes?: number;
+  /** Default true; false = a server from before /inscriptions/validate (2024-10), which answers it 400. */
+  validateRoute?: boolean;
+};
+
+export type ChainStats = { requests: number; maxInFlight: number; bytesSent: number; byRoute: Record<string, number> };
 
 export type SimulatedChain = {
   url: string;
+  chain: OrdChain;
+  /** The true last block height (block count = height + 1). */
   height(): number;
-  ownerOf(inscriptionId: string): string | undefined;
+  /** What GET /block-count answers now: lower during a rollback, frozen once unrecoverable. */
+  blockCount(): number;
+  /** The true current address (null: an output with no address); undefined for an unknown id. */
+  ownerOf(inscriptionId: string): string | null | undefined;
   satpointOf(inscriptionId: string): string | undefined;
-  /** Moves an inscription to `toAddress`, confirmed in a new block. */
+  /** The item's content as GET /content/{id} answers it. */
+  contentOf(inscriptionId: string): { contentType: string; body: Buffer } | undefined;
+  /** Moves an inscription to a P2PKH or P2SH address of the chain, confirmed in a new block. */
   transfer(inscriptionId: string, toAddress: string): void;
+  /** Moves an inscription to an output with no address, confirmed in a new block. */
+  moveToScript(inscriptionId: string, script: AddresslessScript): void;
+  /** A new satpoint at the same address (the owner consolidates), confirmed in a new block. */
+  moveWithinOwner(inscriptionId: string): void;
   /** Mines `blocks` empty blocks (default 1); returns the new height. */
   mine(blocks?: number): number;
+  /**
+   * The server restores a savepoint `depth` blocks below the true tip: /block-count drops by `depth` and every
+   * answer reads that older state until `endRollback`; moves and blocks meanwhile stay invisible. With
+   * `afterRequests`, it starts once that many more /inscription or /inscriptions/validate requests are answered.
+   */
+  beginRollback(depth: number, options?: { afterRequests?: number }): void;
+  /** Everything jumps forward to the true state at once (optionally after `afterRequests` more answers). */
+  endRollback(options?: { afterRequests?: number }): void;
+  /** /status reports the unrecoverable reorg; /block-count and every answer freeze as they are now. */
+  markUnrecoverable(): void;
   /** The next `times` (default 1) matching requests misbehave as `mode`. */
   failNext(mode: FaultMode, options?: FaultOptions): void;
   clearFaults(): void;
-  /** Delay every answer by `ms` (to observe concurrency). */
+  /** Delays every answer by `ms` (to observe concurrency). */
   setLatency(ms: number): void;
-  stats(): { requests: number; maxInFlight: number };
+  stats(): ChainStats;
   resetStats(): void;
   close(): Promise<void>;
 };
 
-type Entry = { address: string; satpoint: string; number: number; genesisHeight: number };
 type Fault = { mode: FaultMode; remaining: number; inscriptionId?: string; route: FaultRoute };
+type Route = FaultRoute | "content" | "control" | "other";
+type Scheduled = { remaining: number; run: () => void };
+type HeaderMap = Record<string, string | string[]>;
 
-const START_HEIGHT = 5_000_000;
 const MAX_CONTROL_BODY = 16 * 1024;
+const INVALID_ADDRESS = "DNotARealAddressAtAll1111111111111";
+const COMMON_HEADERS: HeaderMap = {
+  "access-control-allow-origin": "*",
+  vary: "origin, access-control-request-method, access-control-request-headers",
+  "strict-transport-security": "max-age=31536000; includeSubDomains; preload",
+};
+const CONTENT_HEADERS: HeaderMap = {
+  "content-security-policy": [
+    "default-src 'self' 'unsafe-eval' 'unsafe-inline' data: blob:",
+    "default-src *:*/content/ *:*/blockheight *:*/blockhash *:*/blockhash/ *:*/blocktime *:*/r/ 'unsafe-eval' 'unsafe-inline' data: blob:",
+  ],
+  "cache-control": "max-age=31536000, immutable",
+};
 
-const TransferBody = z.object({ inscriptionId: z.string().min(1), to: z.string().min(1) });
-const MineBody = z.object({ blocks: z.number().int().min(1).max(10_000).optional() });
-const FailBody = z.object({
-  mode: z.enum(FAULT_MODES),
-  times: z.number().int().min(1).max(1_000_000).optional(),
-  inscriptionId: z.string().optional(),
-  route: z.enum(["inscription", "block-count"]).optional(),
-});
+const InscriptionIdField = z.string().min(1);
+const ControlBodies = {
+  transfer: z.union([
+    z.object({ inscriptionId: InscriptionIdField, to: z.string().min(1) }).strict(),
+    z.object({ inscriptionId: InscriptionIdField, script: z.enum(ADDRESSLESS_SCRIPTS) }).strict(),
+  ]),
+  mine: z.object({ blocks: z.number().int().min(1).max(10_000).optional() }),
+  fail: z.object({
+    mode: z.enum(FAULT_MODES),
+    times: z.number().int().min(1).max(1_000_000).optional(),
+    inscriptionId: z.string().optional(),
+    route: z.enum(FAULT_ROUTES).optional(),
+  }),
+  rollback: z.object({ depth: z.number().int().min(1).max(1_000_000), afterRequests: z.number().int().min(0).optional() }),
+  "rollback/end": z.object({ afterRequests: z.number().int().min(0).optional() }),
+  unrecoverable: z.object({}),
+  "move-within-owner": z.object({ inscriptionId: InscriptionIdField }),
+};
+type ControlAction = keyof typeof ControlBodies;
 
-function hex(label: string): string {
-  return bytesToHex(sha256(new TextEncoder().encode(label)));
+function routeOf(pathname: string): Route {
+  if (/^\/(inscription|shibescription)\/[^/]*$/.test(pathname)) return "inscription";
+  if (pathname === "/inscriptions/validate") return "validate";
+  if (pathname === "/block-count") return "block-count";
+  if (pathname === "/status") return "status";
+  if (/^\/content\/[^/]*$/.test(pathname)) return "content";
+  if (pathname.startsWith("/control/")) return "control";
+  return "other";
 }
 
-function newSatpoint(inscriptionId: string, sequence: number): string {
-  return `${hex(`spooks-sim:${inscriptionId}:${sequence}`)}:0:0`;
-}
+const isLoopback = (address: string | undefined) =>
+  address !== undefined && (address === "::1" || /^(::ffff:)?127\./.test(address));
 
-function createState(owners: Map<string, string>) {
-  let height = START_HEIGHT;
-  let sequence = 0;
-  const entries = new Map<string, Entry>();
-  let number = 0;
-  for (const [inscriptionId, address] of owners) {
-    entries.set(inscriptionId, { address, satpoint: newSatpoint(inscriptionId, sequence++), number: number++, genesisHeight: height });
+function pathParam(pathname: string): string {
+  const raw = pathname.slice(pathname.lastIndexOf("/") + 1);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
   }
-  return {
-    entries,
-    height: () => height,
-    mine(blocks = 1) {
-      if (!Number.isInteger(blocks) || blocks < 1) throw new RangeError("blocks must be a positive integer");
-      height += blocks;
-      return height;
-    },
-    transfer(inscriptionId: string, to: string) {
-      const entry = entries.get(inscriptionId);
-      if (!entry) throw new Error(`unknown inscription ${inscriptionId}`);
-      if (!isDogecoinAddress(to)) throw new Error(`not a Dogecoin address: ${to}`);
-      height += 1;
-      entry.address = to;
-      entry.satpoint = newSatpoint(inscriptionId, sequence++);
-    },
-  };
 }
 
-function inscriptionJson(inscriptionId: string, entry: Entry) {
-  return {
-    inscription_id: inscriptionId,
-    address: entry.address,
-    satpoint: entry.satpoint,
-    number: entry.number,
-    genesis_height: entry.genesisHeight,
-    genesis_fee: 100_000,
-    content_type: "image/webp",
-    content_length: 0,
-    sat: "-1",
-    output: { value: 100_000, script_pubkey: "" },
-    timestamp: 1_700_000_000,
-  };
+/** serde_urlencoded into a struct: a repeated field is an error, unknown fields are ignored. */
+function singleParam(query: URLSearchParams, name: string): { value?: string; error?: string } {
+  const values = query.getAll(name);
+  if (values.length > 1) return { error: badQuery(`duplicate field \`${name}\``) };
+  return { value: values[0] };
 }
 
-function faultyInscriptionBody(mode: FaultMode, inscriptionId: string, entry: Entry | undefined): string | undefined {
-  const base = entry ? inscriptionJson(inscriptionId, entry) : { inscription_id: inscriptionId, satpoint: `${"0".repeat(64)}:0:0` };
-  switch (mode) {
-    case "html":
-      return "<!doctype html><html><body><h1>502 Bad Gateway</h1></body></html>";
-    case "garbage":
-      return '{"inscription_id": "oops", "address": ';
-    case "invalid-address":
-      return JSON.stringify({ ...base, address: "DNotARealAddressAtAll1111111111111" });
-    case "bad-satpoint":
-      return JSON.stringify({ ...base, address: entry?.address, satpoint: "not-a-satpoint" });
-    case "wrong-id":
-      return JSON.stringify({ ...base, inscription_id: `${"f".repeat(64)}i0` });
-    default:
-      return undefined;
-  }
+function jsonFlag(query: URLSearchParams): boolean | string {
+  const { value, error } = singleParam(query, "json");
+  if (error) return error;
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  return badQuery("provided string was not `true` or `false`");
 }
 
 function readBody(req: http.IncomingMessage): Promise<unknown> {
@@ -154,110 +216,321 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
-function send(res: http.ServerResponse, status: number, body: string, type: string) {
-  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
-  res.end(body);
-}
+/** A P2PKH address derived from a label, on `chain` (for an address-less output's wrong-network fault). */
+const labelAddress = (label: string, chain: OrdChain) =>
+  encodeChainAddress(hash160(sha256(new TextEncoder().encode(label))), "p2pkh", chain);
 
-const sendJson = (res: http.ServerResponse, status: number, value: unknown) =>
-  send(res, status, JSON.stringify(value), "application/json");
+export async function startSimulatedChain(options: SimulatedChainOptions): Promise<SimulatedChain> {
+  const chainName: OrdChain = options.chain ?? "mainnet";
+  const ledger = createLedger(options.owners, chainName);
+  const contentOf = contentMaker(options.contentBytes);
+  const validateRoute = options.validateRoute ?? true;
 
-export async function startSimulatedChain(options: {
-  owners: Map<string, string>;
-  port?: number;
-  host?: string;
-}): Promise<SimulatedChain> {
-  const state = createState(options.owners);
   let faults: Fault[] = [];
   let latencyMs = 0;
-  let requests = 0;
+  let stats: ChainStats = { requests: 0, maxInFlight: 0, bytesSent: 0, byRoute: {} };
   let inFlight = 0;
-  let maxInFlight = 0;
   const held = new Set<http.ServerResponse>();
 
-  function takeFault(route: FaultRoute, inscriptionId?: string): FaultMode | undefined {
+  let rollbackTo: number | null = null;
+  let frozenAt: number | null = null;
+  let scheduled: Scheduled[] = [];
+  const visibleHeight = () => frozenAt ?? rollbackTo ?? ledger.height();
+
+  function schedule(afterRequests: number | undefined, run: () => void) {
+    if (afterRequests === undefined || afterRequests <= 0) run();
+    else scheduled.push({ remaining: afterRequests, run });
+  }
+
+  /** Counts one answered /inscription or /inscriptions/validate request and runs what became due. */
+  function countAnswer() {
+    for (const entry of scheduled) entry.remaining -= 1;
+    const due = scheduled.filter((entry) => entry.remaining <= 0);
+    scheduled = scheduled.filter((entry) => entry.remaining > 0);
+    for (const entry of due) entry.run();
+  }
+
+  /** The inscription as the server reads it now (older during a rollback); undefined if it cannot. */
+  function visibleView(inscriptionId: string): InscriptionView | undefined {
+    const item = ledger.item(inscriptionId);
+    const move = ledger.at(inscriptionId, visibleHeight());
+    if (!item || !move) return undefined;
+    return {
+      chain: chainName,
+      inscriptionId,
+      number: item.number,
+      genesisHeight: item.moves[0].height,
+      genesisFee: item.genesisFee,
+      previous: item.number > 0 ? ledger.idOfNumber(item.number - 1) : null,
+      next: ledger.idOfNumber(item.number + 1),
+      output: move.output,
+      value: OUTPUT_VALUE,
+      satpoint: move.satpoint,
+    };
+  }
+
+  function takeFault(route: FaultRoute, inscriptionIds: readonly string[] = []): Fault | undefined {
     const fault = faults.find(
-      (f) => f.route === route && (f.inscriptionId === undefined || f.inscriptionId === inscriptionId),
+      (f) => f.route === route && (f.inscriptionId === undefined || inscriptionIds.includes(f.inscriptionId)),
     );
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) faults = faults.filter((f) => f !== fault);
-    return fault.mode;
+    return fault;
   }
 
-  /** Answers with a fault; returns false when the mode has no special answer on this route. */
-  function answerFault(res: http.ServerResponse, mode: FaultMode, body: string | undefined): boolean {
-    if (mode === "timeout") return held.add(res), true;
-    if (mode === "reset") return res.socket?.destroy(), true;
-    if (mode === "server-error") return send(res, 500, "Internal Server Error", "text/plain"), true;
-    if (mode === "not-found") return send(res, 404, "Not Found", "text/plain"), true;
-    if (body === undefined) return false;
-    send(res, 200, body, mode === "html" ? "text/html; charset=utf-8" : "application/json");
-    return true;
+  // ---- answers ------------------------------------------------------------------------------------------
+
+  function send(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    status: number,
+    body: string | Buffer[],
+    contentType?: string,
+    extra: { headers?: HeaderMap; shared?: ReadonlySet<Buffer> } = {},
+  ) {
+    const parts = typeof body === "string" ? [Buffer.from(body)] : body;
+    const size = parts.reduce((sum, part) => sum + part.length, 0);
+    const compressible = contentType !== undefined && shouldCompress(contentType, size);
+    const encoding = compressible ? preferredEncoding(req.headers["accept-encoding"]) : "identity";
+    const out = encodeParts(parts, encoding, extra.shared);
+    const sent = out.reduce((sum, part) => sum + part.length, 0);
+    const headers: HeaderMap = { "content-security-policy": "default-src 'self'", ...COMMON_HEADERS, ...extra.headers };
+    if (contentType) headers["content-type"] = contentType;
+    if (encoding === "identity") headers["content-length"] = String(sent);
+    else headers["content-encoding"] = encoding; // tower-http drops the length: the answer is chunked
+    res.writeHead(status, headers);
+    for (const part of out) res.write(part);
+    res.end();
+    stats.bytesSent += sent;
   }
 
-  function inscription(res: http.ServerResponse, inscriptionId: string) {
-    const entry = state.entries.get(inscriptionId);
-    const mode = takeFault("inscription", inscriptionId);
-    if (mode && answerFault(res, mode, faultyInscriptionBody(mode, inscriptionId, entry))) return;
-    if (!entry) return send(res, 404, `inscription ${inscriptionId} not found`, "text/plain");
-    sendJson(res, 200, inscriptionJson(inscriptionId, entry));
+  const sendText = (req: http.IncomingMessage, res: http.ServerResponse, status: number, text: string) =>
+    send(req, res, status, text, TEXT);
+  const sendJson = (req: http.IncomingMessage, res: http.ServerResponse, status: number, value: unknown) =>
+    send(req, res, status, JSON.stringify(value), JSON_TYPE);
+  /** axum's empty 404 (no route) and 405 (route without this method). */
+  const sendEmpty = (req: http.IncomingMessage, res: http.ServerResponse, status: number) => send(req, res, status, "");
+
+  function garbage(route: FaultRoute): [string, string] {
+    if (route === "inscription") return ['{"inscription_id": "oops", "address": ', JSON_TYPE];
+    if (route === "validate") return ['{"oops": tru', JSON_TYPE];
+    return route === "block-count" ? ["tip: soon", TEXT] : ["status: maybe later", TEXT];
   }
 
-  function blockCount(res: http.ServerResponse) {
-    const mode = takeFault("block-count");
-    const body = mode === "html" ? "<html><body>oops</body></html>" : mode === "garbage" ? "tip: soon" : undefined;
-    if (mode && answerFault(res, mode, body)) return;
-    send(res, 200, String(state.height()), "text/plain");
-  }
-
-  async function control(req: http.IncomingMessage, res: http.ServerResponse, action: string) {
-    const body = await readBody(req);
-    if (action === "transfer") {
-      const parsed = TransferBody.safeParse(body);
-      if (!parsed.success) return sendJson(res, 400, { message: "expected {inscriptionId, to}" });
-      const { inscriptionId, to } = parsed.data;
-      if (!state.entries.has(inscriptionId)) return sendJson(res, 404, { message: `unknown inscription ${inscriptionId}` });
-      if (!isDogecoinAddress(to)) return sendJson(res, 400, { message: `not a Dogecoin address: ${to}` });
-      state.transfer(inscriptionId, to);
-      return sendJson(res, 200, { inscriptionId, address: to, satpoint: state.entries.get(inscriptionId)!.satpoint, height: state.height() });
+  /** Answers a fault that replaces the whole answer; false when the mode only alters a JSON answer. */
+  function answerFault(req: http.IncomingMessage, res: http.ServerResponse, fault: Fault, inscriptionId?: string): boolean {
+    const id = fault.inscriptionId ?? inscriptionId;
+    switch (fault.mode) {
+      case "timeout":
+        held.add(res);
+        return true;
+      case "reset":
+        req.socket.destroy();
+        return true;
+      case "server-error":
+        sendText(req, res, 500, INTERNAL_SERVER_ERROR);
+        return true;
+      case "not-found":
+        if (id !== undefined && (fault.route === "inscription" || fault.route === "validate")) sendText(req, res, 404, transientNotFound(id));
+        else sendEmpty(req, res, 404);
+        return true;
+      case "html":
+        send(req, res, 200, proxyErrorPage(), HTML);
+        return true;
+      case "garbage":
+        send(req, res, 200, ...garbage(fault.route));
+        return true;
+      default:
+        return false;
     }
-    if (action === "mine") {
-      const parsed = MineBody.safeParse(body);
-      if (!parsed.success) return sendJson(res, 400, { message: "expected {blocks?: positive integer}" });
-      return sendJson(res, 200, { height: state.mine(parsed.data.blocks ?? 1) });
-    }
-    if (action === "fail") {
-      const parsed = FailBody.safeParse(body);
-      if (!parsed.success) return sendJson(res, 400, { message: `expected {mode: ${FAULT_MODES.join("|")}, times?, inscriptionId?, route?}` });
-      chain.failNext(parsed.data.mode, parsed.data);
-      return sendJson(res, 200, { ok: true });
-    }
-    sendJson(res, 404, { message: "unknown control route" });
   }
 
-  async function route(req: http.IncomingMessage, res: http.ServerResponse) {
-    const url = new URL(req.url ?? "/", "http://chain.local");
-    const match = /^\/inscription\/([^/]+)$/.exec(url.pathname);
-    if (req.method === "GET" && match) return inscription(res, decodeURIComponent(match[1]));
-    if (req.method === "GET" && url.pathname === "/block-count") return blockCount(res);
-    const control_ = /^\/control\/(\w+)$/.exec(url.pathname);
-    if (req.method === "POST" && control_) return control(req, res, control_[1]);
-    send(res, 404, "Not Found", "text/plain");
+  const otherInscriptionId = (inscriptionId: string) =>
+    inscriptionId.startsWith("f") ? `${"e".repeat(64)}i0` : `${"f".repeat(64)}i0`;
+
+  function jsonOverrides(mode: FaultMode, view: InscriptionView): Record<string, unknown> {
+    if (mode === "invalid-address") return { address: INVALID_ADDRESS };
+    if (mode === "bad-satpoint") return { satpoint: "not-a-satpoint" };
+    if (mode === "wrong-id") return { inscription_id: otherInscriptionId(view.inscriptionId) };
+    if (mode === "other-chain") return { chain: chainName === "mainnet" ? "testnet" : "mainnet" };
+    if (mode === "other-network-address") {
+      const address = view.output.address ?? labelAddress(view.inscriptionId, chainName);
+      return { address: otherNetworkAddress(address, chainName) };
+    }
+    return {};
   }
 
-  const server = http.createServer((req, res) => {
-    requests += 1;
+  // ---- routes -------------------------------------------------------------------------------------------
+
+  function inscriptionRoute(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const raw = pathParam(url.pathname);
+    const parsed = parseInscriptionId(raw);
+    const fault = takeFault("inscription", [parsed.ok ? parsed.id : raw]);
+    if (fault && answerFault(req, res, fault, parsed.ok ? parsed.id : raw)) return;
+    if (!parsed.ok) return sendText(req, res, 400, invalidUrl(parsed.error));
+    const json = jsonFlag(url.searchParams);
+    if (typeof json === "string") return sendText(req, res, 400, json);
+    const view = visibleView(parsed.id);
+    if (!view) return sendText(req, res, 404, notFound(parsed.id));
+    const content = contentOf(parsed.id);
+    if (!json) return send(req, res, 200, inscriptionHtml(view, content), HTML);
+    const { parts, shared } = inscriptionJson(view, content, fault ? jsonOverrides(fault.mode, view) : {});
+    send(req, res, 200, parts, JSON_TYPE, { shared });
+  }
+
+  /** The ids and addresses lists, zipped (the longer list's extra entries are dropped). */
+  function validatePairs(query: URLSearchParams): [string, string][] | string {
+    const ids = singleParam(query, "inscription_ids");
+    const addresses = singleParam(query, "addresses");
+    if (ids.error || addresses.error) return (ids.error ?? addresses.error)!;
+    if (ids.value === undefined) return badQuery("missing field `inscription_ids`");
+    if (addresses.value === undefined) return [];
+    const addressList = addresses.value.split(",");
+    return ids.value
+      .split(",")
+      .slice(0, addressList.length)
+      .map((id, i) => [id, addressList[i]]);
+  }
+
+  function validateRouteAnswer(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const pairs = validatePairs(url.searchParams);
+    if (typeof pairs === "string") return sendText(req, res, 400, pairs);
+    const ids = pairs.map(([raw]) => {
+      const parsed = parseInscriptionId(raw);
+      return parsed.ok ? parsed.id : raw;
+    });
+    const fault = takeFault("validate", ids);
+    if (fault && answerFault(req, res, fault, ids[0])) return;
+    const answer = new Map<string, boolean>();
+    for (const [raw, address] of pairs) {
+      const parsed = parseInscriptionId(raw);
+      if (!parsed.ok) return sendText(req, res, 400, parsed.error);
+      const move: Move | undefined = ledger.at(parsed.id, visibleHeight());
+      if (!move) return sendText(req, res, 404, notFound(parsed.id));
+      answer.set(parsed.id, move.output.address !== null && move.output.address === address);
+    }
+    const entries = [...answer];
+    if (fault?.mode === "wrong-id" && entries.length > 0) entries[0] = [otherInscriptionId(entries[0][0]), entries[0][1]];
+    sendJson(req, res, 200, Object.fromEntries(entries));
+  }
+
+  /** `/inscriptions/{from}`: a u64 (an HTML page of inscriptions), else axum's 400 (the old servers' validate). */
+  function inscriptionsFromRoute(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const from = pathParam(url.pathname);
+    if (!/^\d{1,20}$/.test(from) || BigInt(from) > 0xffff_ffff_ffff_ffffn) {
+      return sendText(req, res, 400, invalidUrl(`Cannot parse \`${JSON.stringify(from)}\` to a \`u64\``));
+    }
+    send(req, res, 200, `<!doctype html><html><head><title>Shibescriptions</title></head><body><h1>Shibescriptions</h1></body></html>`, HTML);
+  }
+
+  function contentRoute(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const parsed = parseInscriptionId(pathParam(url.pathname));
+    if (!parsed.ok) return sendText(req, res, 400, invalidUrl(parsed.error));
+    if (!ledger.at(parsed.id, visibleHeight())) return sendText(req, res, 404, notFound(parsed.id));
+    const content = contentOf(parsed.id);
+    send(req, res, 200, [content.head, content.bulk, content.tail], content.contentType, { headers: CONTENT_HEADERS });
+  }
+
+  function blockCountRoute(req: http.IncomingMessage, res: http.ServerResponse) {
+    const fault = takeFault("block-count");
+    if (fault && answerFault(req, res, fault)) return;
+    sendText(req, res, 200, String(visibleHeight() + 1));
+  }
+
+  function statusRoute(req: http.IncomingMessage, res: http.ServerResponse) {
+    const fault = takeFault("status");
+    if (fault && answerFault(req, res, fault)) return;
+    sendText(req, res, 200, frozenAt === null ? STATUS_OK : STATUS_UNRECOVERABLE);
+  }
+
+  // ---- control ------------------------------------------------------------------------------------------
+
+  function runControl(action: ControlAction, body: unknown): unknown {
+    const parsed = ControlBodies[action].safeParse(body);
+    if (!parsed.success) throw new Error(`bad body for /control/${action}: ${z.prettifyError(parsed.error)}`);
+    const input = parsed.data as Record<string, unknown>;
+    const id = input.inscriptionId as string;
+    const moved = () => ({ inscriptionId: id, address: chain.ownerOf(id), satpoint: chain.satpointOf(id), height: ledger.height() });
+    switch (action) {
+      case "transfer":
+        if ("to" in input) chain.transfer(id, input.to as string);
+        else chain.moveToScript(id, input.script as AddresslessScript);
+        return moved();
+      case "move-within-owner":
+        chain.moveWithinOwner(id);
+        return moved();
+      case "mine":
+        return { height: chain.mine((input.blocks as number | undefined) ?? 1) };
+      case "fail":
+        chain.failNext(input.mode as FaultMode, input as FaultOptions);
+        return { ok: true };
+      case "rollback":
+        chain.beginRollback(input.depth as number, { afterRequests: input.afterRequests as number | undefined });
+        return { blockCount: chain.blockCount() };
+      case "rollback/end":
+        chain.endRollback({ afterRequests: input.afterRequests as number | undefined });
+        return { blockCount: chain.blockCount() };
+      case "unrecoverable":
+        chain.markUnrecoverable();
+        return { blockCount: chain.blockCount() };
+    }
+  }
+
+  async function controlRoute(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const action = url.pathname.slice("/control/".length);
+    if (!isLoopback(req.socket.remoteAddress) || !Object.hasOwn(ControlBodies, action)) return sendEmpty(req, res, 404);
+    if (req.method !== "POST") return sendEmpty(req, res, 405);
+    try {
+      sendJson(req, res, 200, runControl(action as ControlAction, await readBody(req)));
+    } catch (error) {
+      const status = error instanceof UnknownInscriptionError ? 404 : 400;
+      sendJson(req, res, status, { message: (error as Error).message });
+    }
+  }
+
+  // ---- server -------------------------------------------------------------------------------------------
+
+  async function dispatch(req: http.IncomingMessage, res: http.ServerResponse, route: Route, url: URL) {
+    if (route === "control") return controlRoute(req, res, url);
+    const inscriptionsFrom = route === "other" && /^\/inscriptions\/[^/]+$/.test(url.pathname);
+    if (req.method !== "GET" && req.method !== "HEAD") return sendEmpty(req, res, route === "other" && !inscriptionsFrom ? 404 : 405);
+    if (route === "inscription") inscriptionRoute(req, res, url);
+    else if (route === "validate") (validateRoute ? validateRouteAnswer : inscriptionsFromRoute)(req, res, url);
+    else if (inscriptionsFrom) inscriptionsFromRoute(req, res, url);
+    else if (route === "block-count") blockCountRoute(req, res);
+    else if (route === "status") statusRoute(req, res);
+    else if (route === "content") contentRoute(req, res, url);
+    else sendEmpty(req, res, 404);
+    if ((route === "inscription" || route === "validate") && res.headersSent) countAnswer();
+  }
+
+  function onRequest(req: http.IncomingMessage, res: http.ServerResponse) {
+    stats.requests += 1;
     inFlight += 1;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    res.on("close", () => (inFlight -= 1));
+    stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+    res.on("close", () => {
+      inFlight -= 1;
+      held.delete(res);
+    });
+    // hyper refuses a request target over 65,534 bytes before routing: 414, no body, connection closed.
+    if ((req.url ?? "").length > MAX_URI_BYTES) {
+      res.writeHead(414, { "content-length": "0", connection: "close" });
+      return res.end();
+    }
+    const url = new URL(req.url ?? "/", "http://ord.local");
+    const route = routeOf(url.pathname);
+    stats.byRoute[route] = (stats.byRoute[route] ?? 0) + 1;
     const handle = () =>
-      route(req, res).catch((error: Error) => {
-        if (!res.headersSent) sendJson(res, 400, { message: error.message });
+      dispatch(req, res, route, url).catch((error: Error) => {
+        if (!res.headersSent) sendJson(req, res, 500, { message: error.message });
+        else res.destroy();
       });
     if (latencyMs > 0) setTimeout(handle, latencyMs);
     else void handle();
-  });
+  }
+
+  const server = http.createServer({ maxHeaderSize: MAX_HEAD_BYTES }, onRequest);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
@@ -267,18 +540,33 @@ export async function startSimulatedChain(options: {
 
   const chain: SimulatedChain = {
     url: `http://${host}:${address.port}`,
-    height: () => state.height(),
-    ownerOf: (id) => state.entries.get(id)?.address,
-    satpointOf: (id) => state.entries.get(id)?.satpoint,
-    transfer: (id, to) => state.transfer(id, to),
-    mine: (blocks) => state.mine(blocks),
+    chain: chainName,
+    height: () => ledger.height(),
+    blockCount: () => visibleHeight() + 1,
+    ownerOf: (id) => ledger.current(id)?.output.address,
+    satpointOf: (id) => ledger.current(id)?.satpoint,
+    contentOf: (id) => (ledger.has(id) ? { contentType: contentOf(id).contentType, body: contentBytesOf(contentOf(id)) } : undefined),
+    transfer: (id, to) => void ledger.transfer(id, to),
+    moveToScript(id, script) {
+      if (!ADDRESSLESS_SCRIPTS.includes(script)) throw new Error(`not an address-less script kind: ${script}`);
+      ledger.moveToScript(id, script);
+    },
+    moveWithinOwner: (id) => void ledger.moveWithinOwner(id),
+    mine: (blocks) => ledger.mine(blocks),
+    beginRollback(depth, { afterRequests } = {}) {
+      if (!Number.isInteger(depth) || depth < 1) throw new RangeError("depth must be a positive integer");
+      schedule(afterRequests, () => (rollbackTo = ledger.height() - depth));
+    },
+    endRollback: ({ afterRequests } = {}) => schedule(afterRequests, () => (rollbackTo = null)),
+    markUnrecoverable: () => void (frozenAt ??= visibleHeight()),
     failNext(mode, { times = 1, inscriptionId, route = "inscription" } = {}) {
+      if (!FAULT_MODES.includes(mode)) throw new Error(`unknown fault mode ${mode}`);
       faults.push({ mode, remaining: times, inscriptionId, route });
     },
     clearFaults: () => void (faults = []),
     setLatency: (ms) => void (latencyMs = Math.max(0, ms)),
-    stats: () => ({ requests, maxInFlight }),
-    resetStats: () => void ((requests = 0), (maxInFlight = inFlight)),
+    stats: () => ({ ...stats, byRoute: { ...stats.byRoute } }),
+    resetStats: () => void (stats = { requests: 0, maxInFlight: inFlight, bytesSent: 0, byRoute: {} }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of held) res.socket?.destroy();

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { applyOwnerChange, recordFirstOwners } from "../db/queries/ownership.server.ts";
+import { applyMove, recordFirstOwners } from "../db/queries/ownership.server.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
 import { accruePending } from "./accrual.server.ts";
 import { createOrdClient } from "./ord-client.server.ts";
@@ -156,9 +156,10 @@ describe("sync: ownership from the ord server", () => {
     chain.transfer(items[0].inscriptionId, BOB);
     chain.failNext("server-error", { route: "block-count", times: 10 });
     const report = await ran(sync());
-    expect(report).toMatchObject({ itemsChecked: 0, ownersChanged: 0, errors: 1, blockHeight: null });
+    expect(report).toMatchObject({ state: "unavailable", itemsChecked: 0, ownersChanged: 0, errors: 1, blockHeight: null });
+    expect(report.reason).toMatch(/ord server unavailable/);
     expect(await ownerOf(items[0].id)).toBe(ALICE);
-    expect((await indexerStatus(db.sql)).lastSync).toMatchObject({ errors: 1, blockHeight: null });
+    expect((await indexerStatus(db.sql)).lastSync).toMatchObject({ state: "unavailable", errors: 1, blockHeight: null });
   });
 
   it("an open stake held by someone other than the known owner (a stake that raced a transfer) is ended", async () => {
@@ -173,14 +174,14 @@ describe("sync: ownership from the ord server", () => {
 
   it("the same change applied twice at once is recorded once", async () => {
     await sync();
-    const change = { itemId: items[3].id, address: BOB, satpoint: `${"ab".repeat(32)}:1:0`, blockHeight: 7, at: at(0, 1) };
-    const results = await Promise.all([applyOwnerChange(db.sql, change), applyOwnerChange(db.sql, change)]);
-    expect(results.filter((r) => r.changed)).toHaveLength(1);
+    const change = { itemId: items[3].id, address: BOB, kind: "p2pkh" as const, satpoint: `${"ab".repeat(32)}:1:0`, blockHeight: 7, at: at(0, 1) };
+    const results = await Promise.all([applyMove(db.sql, change), applyMove(db.sql, change)]);
+    expect(results.filter((r) => r.moved)).toHaveLength(1);
     expect((await transfersOf(items[3].id)).map((t) => t.toAddress)).toEqual([ALICE, BOB]);
   });
 
   it("first sightings recorded by two passes at once are recorded once", async () => {
-    const sightings = items.map((item) => ({ itemId: item.id, address: ALICE, satpoint: chain.satpointOf(item.inscriptionId)! }));
+    const sightings = items.map((item) => ({ itemId: item.id, address: ALICE, kind: "p2pkh" as const, satpoint: chain.satpointOf(item.inscriptionId)! }));
     const counts = await Promise.all([recordFirstOwners(db.sql, sightings, 5, at(0)), recordFirstOwners(db.sql, sightings, 5, at(0))]);
     expect(counts[0] + counts[1]).toBe(items.length);
     expect((await db.sql`select count(*)::int as n from transfers where from_address is null`)[0].n).toBe(items.length);
@@ -190,8 +191,8 @@ describe("sync: ownership from the ord server", () => {
   it("two different changes racing keep the transfer chain consistent (each from = the owner before it)", async () => {
     await sync();
     const CAROL = testAddress(`sync-carol-${run}`);
-    const change = (address: string) => ({ itemId: items[4].id, address, satpoint: `${"cd".repeat(32)}:0:0`, blockHeight: 8, at: at(0, 2) });
-    await Promise.all([applyOwnerChange(db.sql, change(BOB)), applyOwnerChange(db.sql, change(CAROL))]);
+    const change = (address: string) => ({ itemId: items[4].id, address, kind: "p2pkh" as const, satpoint: `${"cd".repeat(32)}:0:0`, blockHeight: 8, at: at(0, 2) });
+    await Promise.all([applyMove(db.sql, change(BOB)), applyMove(db.sql, change(CAROL))]);
     const chainOfOwners = await transfersOf(items[4].id);
     expect(chainOfOwners).toHaveLength(3);
     expect(chainOfOwners[1].fromAddress).toBe(ALICE);

@@ -17,7 +17,7 @@ export function testAddress(label: string): string {
 
 export function indexerConfig(overrides: Partial<Config["indexer"]> = {}): Pick<Config, "indexer"> {
   return {
-    indexer: { syncCron: "* * * * *", accrualCron: "0 * * * *", concurrency: 16, timeoutMs: 2000, retries: 0, catchUpHours: 72, ...overrides },
+    indexer: { syncCron: "* * * * *", accrualCron: "0 * * * *", concurrency: 16, timeoutMs: 2000, retries: 0, catchUpHours: 72, chain: "mainnet", maxBodyBytes: 16 * 1024 * 1024, ...overrides },
   };
 }
 
@@ -45,6 +45,7 @@ export async function resetIndexerState(sql: Sql): Promise<void> {
   await sql`delete from transfers`;
   await sql`delete from ownership`;
   await sql`delete from sync_runs`;
+  await sql`delete from chain_cursor`;
 }
 
 export async function unitsOf(sql: Queryable, address: string): Promise<number> {

@@ -1,13 +1,15 @@
 /**
- * The HTTP server: static assets, uploaded images, then React Router (pages and /api resource routes).
- * `createApp` takes everything it serves as arguments, so tests run the real handler on their own
- * database.
+ * The HTTP server: security headers on everything, static assets, uploaded images, abuse limits, then
+ * React Router (pages and /api resource routes). `createApp` takes everything it serves as arguments,
+ * so tests run the real handler on their own database. docs/security.md explains the hardening.
  */
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
+import { rateLimits } from "./rate-limits.ts";
+import { createRequestHandler } from "./request-handler.ts";
+import { securityHeaders } from "./security.ts";
 
 export type AppOptions = {
   context: AppContext;
@@ -16,25 +18,37 @@ export type AppOptions = {
   clientDir?: string;
   /** Extra middleware placed before React Router (vite's in dev). */
   before?: express.RequestHandler[];
+  /** Development (vite): the CSP also allows the hot-reload socket. */
+  dev?: boolean;
+  /** The rate limits' window (one minute; tests shorten it to see a limit reset). */
+  rateLimitWindowMs?: number;
 };
 
-export function createApp({ context, build, clientDir, before = [] }: AppOptions): express.Express {
+export function createApp({ context, build, clientDir, before = [], dev = false, rateLimitWindowMs }: AppOptions): express.Express {
+  const { config } = context;
   const app = express();
   app.disable("x-powered-by");
+  // Whose X-Forwarded-For/-Proto/-Host to believe (TRUST_PROXY): client IPs, https, the request's host.
+  app.set("trust proxy", config.trustProxy);
+  app.use(securityHeaders({ config, dev }));
   app.use(compression());
   app.use(
     "/uploads",
-    express.static(context.config.uploadDir, {
-      index: false,
-      maxAge: "1d",
-      setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
-    }),
+    // nosniff (from securityHeaders) keeps a stored file from being read as anything but its type.
+    express.static(config.uploadDir, { index: false, maxAge: "1d" }),
   );
   if (clientDir) {
     app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
   for (const middleware of before) app.use(middleware);
-  app.use(createRequestHandler({ build, getLoadContext: () => context }));
+  app.use(rateLimits(config.rateLimits, rateLimitWindowMs));
+  app.use(
+    createRequestHandler({
+      build,
+      publicUrl: config.publicUrl,
+      getLoadContext: (_req, res) => ({ ...context, cspNonce: res.locals.cspNonce as string }),
+    }),
+  );
   return app;
 }

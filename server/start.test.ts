@@ -41,6 +41,11 @@ describe("start-up refusals", () => {
     ["a malformed DATABASE_URL", { DATABASE_URL: "not a url" }, /^spooks: DATABASE_URL is not a valid URL/],
     ["an unreachable server", { DATABASE_URL: "postgres://postgres@127.0.0.1:1/x" }, /^spooks: Cannot reach the database at 127\.0\.0\.1:1\/x/],
     ["production without ORD_URL", { NODE_ENV: "production" }, /^spooks: ORD_URL is not set: demo mode/],
+    [
+      "production without PUBLIC_URL",
+      { NODE_ENV: "production", ORD_URL: "http://127.0.0.1:9", ADMIN_ADDRESS: "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L" },
+      /^spooks: PUBLIC_URL is required with NODE_ENV=production/,
+    ],
   ])("%s stops with one clear line and exit 1", async (_, env, line) => {
     const { exited } = startServer(env);
     const run = await exited;

@@ -7,22 +7,25 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
-import { loadConfig } from "../app/utils/env.server.ts";
+import { checkWebServerConfig, loadConfig } from "../app/utils/env.server.ts";
 import { createLogger } from "../app/utils/logger.server.ts";
 import { openDatabase, type Database } from "../db/client.server.ts";
 import { migrate } from "../db/migrate.server.ts";
 import { startIndexer } from "../indexer/service.server.ts";
 import { createApp } from "./app.ts";
+import { build as buildApp, isBuildFresh } from "./build.ts";
 import { startDemo, type Demo } from "./demo.server.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const args = new Set(process.argv.slice(2));
 const dev = args.has("--dev");
 const withIndexer = !args.has("--no-indexer");
+/** `npm start`: build first unless the build folder is up to date (production images are built beforehand). */
+const buildIfStale = args.has("--build") && !dev;
+const buildDir = path.resolve(process.env.SPOOKS_BUILD_DIR ?? "build");
 
 async function loadBuild(): Promise<{ build: ServerBuild | (() => Promise<ServerBuild>); clientDir?: string; before: never[] }> {
   if (!dev) {
-    const buildDir = path.resolve(process.env.SPOOKS_BUILD_DIR ?? "build");
     const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
     return { build, clientDir: path.join(buildDir, "client"), before: [] };
   }
@@ -36,7 +39,15 @@ async function loadBuild(): Promise<{ build: ServerBuild | (() => Promise<Server
 
 async function main() {
   const config = loadConfig();
+  checkWebServerConfig(config);
   const logger = createLogger(config.logLevel, { service: "web" });
+  if (buildIfStale) {
+    if (isBuildFresh(buildDir)) logger.info({ msg: "build up to date", dir: buildDir });
+    else {
+      logger.info({ msg: "building", dir: buildDir });
+      await buildApp(buildDir);
+    }
+  }
   const db: Database = await openDatabase(config);
   const cleanups: (() => Promise<unknown>)[] = [() => db.close()];
   try {
@@ -64,7 +75,7 @@ async function main() {
       demoWallets: demo?.wallets ?? [],
     };
     const { build, clientDir, before } = await loadBuild();
-    const app = createApp({ context, build, clientDir, before });
+    const app = createApp({ context, build, clientDir, before, dev });
     const server = app.listen(config.port, config.host, () => {
       const { port } = server.address() as AddressInfo;
       const host = config.host === "0.0.0.0" ? "localhost" : config.host;

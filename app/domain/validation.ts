@@ -8,6 +8,11 @@ import { now } from "./clock.ts";
 import { DEFAULT_POINTS_COST } from "./giveaways.ts";
 import { MIN_MULTIPLE_CHOICE_OPTIONS, normalizeOptions, VOTE_TYPES } from "./governance.ts";
 
+// In the browser zod must not probe for eval (`new Function`, when its first object schema is built):
+// the page's Content-Security-Policy forbids it, and even a caught attempt is reported as a violation.
+// This is the first module to build zod schemas in the page; its interpreted parser is fast enough there.
+if (typeof document !== "undefined") z.config({ jitless: true });
+
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 5000;
 export const MAX_POINTS = 1_000_000_000;

@@ -39,7 +39,8 @@ export async function api<T>(path: string, { method = "GET", body, signal }: Api
     method,
     signal,
     credentials: "same-origin",
-    headers: body === undefined || isForm ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+    // Every change is sent as JSON (even with no body): the server refuses other types on cookie routes (415).
+    headers: method === "GET" || isForm ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
     body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
   });
   const text = await response.text();

@@ -25,12 +25,20 @@ import { Skeleton } from "../components/ui/skeleton.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import { Refusal } from "../domain/errors.ts";
 import { requireAdmin, sessionAddress } from "../utils/auth.server.ts";
+import { pageData } from "../utils/pages.server.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/admin";
 
+/** The panel shows private data: never stored by a browser or a shared cache. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
 export const meta: Route.MetaFunction = () => [{ title: "Admin Panel | Spooks" }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+// A database outage answers 503 with the reason (app/utils/pages.server.ts), for the page and its forms.
+export const loader = (args: Route.LoaderArgs) => pageData(() => load(args));
+export const action = (args: Route.ActionArgs) => pageData(() => act(args));
+
+async function load({ request, context }: Route.LoaderArgs) {
   const adminAddress = context.config.adminAddress;
   const signedIn = await sessionAddress(request, context);
   if (signedIn === null || signedIn !== adminAddress) return { adminAddress, signedIn: null, panel: null };
@@ -43,10 +51,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { adminAddress, signedIn, panel: { search, users, giveaways, proposals } };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+async function act({ request, context }: Route.ActionArgs) {
   let actor;
   try {
-    actor = await requireAdmin(request, context);
+    // The forms post here as form data; requireAdmin also refuses a foreign Origin/Referer (403).
+    actor = await requireAdmin(request, context, "form");
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     return data<AdminActionData>(

@@ -8,6 +8,7 @@ import { useVotingPower } from "../components/governance/use-vote.ts";
 import { VotingPowerBox } from "../components/governance/voting-power-box.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import type { ProposalStatus } from "../domain/governance.ts";
+import { pageData } from "../utils/pages.server.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/governance";
 
@@ -16,8 +17,8 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Vote on Spooks proposals with the voting power of your staked Spooks." },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { proposals: await listProposals(context.sql) };
+export function loader({ context }: Route.LoaderArgs) {
+  return pageData(async () => ({ proposals: await listProposals(context.sql) }));
 }
 
 const TABS: { status: ProposalStatus; label: string }[] = [

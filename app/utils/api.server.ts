@@ -7,11 +7,12 @@ import { AddressError, isDogecoinAddress } from "../domain/address.ts";
 import { badRequest, Refusal } from "../domain/errors.ts";
 import { SignatureError } from "../domain/signature.ts";
 import { MESSAGES } from "../domain/validation.ts";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/availability.server.ts";
 import { parseOrRefuse, requireRowId } from "../../db/queries/input.server.ts";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-type RequestArgs = { request: Request };
+type RequestArgs = { request: Request; context?: { config: { nodeEnv: string } } };
 type Handler<A> = (args: A) => unknown;
 
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -108,6 +109,7 @@ export function errorResponse(error: unknown, request: Request): Response {
   if (error instanceof Refusal) return json({ message: error.message }, error.status);
   if (error instanceof SignatureError) return json({ message: error.message }, 401);
   if (error instanceof AddressError) return json({ message: error.message }, 400);
+  if (isDatabaseUnavailable(error)) return json({ message: DATABASE_UNAVAILABLE_MESSAGE }, 503, { "Retry-After": "5" });
   if (isPgError(error)) {
     // Safety nets: the database refusing what the checks above it should already have refused.
     if (error.code === "23514" && error.message === "insufficient points") return json({ message: "Not enough points" }, 409);
@@ -140,8 +142,11 @@ export function apiRoute<A extends RequestArgs>(work: Handler<A>): (args: A) => 
     } catch (error) {
       response = errorResponse(error, args.request);
     }
-    // Time spent in the handler (body read, checks, database), for operators and the benchmark.
-    response.headers.set("Server-Timing", `app;dur=${(performance.now() - started).toFixed(1)}`);
+    // Time spent in the handler (body read, checks, database), for operators and the benchmark; not in
+    // production, where it would tell anyone how long the database took (a timing side channel).
+    if (args.context?.config.nodeEnv !== "production") {
+      response.headers.set("Server-Timing", `app;dur=${(performance.now() - started).toFixed(1)}`);
+    }
     return response;
   };
 }

@@ -1,7 +1,12 @@
 /**
  * Who is acting. Holders prove an action by signing its exact message (checked here, recorded as used in
  * the action's own transaction); the admin signs a one-time challenge and then holds a session cookie.
- * Nothing in a body (an address, an `adminAddress`) is trusted without that proof.
+ * Nothing in a body (an address, an `adminAddress`) is trusted without that proof. docs/security.md says
+ * what each proof is worth.
+ *
+ * Challenges and cookies are bound to the site's one public origin (PUBLIC_URL, else the request's own
+ * origin as server/request-handler.ts builds it from trusted proxy headers); a cookie-authorized change
+ * must also pass the cross-site check in ./csrf.server.ts.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { AppLoadContext } from "react-router";
@@ -13,16 +18,20 @@ import type { Queryable } from "../../db/client.server.ts";
 import type { Actor } from "../../db/queries/audit.server.ts";
 import {
   consumeChallenge,
+  deleteExpiredAuthRows,
   findSession,
   insertChallenge,
   insertSession,
   recordUsedSignature,
   revokeSession,
 } from "../../db/queries/auth.server.ts";
+import { requireSameSiteRequest, siteOf, type BodyKind } from "./csrf.server.ts";
 
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+/** The session cookie's name over http (development) and over https, where the `__Host-` prefix makes
+ * the browser insist on Secure, Path=/ and no Domain (no sibling host or plain-http page can plant it). */
 export const SESSION_COOKIE = "spooks_session";
+export const SECURE_SESSION_COOKIE = "__Host-spooks_session";
 
 export type WebActor = Extract<Actor, { kind: "web" }>;
 
@@ -66,15 +75,13 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-function siteOf(request: Request, context: AppLoadContext): URL {
-  return new URL(context.config.publicUrl ?? request.url);
-}
-
+/** A one-time sign-in message for the admin; any other address gets 403 and nothing is stored. */
 export async function createChallenge(
   request: Request,
   context: AppLoadContext,
   address: string,
 ): Promise<{ message: string; expiresAt: Date }> {
+  if (address !== context.config.adminAddress) throw forbidden("Only the admin wallet can sign in");
   const site = siteOf(request, context);
   const issuedAt = now();
   const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
@@ -89,15 +96,28 @@ export async function createChallenge(
     expirationTime: expiresAt,
   });
   await insertChallenge(context.sql, { nonce, address, message, issuedAt, expiresAt });
+  // Every new row pays for the removal of up to a batch of dead ones (indexed on expires_at).
+  await deleteExpiredAuthRows(context.sql, issuedAt);
   return { message, expiresAt };
 }
 
-function cookieHeader(request: Request, context: AppLoadContext, value: string, maxAgeSeconds: number): string {
-  const secure = siteOf(request, context).protocol === "https:" ? "; Secure" : "";
-  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+/** The cookie's name on this site: `__Host-…` whenever the site is https. */
+function sessionCookieName(request: Request, context: AppLoadContext): string {
+  return siteOf(request, context).protocol === "https:" ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
 }
 
-/** Verifies a signed challenge (single use, unexpired) and opens a session; answers its Set-Cookie. */
+function cookieHeader(request: Request, context: AppLoadContext, value: string, maxAgeSeconds: number): string {
+  const name = sessionCookieName(request, context);
+  const secure = name === SECURE_SESSION_COOKIE ? "; Secure" : "";
+  return `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+/**
+ * Verifies a signed challenge against the one the server issued and opens a session; answers its
+ * Set-Cookie. Refused (401, nothing stored, the challenge left unused): a message for another site
+ * (domain or URI), another address, a nonce the server did not issue, any changed field or time, an
+ * expired or used challenge, a bad signature.
+ */
 export async function signIn(
   request: Request,
   context: AppLoadContext,
@@ -105,48 +125,63 @@ export async function signIn(
 ): Promise<{ address: string; isAdmin: boolean; setCookie: string }> {
   const challenge = parseSignInMessage(input.message);
   if (!challenge || challenge.address !== input.address) throw unauthorized("The signed message is not this address's sign-in challenge");
+  const site = siteOf(request, context);
+  if (challenge.domain !== site.host || challenge.uri !== site.origin) {
+    throw unauthorized(`This sign-in message is for ${challenge.domain}, not this site (${site.host})`);
+  }
+  if (input.address !== context.config.adminAddress) throw forbidden("Only the admin wallet can sign in");
   verifySignedMessage(input.message, input.address, input.signature);
+  // The stored text is what the server issued: equal text means equal domain, URI, nonce, address and times.
   const stored = await consumeChallenge(context.sql, { nonce: challenge.nonce, address: input.address, message: input.message });
   if (!stored) throw unauthorized("This sign-in challenge is unknown, expired or already used");
   const token = randomBytes(32).toString("base64url");
+  const ttlMs = context.config.sessionTtlMs;
   await insertSession(context.sql, {
     tokenHash: hashToken(token),
     address: input.address,
-    expiresAt: new Date(now().getTime() + SESSION_TTL_MS),
+    expiresAt: new Date(now().getTime() + ttlMs),
   });
   return {
     address: input.address,
-    isAdmin: input.address === context.config.adminAddress,
-    setCookie: cookieHeader(request, context, token, SESSION_TTL_MS / 1000),
+    isAdmin: true,
+    setCookie: cookieHeader(request, context, token, Math.floor(ttlMs / 1000)),
   };
 }
 
-function sessionToken(request: Request): string | null {
+function sessionToken(request: Request, context: AppLoadContext): string | null {
+  const wanted = sessionCookieName(request, context);
   const header = request.headers.get("cookie") ?? "";
   for (const part of header.split(";")) {
     const [name, ...rest] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return rest.join("=") || null;
+    if (name === wanted) return rest.join("=") || null;
   }
   return null;
 }
 
 /** The signed-in address, or null. */
 export async function sessionAddress(request: Request, context: AppLoadContext): Promise<string | null> {
-  const token = sessionToken(request);
+  const token = sessionToken(request, context);
   if (!token) return null;
   const session = await findSession(context.sql, hashToken(token));
   return session?.address ?? null;
 }
 
-/** Ends the session (if any); answers the Set-Cookie that clears the cookie. */
+/** Ends the session (if any): it is revoked in the database, and the cookie cleared. */
 export async function signOut(request: Request, context: AppLoadContext): Promise<string> {
-  const token = sessionToken(request);
+  requireSameSiteRequest(request, context, "json");
+  const token = sessionToken(request, context);
   if (token) await revokeSession(context.sql, hashToken(token));
   return cookieHeader(request, context, "", 0);
 }
 
-/** 401 without a session, 403 when the session is not the admin's. Answers the audit actor. */
-export async function requireAdmin(request: Request, context: AppLoadContext): Promise<WebActor> {
+/**
+ * 401 without a session, 403 when the session is not the admin's (ADMIN_ADDRESS changed since). A
+ * state-changing request must first pass the cross-site check (403 foreign origin, 415 wrong body type),
+ * before anything is read or changed. Answers the audit actor.
+ */
+export async function requireAdmin(request: Request, context: AppLoadContext, body: BodyKind = "json"): Promise<WebActor> {
+  const method = request.method.toUpperCase();
+  if (method !== "GET" && method !== "HEAD") requireSameSiteRequest(request, context, body);
   const address = await sessionAddress(request, context);
   if (!address) throw unauthorized("Sign in as the admin first");
   if (address !== context.config.adminAddress) throw forbidden("Only the admin may do this");

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./env.server.ts";
+import { checkWebServerConfig, ConfigError, loadConfig } from "./env.server.ts";
 
 const ADMIN = "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L";
 const ORD = "https://ord.example.com/";
@@ -88,6 +88,17 @@ describe("loadConfig", () => {
       ["NODE_ENV", { NODE_ENV: "staging" }],
       ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
       ["INDEXER_CONCURRENCY", { INDEXER_CONCURRENCY: "0" }],
+      ["PUBLIC_URL", { PUBLIC_URL: "spooks.example" }],
+      ["PUBLIC_URL", { PUBLIC_URL: "ftp://spooks.example" }],
+      ["PUBLIC_URL", { PUBLIC_URL: "https://spooks.example/app" }],
+      ["PUBLIC_URL", { PUBLIC_URL: "https://user:pw@spooks.example" }],
+      ["TRUST_PROXY", { TRUST_PROXY: "true" }],
+      ["TRUST_PROXY", { TRUST_PROXY: "10.0.0.300" }],
+      ["TRUST_PROXY", { TRUST_PROXY: "10.0.0.0/33" }],
+      ["SESSION_TTL_HOURS", { SESSION_TTL_HOURS: "0" }],
+      ["RATE_LIMIT_SIGNIN_PER_MIN", { RATE_LIMIT_SIGNIN_PER_MIN: "-1" }],
+      ["RATE_LIMIT_SIGNED_PER_MIN", { RATE_LIMIT_SIGNED_PER_MIN: "lots" }],
+      ["IMAGE_HOSTS", { IMAGE_HOSTS: "images.example" }],
     ])("%s in %j", (name, env) => {
       const { message } = configError(env);
       expect(message.startsWith(`${name}: `), message).toBe(true);
@@ -96,6 +107,39 @@ describe("loadConfig", () => {
 
     it("says what is wrong with ADMIN_ADDRESS", () => {
       expect(configError({ ADMIN_ADDRESS: "nope" }).message).toBe("ADMIN_ADDRESS: ADMIN_ADDRESS is not a valid Dogecoin address");
+    });
+  });
+
+  describe("hardening settings (docs/security.md)", () => {
+    it("defaults: no public URL, no trusted proxy, 12 h sessions, 30 and 300 requests a minute", () => {
+      expect(loadConfig({})).toMatchObject({
+        publicUrl: undefined,
+        trustProxy: false,
+        sessionTtlMs: 12 * 3_600_000,
+        rateLimits: { signInPerMin: 30, signedPerMin: 300 },
+        imageHosts: [],
+      });
+    });
+
+    it("reads them", () => {
+      expect(loadConfig({ PUBLIC_URL: "https://Spooks.Example/" }).publicUrl).toBe("https://spooks.example");
+      expect(loadConfig({ PUBLIC_URL: "http://localhost:3000" }).publicUrl).toBe("http://localhost:3000");
+      expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+      expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: "10.0.0.2, 172.16.0.0/12,loopback,::1" }).trustProxy).toEqual(["10.0.0.2", "172.16.0.0/12", "loopback", "::1"]);
+      expect(loadConfig({ SESSION_TTL_HOURS: "0.5" }).sessionTtlMs).toBe(30 * 60_000);
+      expect(loadConfig({ RATE_LIMIT_SIGNIN_PER_MIN: "0", RATE_LIMIT_SIGNED_PER_MIN: "1000" }).rateLimits).toEqual({ signInPerMin: 0, signedPerMin: 1000 });
+      expect(loadConfig({ IMAGE_HOSTS: "https://images.example/x, http://cdn.example:8080" }).imageHosts).toEqual([
+        "https://images.example",
+        "http://cdn.example:8080",
+      ]);
+    });
+
+    it("the web server refuses production without PUBLIC_URL; the indexer and CLI do not need it", () => {
+      const production = loadConfig({ NODE_ENV: "production", ORD_URL: ORD, ADMIN_ADDRESS: ADMIN });
+      expect(() => checkWebServerConfig(production)).toThrow(/^PUBLIC_URL is required with NODE_ENV=production/);
+      expect(() => checkWebServerConfig(loadConfig({ NODE_ENV: "production", ORD_URL: ORD, ADMIN_ADDRESS: ADMIN, PUBLIC_URL: "https://spooks.example" }))).not.toThrow();
+      expect(() => checkWebServerConfig(loadConfig({}))).not.toThrow();
     });
   });
 });

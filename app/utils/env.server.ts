@@ -2,11 +2,75 @@
  * Configuration, parsed once from the environment (README has the table). Demo mode is on exactly when
  * ORD_URL is unset, and never in production.
  */
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
-import { isDogecoinAddress } from "../domain/address.ts";
+import { isDogecoinAddress, ORD_CHAINS, type OrdChain } from "../domain/address.ts";
 
 const cron = z.string().trim().min(1);
+
+/** PUBLIC_URL: the site's one public origin (scheme, host, port), without path, query or credentials. */
+const publicUrl = z
+  .url({ protocol: /^https?$/, error: "PUBLIC_URL must be an http:// or https:// URL, e.g. https://spooks.example" })
+  .refine((value) => {
+    if (!URL.canParse(value)) return true; // the url check above has said so
+    const url = new URL(value);
+    return url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+  }, "PUBLIC_URL must be an origin only (e.g. https://spooks.example), without path, query or credentials")
+  .transform((value) => new URL(value).origin);
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split("/");
+  if (rest.length > 0 || !net.isIP(address)) return false;
+  if (bits === undefined) return true;
+  const max = net.isIPv4(address) ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+/**
+ * TRUST_PROXY: which peers' X-Forwarded-* headers are believed (Express's `trust proxy`). A hop count, or a
+ * comma-separated list of proxy addresses/CIDRs (or loopback, linklocal, uniquelocal). Unset or 0: none.
+ * `true` (every hop) is refused: it would let any client choose its own IP and protocol.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): false | number | string[] => {
+    if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+    if (value === "false") return false;
+    const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+    if (entries.length === 0 || !entries.every(isProxyAddress)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "TRUST_PROXY must be a hop count (e.g. 1) or a comma-separated list of proxy addresses/CIDRs (e.g. 10.0.0.2,loopback)",
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
+/** A per-minute request limit; 0 turns the limit off. */
+const perMinute = z.coerce.number().int().min(0).max(1_000_000);
+
+/** IMAGE_HOSTS: extra origins pictures may come from (giveaway images kept elsewhere), comma-separated. */
+const imageHosts = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const origins: string[] = [];
+    for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
+      const url = URL.canParse(entry) ? new URL(entry) : null;
+      if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.origin === "null") {
+        ctx.addIssue({ code: "custom", message: `IMAGE_HOSTS: "${entry}" is not an http(s) origin such as https://images.example` });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  });
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -15,9 +79,16 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   ORD_URL: z.url().optional(),
+  ORD_CHAIN: z.enum(ORD_CHAINS).default("mainnet"),
+  ORD_MAX_BODY_BYTES: z.coerce.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
   ADMIN_ADDRESS: z.string().trim().refine(isDogecoinAddress, "ADMIN_ADDRESS is not a valid Dogecoin address").optional(),
   UPLOAD_DIR: z.string().trim().min(1).optional(),
-  PUBLIC_URL: z.url().optional(),
+  PUBLIC_URL: publicUrl.optional(),
+  TRUST_PROXY: trustProxy.optional(),
+  SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  RATE_LIMIT_SIGNIN_PER_MIN: perMinute.default(30),
+  RATE_LIMIT_SIGNED_PER_MIN: perMinute.default(300),
+  IMAGE_HOSTS: imageHosts.optional(),
   INDEXER_SYNC_CRON: cron.default("* * * * *"),
   INDEXER_ACCRUAL_CRON: cron.default("0 * * * *"),
   INDEXER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
@@ -38,7 +109,16 @@ export type Config = {
   /** Set from ADMIN_ADDRESS, or in demo mode from the demo admin key once it is known. */
   adminAddress?: string;
   uploadDir: string;
+  /** The site's public origin (PUBLIC_URL, e.g. https://spooks.example); required in production. */
   publicUrl?: string;
+  /** Express's `trust proxy`: which peers' X-Forwarded-* are believed (TRUST_PROXY); false = none. */
+  trustProxy: false | number | string[];
+  /** How long an admin session lasts (SESSION_TTL_HOURS, default 12 h). */
+  sessionTtlMs: number;
+  /** Requests per minute per client IP (0 = off): sign-in and challenge, and other signed actions. */
+  rateLimits: { signInPerMin: number; signedPerMin: number };
+  /** Origins besides the built-in image hosts that pictures may be loaded from (IMAGE_HOSTS). */
+  imageHosts: string[];
   indexer: {
     syncCron: string;
     accrualCron: string;
@@ -46,6 +126,10 @@ export type Config = {
     timeoutMs: number;
     retries: number;
     catchUpHours: number;
+    /** The chain ord answers must be about (ORD_CHAIN); answers about another, or naming its addresses, are errors. */
+    chain: OrdChain;
+    /** Largest decoded ord answer accepted (ORD_MAX_BODY_BYTES): wonky-ord inlines each item's content. */
+    maxBodyBytes: number;
   };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
 };
@@ -79,6 +163,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminAddress: e.ADMIN_ADDRESS,
     uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(dataDir, "uploads")),
     publicUrl: e.PUBLIC_URL,
+    trustProxy: e.TRUST_PROXY ?? false,
+    sessionTtlMs: Math.round(e.SESSION_TTL_HOURS * 3_600_000),
+    rateLimits: { signInPerMin: e.RATE_LIMIT_SIGNIN_PER_MIN, signedPerMin: e.RATE_LIMIT_SIGNED_PER_MIN },
+    imageHosts: e.IMAGE_HOSTS ?? [],
     indexer: {
       syncCron: e.INDEXER_SYNC_CRON,
       accrualCron: e.INDEXER_ACCRUAL_CRON,
@@ -86,7 +174,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.INDEXER_TIMEOUT_MS,
       retries: e.INDEXER_RETRIES,
       catchUpHours: e.ACCRUAL_CATCHUP_HOURS,
+      chain: e.ORD_CHAIN,
+      maxBodyBytes: e.ORD_MAX_BODY_BYTES,
     },
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * What the web server needs beyond loadConfig (the indexer and the CLI do not serve pages): in production
+ * one public origin, to which sign-in challenges, cookies and the CSRF check are bound.
+ */
+export function checkWebServerConfig(config: Config): void {
+  if (config.nodeEnv === "production" && !config.publicUrl) {
+    throw new ConfigError(
+      "PUBLIC_URL is required with NODE_ENV=production: the site's public origin (e.g. https://spooks.example), which sign-in challenges and cookies are bound to",
+    );
+  }
 }

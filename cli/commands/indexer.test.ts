@@ -114,4 +114,25 @@ describe("spooks-admin indexer", () => {
       `cli ${chain.url}`,
     ]);
   });
+
+  it("a pass during an ord rollback is held back: sync exits 1 naming the reason, status shows it, nothing changes", async () => {
+    chain.transfer(items[1].inscriptionId, bob);
+    const highest = chain.blockCount();
+    chain.beginRollback(45);
+    try {
+      const held = await runCli(["indexer", "sync"], env);
+      expect(held).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `error: the pass was held back (rewinding): block count ${highest - 45} is below the highest seen, ${highest - 1}; nothing was changed\n`,
+      });
+      const status = await runCli(["indexer", "status"], env);
+      // Two in all: the pass against the unreachable server above was held back too.
+      expect(status.stdout).toMatch(/\nSync state: +rewinding: block count [\d]+ is below the highest seen, [\d]+ \(nothing changed; 1 pass in a row, 2 in all\)\n/);
+      expect(await db.sql`select owner_address from ownership where item_id = ${items[1].id}`).toEqual([{ ownerAddress: alice }]);
+    } finally {
+      chain.endRollback();
+    }
+    expect(await runJson<{ state: string; ownersChanged: number }>(["indexer", "sync"], env)).toMatchObject({ state: "ok", ownersChanged: 1 });
+  });
 });

@@ -7,6 +7,7 @@ import { formatNumber } from "../../app/domain/format.ts";
 import { unitsToPoints } from "../../app/domain/rewards.ts";
 import type { Config } from "../../app/utils/env.server.ts";
 import { recordAudit } from "../../db/queries/audit.server.ts";
+import type { SyncRun } from "../../db/queries/ownership.server.ts";
 import { indexerStatus, type IndexerStatus } from "../../indexer/status.server.ts";
 import { syncOnce } from "../../indexer/sync.server.ts";
 import { dateTime, points } from "../format.ts";
@@ -39,7 +40,9 @@ async function statusView(status: IndexerStatus & { ordUrl: string | null }) {
         ["Last sync", sync ? `${dateTime(sync.finishedAt)} (${sync.source})` : "never"],
         ...(sync
           ? ([
+              ["Sync state", syncStateText(sync, status.heldBack)],
               ["Block height", sync.blockHeight === null ? "unknown (ord server unreachable)" : formatNumber(sync.blockHeight)],
+              ["Highest block count seen", status.highestBlockCount === null ? "none yet" : formatNumber(status.highestBlockCount)],
               ["Items checked", formatNumber(sync.itemsChecked)],
               ["Owners changed", formatNumber(sync.ownersChanged)],
               ["Stakes ended", formatNumber(sync.stakesEnded)],
@@ -58,6 +61,13 @@ async function statusView(status: IndexerStatus & { ordUrl: string | null }) {
   );
 }
 
+/** `ok`, or the held-back state with its reason and how many passes in a row were held back. */
+function syncStateText(sync: SyncRun, heldBack: IndexerStatus["heldBack"]): string {
+  if (sync.state === "ok") return "ok";
+  const passes = `${formatNumber(heldBack.inARow)} pass${heldBack.inARow === 1 ? "" : "es"} in a row, ${formatNumber(heldBack.total)} in all`;
+  return `${sync.state}: ${sync.reason} (nothing changed; ${passes})`;
+}
+
 function requireOrdUrl(config: Config): string {
   if (config.ordUrl) return config.ordUrl;
   throw new CliError(
@@ -74,8 +84,11 @@ async function sync(options: OutputOptions) {
     if (report.skipped) throw new CliError("another sync pass is running; try again in a moment");
     const { skipped: _, ...summary } = report;
     await recordAudit(sql, CLI_ACTOR, "indexer.sync", ordUrl, summary);
-    if (summary.blockHeight === null) {
+    if (summary.state === "unavailable" && summary.blockHeight === null) {
       throw new CliError(`the ord server at ${ordUrl} did not answer; nothing was changed`);
+    }
+    if (summary.state !== "ok") {
+      throw new CliError(`the pass was held back (${summary.state}): ${summary.reason}; nothing was changed`);
     }
     return summary;
   });

@@ -5,7 +5,7 @@ import { setClock } from "../../app/domain/clock.ts";
 import type { Sql } from "../../db/client.server.ts";
 import { demoCatalogue } from "../../db/demo-catalogue.ts";
 import { importCatalogue, itemsByInscriptionIds } from "../../db/queries/catalogue.server.ts";
-import { applyOwnerChange } from "../../db/queries/ownership.server.ts";
+import { applyMove } from "../../db/queries/ownership.server.ts";
 import { stakeItems } from "../../db/queries/stakes.server.ts";
 
 /** A valid mainnet address nobody holds the key of. */
@@ -21,7 +21,7 @@ export async function stakeDemoItems(sql: Sql, owner: string, count: number, sta
   await importCatalogue(sql, items);
   const rows = await itemsByInscriptionIds(sql, items.map((item) => item.inscriptionId));
   for (const row of rows) {
-    await applyOwnerChange(sql, { itemId: row.id, address: owner, satpoint: SATPOINT, blockHeight: 1, at: stakedAt });
+    await applyMove(sql, { itemId: row.id, address: owner, kind: "p2pkh", satpoint: SATPOINT, blockHeight: 1, at: stakedAt });
   }
   const restore = setClock(() => stakedAt);
   try {

@@ -31,11 +31,21 @@ export function cliEnv(databaseUrl: string | undefined, extra: CliEnv = {}): Cli
   };
 }
 
-/** `via` runs the binary under another command, e.g. `["faketime", "2030-01-01 12:00:00"]`. */
-export function runCli(args: readonly string[], env: CliEnv, timeoutMs = 30_000, via: readonly string[] = []): Promise<CliResult> {
+/**
+ * `via` runs the binary under another command, e.g. `["faketime", "2030-01-01 12:00:00"]`; `cwd` is the
+ * folder it runs in (where it looks for .env).
+ */
+export function runCli(
+  args: readonly string[],
+  env: CliEnv,
+  timeoutMs = 30_000,
+  via: readonly string[] = [],
+  cwd?: string,
+): Promise<CliResult> {
   const [command, ...prefix] = [...via, process.execPath];
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...prefix, BIN, ...args], {
+      cwd,
       env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)) as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });

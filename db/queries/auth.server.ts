@@ -17,8 +17,28 @@ export async function insertChallenge(sql: Queryable, challenge: Omit<StoredChal
   await sql`
     insert into auth_challenges (nonce, address, message, issued_at, expires_at)
     values (${challenge.nonce}, ${challenge.address}, ${challenge.message}, ${challenge.issuedAt}, ${challenge.expiresAt})`;
-  // Keep the table small: expired challenges are worthless.
-  await sql`delete from auth_challenges where expires_at < ${new Date(now().getTime() - 24 * 3_600_000)}`;
+}
+
+/** How many dead rows of each table one clean-up removes at most (so no call ever takes long). */
+export const AUTH_CLEANUP_BATCH = 500;
+
+/**
+ * Deletes up to `limit` expired challenges and up to `limit` expired sessions (revoked ones go when they
+ * expire), oldest first, through the expires_at indexes (migration 0004): the cost is that of the rows
+ * removed, never of the table's size. Answers how many of each went.
+ */
+export async function deleteExpiredAuthRows(
+  sql: Queryable,
+  at: Date,
+  limit = AUTH_CLEANUP_BATCH,
+): Promise<{ challenges: number; sessions: number }> {
+  const challenges = await sql`
+    delete from auth_challenges where nonce in (
+      select nonce from auth_challenges where expires_at <= ${at} order by expires_at limit ${limit})`;
+  const sessions = await sql`
+    delete from sessions where token_hash in (
+      select token_hash from sessions where expires_at <= ${at} order by expires_at limit ${limit})`;
+  return { challenges: challenges.count, sessions: sessions.count };
 }
 
 /**

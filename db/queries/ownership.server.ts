@@ -1,18 +1,41 @@
-/** Ownership as the indexer sees it: current owners, transfers, stakes ended by a transfer, sync passes. */
+/**
+ * Ownership as the indexer sees it: current holders (a P2PKH wallet, a P2SH address or an address-less
+ * output), every move seen, stakes ended by a move, the highest block count seen, and sync passes.
+ */
 import type { Queryable, Sql } from "../client.server.ts";
 
 export type SyncSource = "scheduled" | "cli" | "startup";
 
-export type KnownOwner = { itemId: number; inscriptionId: string; ownerAddress: string | null };
+/** Where an item sits: only a `p2pkh` holder is a wallet that can sign, stake and earn. */
+export type OwnerKind = "p2pkh" | "p2sh" | "none";
 
-export type OwnerChange = { itemId: number; address: string; satpoint: string; blockHeight: number | null; at: Date };
+/** A pass applied what it read (`ok`) or was held back, changing nothing (the others). */
+export type SyncState = "ok" | "rewinding" | "stalled" | "unavailable";
 
-export type AppliedChange = { changed: false } | { changed: true; from: string | null; stakesEnded: number };
+export type Holder = { address: string | null; kind: OwnerKind };
+
+/** Every catalogue item with where it was last seen; `seen` is false for an item never read yet. */
+export type KnownOwner = {
+  itemId: number;
+  inscriptionId: string;
+  seen: boolean;
+  ownerAddress: string | null;
+  ownerKind: OwnerKind | null;
+  satpoint: string | null;
+};
+
+export type Move = Holder & { itemId: number; satpoint: string; blockHeight: number | null; at: Date };
+
+export type AppliedMove = { moved: false } | { moved: true; ownerChanged: boolean; from: Holder; stakesEnded: number };
 
 export type SyncRun = {
   source: SyncSource;
   startedAt: Date;
   finishedAt: Date;
+  state: SyncState;
+  /** Why a pass was held back; null when it applied what it read. */
+  reason: string | null;
+  /** The last height the ord server had indexed (its block count − 1), or null when it did not answer. */
   blockHeight: number | null;
   itemsChecked: number;
   ownersChanged: number;
@@ -20,61 +43,67 @@ export type SyncRun = {
   errors: number;
 };
 
-/** Every catalogue item with the owner last seen (null when never seen). */
 export async function knownOwners(sql: Queryable): Promise<KnownOwner[]> {
   return sql<KnownOwner[]>`
-    select i.id as item_id, i.inscription_id, o.owner_address
+    select i.id as item_id, i.inscription_id, o.item_id is not null as seen,
+           o.owner_address, o.owner_kind, o.satpoint
     from items i left join ownership o on o.item_id = i.id
     order by i.id`;
 }
 
 /**
- * Records a new owner in one transaction: the ownership row, a transfer row, and the end of an open
- * stake held by anyone else. Compare-and-set on the current owner under its row lock (`on conflict … where`
- * sees the latest committed row), so two syncs applying the same change at once record it once.
+ * Records a move in one transaction: the ownership row, a transfer row, and, when the holder changed, the
+ * end of an open stake held by anyone but a P2PKH new owner. Compare-and-set on the current position under
+ * its row lock (`on conflict … where` sees the latest committed row), so two syncs applying the same move at
+ * once record it once.
  */
-export async function applyOwnerChange(sql: Sql, change: OwnerChange): Promise<AppliedChange> {
-  const { itemId, address, satpoint, blockHeight, at } = change;
+export async function applyMove(sql: Sql, move: Move): Promise<AppliedMove> {
+  const { itemId, address, kind, satpoint, blockHeight, at } = move;
   return sql.begin(async (tx) => {
-    // The chain can always tell this again: a change lost to a crash before it reached the disk is simply
+    // The chain can always tell this again: a move lost to a crash before it reached the disk is simply
     // seen again on the next pass. Not waiting for the flush makes a first sync of thousands of items
     // several times faster; the transaction stays atomic.
-    // Pipelined: the row lock comes first, so the statement's snapshot sees the latest committed owner.
+    // Pipelined: the row lock comes first, so the statement's snapshot sees the latest committed position.
     const [, , [row]] = await Promise.all([
       tx`set local synchronous_commit = off`,
       tx`select 1 from ownership where item_id = ${itemId} for update`,
-      tx<{ changed: boolean; fromAddress: string | null; stakesEnded: number }[]>`
+      tx<{ moved: boolean; fromAddress: string | null; fromKind: OwnerKind | null; stakesEnded: number }[]>`
         with previous as (
-          select owner_address from ownership where item_id = ${itemId}
+          select owner_address, owner_kind from ownership where item_id = ${itemId}
         ), recorded as (
-          insert into ownership as o (item_id, owner_address, satpoint, block_height, seen_at)
-          values (${itemId}, ${address}, ${satpoint}, ${blockHeight}, ${at})
+          insert into ownership as o (item_id, owner_address, owner_kind, satpoint, block_height, seen_at)
+          values (${itemId}, ${address}, ${kind}, ${satpoint}, ${blockHeight}, ${at})
           on conflict (item_id) do update
-            set owner_address = excluded.owner_address, satpoint = excluded.satpoint,
+            set owner_address = excluded.owner_address, owner_kind = excluded.owner_kind, satpoint = excluded.satpoint,
                 block_height = excluded.block_height, seen_at = excluded.seen_at
-            where o.owner_address <> excluded.owner_address
+            where (o.owner_address, o.owner_kind, o.satpoint) is distinct from
+                  (excluded.owner_address, excluded.owner_kind, excluded.satpoint)
           returning item_id
         ), transfer as (
-          insert into transfers (item_id, from_address, to_address, satpoint, block_height, seen_at)
-          select item_id, (select owner_address from previous), ${address}, ${satpoint}, ${blockHeight}, ${at}
+          insert into transfers (item_id, from_address, to_address, to_kind, satpoint, block_height, seen_at)
+          select item_id, (select owner_address from previous), ${address}, ${kind}, ${satpoint}, ${blockHeight}, ${at}
           from recorded
         ), ended as (
           update stakes set ended_at = greatest(${at}::timestamptz, started_at), end_reason = 'transferred'
-          where item_id = ${itemId} and ended_at is null and address <> ${address} and exists (select 1 from recorded)
+          where item_id = ${itemId} and ended_at is null and exists (select 1 from recorded)
+            and (${kind} <> 'p2pkh' or address is distinct from ${address}::text)
           returning id
         )
-        select exists (select 1 from recorded) as changed,
+        select exists (select 1 from recorded) as moved,
                (select owner_address from previous) as from_address,
+               (select owner_kind from previous) as from_kind,
                (select count(*)::int from ended) as stakes_ended`,
     ]);
-    return row.changed ? { changed: true, from: row.fromAddress, stakesEnded: row.stakesEnded } : { changed: false };
+    if (!row.moved) return { moved: false };
+    const ownerChanged = row.fromAddress !== address || row.fromKind !== kind;
+    return { moved: true, ownerChanged, from: { address: row.fromAddress, kind: row.fromKind ?? "none" }, stakesEnded: row.stakesEnded };
   });
 }
 
-export type FirstSighting = { itemId: number; address: string; satpoint: string };
+export type FirstSighting = Holder & { itemId: number; satpoint: string };
 
 /**
- * Records owners of items never seen before (no previous owner, so no stake to end), many per statement:
+ * Records where items never seen before are (no previous holder, so no stake to end), many per statement:
  * ownership rows and their transfer rows from nobody. An item another pass recorded meanwhile is left
  * alone. Returns how many were recorded.
  */
@@ -90,15 +119,16 @@ export async function recordFirstOwners(
       tx`set local synchronous_commit = off`,
       tx`
         with recorded as (
-          insert into ownership (item_id, owner_address, satpoint, block_height, seen_at)
-          select item_id, owner_address, satpoint, ${blockHeight}::int, ${at}::timestamptz
+          insert into ownership (item_id, owner_address, owner_kind, satpoint, block_height, seen_at)
+          select item_id, owner_address, owner_kind, satpoint, ${blockHeight}::int, ${at}::timestamptz
           from unnest(${sightings.map((s) => s.itemId)}::int[], ${sightings.map((s) => s.address)}::text[],
-                      ${sightings.map((s) => s.satpoint)}::text[]) as s(item_id, owner_address, satpoint)
+                      ${sightings.map((s) => s.kind)}::text[], ${sightings.map((s) => s.satpoint)}::text[])
+               as s(item_id, owner_address, owner_kind, satpoint)
           on conflict (item_id) do nothing
-          returning item_id, owner_address, satpoint
+          returning item_id, owner_address, owner_kind, satpoint
         )
-        insert into transfers (item_id, from_address, to_address, satpoint, block_height, seen_at)
-        select item_id, null, owner_address, satpoint, ${blockHeight}::int, ${at}::timestamptz from recorded
+        insert into transfers (item_id, from_address, to_address, to_kind, satpoint, block_height, seen_at)
+        select item_id, null, owner_address, owner_kind, satpoint, ${blockHeight}::int, ${at}::timestamptz from recorded
         returning item_id`,
     ]);
     return rows.length;
@@ -106,29 +136,76 @@ export async function recordFirstOwners(
 }
 
 /**
- * Ends (reason 'transferred') every open stake whose staker is not the item's known owner: the sweep at
- * the end of a sync pass, which also catches a stake that raced a transfer. Returns how many ended.
+ * Ends (reason 'transferred') every open stake whose staker is not the item's known P2PKH owner: the sweep
+ * at the end of a sync pass, which also catches a stake that raced a move. Returns how many ended.
  */
 export async function endForeignStakes(sql: Queryable, at: Date): Promise<number> {
   const rows = await sql`
     update stakes s
     set ended_at = greatest(${at}::timestamptz, s.started_at), end_reason = 'transferred'
     from ownership o
-    where o.item_id = s.item_id and s.ended_at is null and s.address <> o.owner_address
+    where o.item_id = s.item_id and s.ended_at is null
+      and (o.owner_kind <> 'p2pkh' or s.address is distinct from o.owner_address)
     returning s.id`;
   return rows.length;
 }
 
-export async function recordSyncRun(sql: Queryable, run: SyncRun): Promise<void> {
-  await sql`
-    insert into sync_runs (source, started_at, finished_at, block_height, items_checked, owners_changed, stakes_ended, errors)
-    values (${run.source}, ${run.startedAt}, ${run.finishedAt}, ${run.blockHeight}, ${run.itemsChecked},
-            ${run.ownersChanged}, ${run.stakesEnded}, ${run.errors})`;
+export type LeftSatpoint = { itemId: number; satpoint: string; leftAtHeight: number | null };
+
+/**
+ * For each (item, satpoint) read, whether the item has already left that satpoint, and at what height we
+ * saw it leave. A spent output never holds the inscription again on one chain: seeing it there again
+ * means the answer comes from an older state (a rollback in progress), unless a reorg undid the move.
+ */
+export async function satpointsLeft(sql: Queryable, reads: readonly { itemId: number; satpoint: string }[]): Promise<LeftSatpoint[]> {
+  if (reads.length === 0) return [];
+  return sql<LeftSatpoint[]>`
+    select distinct on (r.item_id) r.item_id, r.satpoint, later.block_height as left_at_height
+    from unnest(${reads.map((r) => r.itemId)}::int[], ${reads.map((r) => r.satpoint)}::text[]) as r(item_id, satpoint)
+    join transfers seen on seen.item_id = r.item_id and seen.satpoint = r.satpoint
+    join lateral (
+      select t.block_height from transfers t where t.item_id = r.item_id and t.id > seen.id order by t.id limit 1
+    ) later on true
+    order by r.item_id, seen.id desc`;
+}
+
+/** The highest block count any pass has seen, or null before the first. */
+export async function highestBlockCount(sql: Queryable): Promise<number | null> {
+  const [row] = await sql<{ highestBlockCount: number }[]>`select highest_block_count from chain_cursor`;
+  return row?.highestBlockCount ?? null;
+}
+
+/**
+ * Records a pass; an applied one raises the highest block count seen to `blockCount` (the count its closing
+ * check read).
+ */
+export async function recordSyncRun(sql: Sql, run: SyncRun, blockCount: number | null): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`
+      insert into sync_runs (source, started_at, finished_at, state, reason, block_height, items_checked, owners_changed, stakes_ended, errors)
+      values (${run.source}, ${run.startedAt}, ${run.finishedAt}, ${run.state}, ${run.reason}, ${run.blockHeight},
+              ${run.itemsChecked}, ${run.ownersChanged}, ${run.stakesEnded}, ${run.errors})`;
+    if (run.state === "ok" && blockCount !== null && blockCount > 0) {
+      await tx`
+        insert into chain_cursor as c (highest_block_count, updated_at) values (${blockCount}, ${run.finishedAt})
+        on conflict (id) do update
+          set highest_block_count = greatest(c.highest_block_count, excluded.highest_block_count), updated_at = excluded.updated_at`;
+    }
+  });
 }
 
 export async function lastSyncRun(sql: Queryable): Promise<SyncRun | null> {
   const [row] = await sql<SyncRun[]>`
-    select source, started_at, finished_at, block_height, items_checked, owners_changed, stakes_ended, errors
+    select source, started_at, finished_at, state, reason, block_height, items_checked, owners_changed, stakes_ended, errors
     from sync_runs order by id desc limit 1`;
   return row ?? null;
+}
+
+/** Held-back passes in a row since the last applied one, and in all. */
+export async function heldBackPasses(sql: Queryable): Promise<{ inARow: number; total: number }> {
+  const [row] = await sql<{ inARow: number; total: number }[]>`
+    select (select count(*)::int from sync_runs
+            where id > coalesce((select max(id) from sync_runs where state = 'ok'), 0)) as in_a_row,
+           (select count(*)::int from sync_runs where state <> 'ok') as total`;
+  return row;
 }

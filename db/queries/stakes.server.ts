@@ -25,10 +25,12 @@ export async function findItems(sql: Queryable, inscriptionIds: readonly string[
   });
 }
 
+/** Items held by a P2PKH wallet, with that wallet: an item at a P2SH address or an address-less output has no staker. */
 async function ownersOf(tx: TransactionSql, itemIds: number[]): Promise<Map<number, string>> {
   // Share locks: the indexer cannot move an item while we stake it.
   const rows = await tx<{ itemId: number; ownerAddress: string }[]>`
-    select item_id, owner_address from ownership where item_id = any(${itemIds}::int[]) order by item_id for share`;
+    select item_id, owner_address from ownership
+    where item_id = any(${itemIds}::int[]) and owner_kind = 'p2pkh' order by item_id for share`;
   return new Map(rows.map((row) => [row.itemId, row.ownerAddress]));
 }
 

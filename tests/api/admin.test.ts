@@ -1,7 +1,7 @@
 /** Sign-in (challenge, session cookie) and the admin points routes. */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { balanceUnits, givePoints, newWallet, signIn, useApi } from "./support.ts";
+import { balanceUnits, givePoints, newWallet, nonAdminSession, useApi } from "./support.ts";
 
 const ctx = useApi();
 
@@ -29,7 +29,7 @@ describe("sign-in", () => {
     expect((await ctx.call("GET", "/api/auth/challenge?address=DNotAnAddress")).status).toBe(400);
   });
 
-  it("opens an HTTP-only SameSite session stored hashed, once per challenge", async () => {
+  it("opens an HTTP-only SameSite=Strict session stored hashed, once per challenge", async () => {
     const { message } = await challengeFor(ctx.admin.address);
     const body = { address: ctx.admin.address, message, signature: ctx.admin.sign(message) };
     const answer = await ctx.call("POST", "/api/auth/session", body);
@@ -38,7 +38,10 @@ describe("sign-in", () => {
     const setCookie = answer.headers.getSetCookie()[0];
     expect(setCookie).toMatch(/^spooks_session=[\w-]{40,};/);
     expect(setCookie).toContain("HttpOnly");
-    expect(setCookie).toContain("SameSite=Lax");
+    expect(setCookie).toContain("SameSite=Strict");
+    expect(setCookie).toContain("Path=/;");
+    expect(setCookie).toContain(`Max-Age=${12 * 3600}`);
+    expect(setCookie).not.toContain("Secure"); // plain http, no PUBLIC_URL: tests/api/security.test.ts has https
     const token = setCookie.split(";")[0].split("=")[1];
     const hashes = (await ctx.sql`select token_hash from sessions`).map((row) => row.tokenHash);
     expect(hashes).toContain(createHash("sha256").update(token).digest("hex"));
@@ -64,8 +67,9 @@ describe("sign-in", () => {
     expect((await post({ address: ctx.admin.address, message: tampered, signature: ctx.admin.sign(tampered) })).status).toBe(401);
     const invented = message.replace(/Expiration Time: .*/, "Expiration Time: 2099-01-01T00:00:00.000Z");
     expect((await post({ address: ctx.admin.address, message: invented, signature: ctx.admin.sign(invented) })).status).toBe(401);
-    const theirs = await challengeFor(intruder.address);
-    expect((await post({ address: ctx.admin.address, message: theirs.message, signature: ctx.admin.sign(theirs.message) })).status).toBe(401);
+    const theirs = message.replace(ctx.admin.address, intruder.address);
+    expect((await post({ address: ctx.admin.address, message: theirs, signature: ctx.admin.sign(theirs) })).status).toBe(401);
+    expect((await post({ address: intruder.address, message: theirs, signature: intruder.sign(theirs) })).status).toBe(403);
     expect((await post({ address: ctx.admin.address, message: "hello", signature: ctx.admin.sign("hello") })).status).toBe(401);
 
     const stale = await challengeFor(ctx.admin.address);
@@ -75,9 +79,18 @@ describe("sign-in", () => {
     expect((await post({ address: 12, message: 1, signature: null })).status).toBe(400);
   });
 
-  it("signs in a holder who is not the admin: 403 on admin routes", async () => {
+  it("gives no challenge to an address that is not the admin (403, nothing stored)", async () => {
     const holder = newWallet();
-    const cookie = await signIn(ctx, holder);
+    const before = await ctx.sql`select count(*)::int as n from auth_challenges`;
+    const answer = await ctx.call("GET", `/api/auth/challenge?address=${holder.address}`);
+    expect(answer.status).toBe(403);
+    expect(answer.body).toEqual({ message: "Only the admin wallet can sign in" });
+    expect(await ctx.sql`select count(*)::int as n from auth_challenges`).toEqual(before);
+  });
+
+  it("refuses admin routes to a session that is not the admin's (ADMIN_ADDRESS changed since): 403", async () => {
+    const holder = newWallet();
+    const cookie = await nonAdminSession(ctx.sql, holder.address);
     expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body).toEqual({ address: holder.address, isAdmin: false });
     expect((await ctx.call("GET", "/api/admin/users", undefined, { cookie })).status).toBe(403);
     expect((await ctx.call("POST", "/api/add-permanent-points", { address: holder.address, amount: 5 }, { cookie })).status).toBe(403);

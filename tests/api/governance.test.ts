@@ -1,7 +1,7 @@
 /** Governance: admin proposals, snapshot voting power, signed one-per-wallet votes. */
 import { describe, expect, it } from "vitest";
 import { voteMessage } from "../../app/domain/messages.ts";
-import { giveItems, minutesFromNow, newWallet, signIn, spooks, useApi, type Wallet } from "./support.ts";
+import { giveItems, minutesFromNow, newWallet, nonAdminSession, spooks, useApi, type Wallet } from "./support.ts";
 
 const ctx = useApi();
 
@@ -88,7 +88,7 @@ describe("proposals (admin)", () => {
     }
     const body = { ...proposalInput(), adminAddress: ctx.admin.address };
     expect((await ctx.call("POST", "/api/proposals", body)).status).toBe(401);
-    expect((await ctx.call("POST", "/api/proposals", body, { cookie: await signIn(ctx, newWallet()) })).status).toBe(403);
+    expect((await ctx.call("POST", "/api/proposals", body, { cookie: await nonAdminSession(ctx.sql) })).status).toBe(403);
   });
 
   it("deletes (admin only) and answers 404 for unknown ids", async () => {

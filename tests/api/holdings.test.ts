@@ -127,6 +127,21 @@ describe("health and generic answers", () => {
       lastSyncOwnersChanged: 2,
       lastSyncStakesEnded: 1,
       lastSyncErrors: 0,
+      syncState: "ok",
+      syncReason: null,
+      heldBackPassesInARow: 0,
+    });
+    await ctx.sql`
+      insert into sync_runs (source, started_at, finished_at, state, reason, block_height, items_checked, owners_changed, stakes_ended, errors)
+      values ('scheduled', '2026-01-01T10:01:00Z', '2026-01-01T10:01:01Z', 'rewinding', 'block count 4999956 is below the highest seen, 5000001', 4999955, 1883, 0, 0, 0)`;
+    const rewinding = await ctx.call("GET", "/api/health");
+    expect(rewinding.status).toBe(200);
+    expect(rewinding.body.indexer).toMatchObject({
+      syncState: "rewinding",
+      syncReason: "block count 4999956 is below the highest seen, 5000001",
+      lastAppliedSyncAt: "2026-01-01T10:00:05.000Z",
+      heldBackPassesInARow: 1,
+      heldBackPassesTotal: 1,
     });
   });
 
@@ -153,11 +168,12 @@ describe("health and generic answers", () => {
     expect(nul.status).toBe(400);
     expect(nul.body).toEqual({ message: "Text must not contain NUL characters" });
     // A sign-in message the wallet really signed, with a NUL in its statement: refused, the challenge stays usable.
-    const challenge = (await ctx.call("GET", `/api/auth/challenge?address=${wallet.address}`)).body.message as string;
+    const admin = ctx.admin;
+    const challenge = (await ctx.call("GET", `/api/auth/challenge?address=${admin.address}`)).body.message as string;
     const tampered = challenge.replace("Sign in to Spooks.", "Sign in\u0000");
-    const refused = await ctx.call("POST", "/api/auth/session", { address: wallet.address, message: tampered, signature: wallet.sign(tampered) });
+    const refused = await ctx.call("POST", "/api/auth/session", { address: admin.address, message: tampered, signature: admin.sign(tampered) });
     expect(refused.status).toBe(400);
-    const session = await ctx.call("POST", "/api/auth/session", { address: wallet.address, message: challenge, signature: wallet.sign(challenge) });
+    const session = await ctx.call("POST", "/api/auth/session", { address: admin.address, message: challenge, signature: admin.sign(challenge) });
     expect(session.status).toBe(200);
     const search = await ctx.call("GET", "/api/admin/users?search=%00", undefined, { cookie: await ctx.adminCookie() });
     expect(search.status).toBe(400);

@@ -3,6 +3,7 @@
  * wallets with real keys, and small helpers to call the API and seed ownership and points.
  */
 import bitcoinMessage from "bitcoinjs-message";
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { addressOfPrivateKey, newPrivateKey, signMessage, type Magic } from "../../app/domain/signature.ts";
 import type { Sql } from "../../db/client.server.ts";
@@ -38,7 +39,13 @@ export function newWallet(): Wallet {
 
 export type ApiAnswer<T = any> = { status: number; body: T; headers: Headers };
 
-export type CallOptions = { cookie?: string; headers?: Record<string, string>; raw?: BodyInit };
+export type CallOptions = {
+  cookie?: string;
+  headers?: Record<string, string>;
+  raw?: BodyInit;
+  /** The Origin header; by default a change (not GET/HEAD) carries the server's own, as a browser's would. null: none. */
+  origin?: string | null;
+};
 
 export type ApiTestContext = {
   sql: Sql;
@@ -76,9 +83,12 @@ export function useApi(): ApiTestContext {
 async function call(base: string, method: string, path: string, body: unknown, options: CallOptions): Promise<ApiAnswer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.cookie) headers.cookie = options.cookie;
+  const origin = options.origin === undefined ? (method === "GET" || method === "HEAD" ? null : new URL(base).origin) : options.origin;
+  if (origin !== null) headers.origin = origin;
   let payload: BodyInit | undefined = options.raw;
-  if (payload === undefined && body !== undefined) {
-    payload = JSON.stringify(body);
+  if (payload === undefined && body !== undefined) payload = JSON.stringify(body);
+  // As the page's client does: every change is JSON, even without a body (a raw body brings its own type).
+  if (options.raw === undefined && method !== "GET" && method !== "HEAD" && !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
     headers["content-type"] = "application/json";
   }
   const response = await fetch(`${base}${path}`, { method, headers, body: payload });
@@ -103,6 +113,19 @@ export async function signIn(ctx: ApiTestContext, wallet: Wallet): Promise<strin
   if (session.status !== 200) throw new Error(`sign-in failed: ${session.status} ${JSON.stringify(session.body)}`);
   const setCookie = session.headers.getSetCookie()[0];
   return setCookie.split(";")[0];
+}
+
+/**
+ * A session cookie for an address that is not the admin (as one left from before ADMIN_ADDRESS changed:
+ * sign-in itself is for the admin only), stored as sign-in stores one.
+ */
+export async function nonAdminSession(sql: Sql, address = newWallet().address): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  const tokenHash = createHash("sha256").update(token).digest("hex");
+  await sql`
+    insert into sessions (token_hash, address, created_at, expires_at)
+    values (${tokenHash}, ${address}, now(), now() + interval '1 hour')`;
+  return `spooks_session=${token}`;
 }
 
 const SATPOINT = `${"ab".repeat(32)}:0:0`;

@@ -128,7 +128,14 @@ describe("who may see the admin panel", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ intent: "add-points", address: world.holder.address, amount: "1000" }),
     });
-    expect(response.status).toBe(401);
+    // No Origin or Referer naming the site: refused before the session is even looked at (403).
+    expect(response.status).toBe(403);
+    const sameSite = await fetch(`${world.url}/admin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: world.url },
+      body: new URLSearchParams({ intent: "add-points", address: world.holder.address, amount: "1000" }),
+    });
+    expect(sameSite.status).toBe(401);
     expect(await world.db.sql`select count(*)::int as n from points_ledger`).toEqual(before);
   });
 });
@@ -148,7 +155,7 @@ describe("the admin", () => {
       ),
     );
     const cookie = (await page.context().cookies()).find((c) => c.name === "spooks_session");
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/", secure: false });
 
     // A reload works from the session: no second signature.
     await page.reload();

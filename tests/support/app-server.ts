@@ -4,7 +4,6 @@
  * loopback port, with the test file's own database in the context.
  */
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -14,27 +13,9 @@ import type { AppContext, DemoWallet } from "../../app/context.ts";
 import { loadConfig, type Config } from "../../app/utils/env.server.ts";
 import type { Sql } from "../../db/client.server.ts";
 import { createApp } from "../../server/app.ts";
+import { hashBuildInputs, isBuildFresh, stampBuild } from "../../server/build.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const BUILD_INPUTS = ["app", "public", "react-router.config.ts", "vite.config.ts", "package-lock.json"];
-
-function hashInputs(): string {
-  const hash = createHash("sha256");
-  const visit = (entry: string) => {
-    const full = path.join(ROOT, entry);
-    if (!fs.existsSync(full)) return;
-    const stat = fs.statSync(full);
-    if (stat.isDirectory()) {
-      for (const child of fs.readdirSync(full).sort()) {
-        if (!/\.test\.tsx?$/.test(child)) visit(path.join(entry, child));
-      }
-    } else {
-      hash.update(entry).update(fs.readFileSync(full));
-    }
-  };
-  BUILD_INPUTS.forEach(visit);
-  return hash.digest("hex").slice(0, 12);
-}
 
 function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -42,7 +23,8 @@ function sleep(ms: number) {
 
 /** Builds the app once for the current sources; returns the build folder. */
 export async function ensureAppBuild(): Promise<string> {
-  const dir = path.join(ROOT, ".test-data", `build-${hashInputs()}`);
+  const inputsHash = hashBuildInputs();
+  const dir = path.join(ROOT, ".test-data", `build-${inputsHash}`);
   const done = path.join(dir, "server", "index.js");
   const lock = `${dir}.lock`;
   fs.mkdirSync(path.dirname(dir), { recursive: true });
@@ -67,6 +49,8 @@ export async function ensureAppBuild(): Promise<string> {
       fs.rmSync(lock, { recursive: true, force: true });
     }
   }
+  // The folder's name is its inputs' hash; the stamp inside lets `npm start` reuse it (SPOOKS_BUILD_DIR).
+  if (!isBuildFresh(dir, inputsHash)) stampBuild(dir, inputsHash);
   return dir;
 }
 
@@ -77,10 +61,12 @@ export type TestServerOptions = {
   adminAddress: string;
   demoWallets?: DemoWallet[];
   env?: Record<string, string>;
+  /** The rate limits' window (default one minute). */
+  rateLimitWindowMs?: number;
 };
 
 /** Starts the real app on 127.0.0.1 with a random port. */
-export async function startTestServer({ sql, adminAddress, demoWallets = [], env = {} }: TestServerOptions): Promise<TestServer> {
+export async function startTestServer({ sql, adminAddress, demoWallets = [], env = {}, rateLimitWindowMs }: TestServerOptions): Promise<TestServer> {
   const buildDir = await ensureAppBuild();
   const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-test-"));
@@ -92,7 +78,7 @@ export async function startTestServer({ sql, adminAddress, demoWallets = [], env
     ...env,
   });
   const context: AppContext = { sql, config: { ...config, adminAddress }, demoWallets };
-  const app = createApp({ context, build, clientDir: path.join(buildDir, "client") });
+  const app = createApp({ context, build, clientDir: path.join(buildDir, "client"), rateLimitWindowMs });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;

@@ -33,6 +33,13 @@ export function useAdminAccess({ adminAddress, signedIn }: { adminAddress: strin
     if (!address) return;
     setSigningIn(true);
     try {
+      // The cookie is SameSite=Strict: a visit from a link on another site loads the page without it, though
+      // the session is valid. This same-site call carries it; only without a session is the wallet asked.
+      const current = await apiGet<{ address: string | null }>("/api/auth/session");
+      if (current.address === address) {
+        await revalidator.revalidate();
+        return;
+      }
       const challenge = await apiGet<{ message: string }>(`/api/auth/challenge?address=${encodeURIComponent(address)}`);
       const signature = await wallet.signMessage(challenge.message);
       await apiPost("/api/auth/session", { address, message: challenge.message, signature });

@@ -1,10 +1,12 @@
 /**
  * GET /api/auth/session: who is signed in; POST `{ address, message, signature }`: sign in with a signed
- * challenge (HTTP-only SameSite cookie); DELETE: sign out.
+ * challenge (HTTP-only SameSite=Strict cookie, `__Host-` and Secure over https); DELETE: sign out (the
+ * session is revoked). POST and DELETE pass the cross-site check first.
  */
 import { apiMethods, apiRoute, json, readJson } from "../../utils/api.server.ts";
 import { signInBodySchema } from "../../utils/api-schemas.server.ts";
 import { sessionAddress, signIn, signOut } from "../../utils/auth.server.ts";
+import { requireSameSiteRequest } from "../../utils/csrf.server.ts";
 import type { Route } from "./+types/auth-session";
 
 export const loader = apiRoute<Route.LoaderArgs>(async ({ request, context }) => {
@@ -14,6 +16,7 @@ export const loader = apiRoute<Route.LoaderArgs>(async ({ request, context }) =>
 
 export const action = apiMethods<Route.ActionArgs>({
   POST: async ({ request, context }) => {
+    requireSameSiteRequest(request, context, "json");
     const body = await readJson(request, signInBodySchema);
     const { setCookie, ...session } = await signIn(request, context, body);
     return json(session, 200, { "Set-Cookie": setCookie });

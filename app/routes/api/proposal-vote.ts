@@ -12,8 +12,9 @@ export const action = apiMethods<Route.ActionArgs>({
   POST: async ({ request, params, context }) => {
     const proposalId = idParam(params.id, "Proposal");
     const body = await readJson(request, voteBodySchema);
-    const title = await proposalTitle(context.sql, proposalId);
+    // Signature and message first: a forged or stale vote never reaches the database.
     const signed = verifySignedAction(body, parseVoteMessage, "vote");
+    const title = await proposalTitle(context.sql, proposalId);
     if (signed.proposalId !== proposalId || signed.title !== title || signed.optionId !== body.optionId) {
       throw unauthorized("The signed message does not name this proposal, its title and this option");
     }

@@ -10,10 +10,8 @@ import type { Route } from "./+types/upload-image";
 const MULTIPART_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
 
 async function imageBytes(request: Request): Promise<Uint8Array> {
+  // requireAdmin(…, "multipart") has refused any other content type (415).
   const contentType = request.headers.get("content-type") ?? "";
-  if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
-    throw badRequest("Send the image as multipart/form-data in the field 'image'");
-  }
   const body = await readBodyBytes(request, MULTIPART_LIMIT);
   let form: FormData;
   try {
@@ -28,7 +26,7 @@ async function imageBytes(request: Request): Promise<Uint8Array> {
 
 export const action = apiMethods<Route.ActionArgs>({
   POST: async ({ request, context }) => {
-    await requireAdmin(request, context);
+    await requireAdmin(request, context, "multipart");
     const saved = await saveImageUpload(context.config.uploadDir, await imageBytes(request));
     return { success: true, filePath: saved.filePath, message: "Image uploaded successfully" };
   },

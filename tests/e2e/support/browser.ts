@@ -32,11 +32,17 @@ export type PageProblems = { errors: string[] };
 
 /**
  * A fresh context and page at 1280×800 that never leaves the test server (other hosts are aborted, so
- * image fallbacks to outside hosts fail at once), collecting uncaught errors and console errors
- * (failed resource loads excepted: image fallbacks make them on purpose).
+ * image fallbacks to outside hosts fail at once), collecting uncaught errors, console errors (failed
+ * resource loads excepted: image fallbacks make them on purpose) and every Content-Security-Policy
+ * violation the page reports (`securitypolicyviolation`), so each test also proves the pages run under
+ * the server's CSP.
  */
-export async function newPage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
-  const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
+export async function newPage(
+  browser: Browser,
+  baseUrl: string,
+  options: { ignoreHTTPSErrors?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+  const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl, ...options });
   const origin = new URL(baseUrl).origin;
   await context.route(
     (url) => url.origin !== origin && url.protocol.startsWith("http"),
@@ -45,6 +51,13 @@ export async function newPage(browser: Browser, baseUrl: string): Promise<{ cont
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const problems: PageProblems = { errors: [] };
+  await page.exposeFunction("__spooksCspViolation", (text: string) => problems.errors.push(`csp violation: ${text}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      const report = (window as unknown as { __spooksCspViolation: (text: string) => void }).__spooksCspViolation;
+      void report(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`);
+    });
+  });
   page.on("pageerror", (error) => problems.errors.push(`pageerror: ${error.message}`));
   page.on("console", (message) => {
     if (message.type() !== "error") return;

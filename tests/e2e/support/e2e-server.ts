@@ -56,9 +56,11 @@ export type E2eWorldOptions = {
   holderOwns?: number;
   /** Serve the holder and admin as demo wallets (GET /api/demo/wallets), as demo mode does. */
   demo?: boolean;
+  /** More settings for the web server (e.g. TRUST_PROXY, PUBLIC_URL). */
+  env?: Record<string, string>;
 };
 
-export async function startE2eWorld({ perCollection = 24, holderOwns = 6, demo = false }: E2eWorldOptions = {}): Promise<E2eWorld> {
+export async function startE2eWorld({ perCollection = 24, holderOwns = 6, demo = false, env = {} }: E2eWorldOptions = {}): Promise<E2eWorld> {
   const holder = testWallet("holder");
   const admin = testWallet("admin");
   const other = testWallet("other");
@@ -83,7 +85,7 @@ export async function startE2eWorld({ perCollection = 24, holderOwns = 6, demo =
       await syncOnce({
         sql: db.sql,
         ordUrl: chain.url,
-        config: { indexer: { syncCron: "* * * * *", accrualCron: "0 * * * *", concurrency: 8, timeoutMs: 2000, retries: 0, catchUpHours: 72 } },
+        config: { indexer: { syncCron: "* * * * *", accrualCron: "0 * * * *", concurrency: 8, timeoutMs: 2000, retries: 0, catchUpHours: 72, chain: "mainnet", maxBodyBytes: 16 * 1024 * 1024 } },
         source: "cli",
         wait: true,
       });
@@ -100,7 +102,7 @@ export async function startE2eWorld({ perCollection = 24, holderOwns = 6, demo =
           ]
         : [],
       // Demo mode is "no ORD_URL"; the test server sets one unless told otherwise.
-      env: demo ? { ORD_URL: "" } : {},
+      env: { ...(demo ? { ORD_URL: "" } : {}), ...env },
     });
     closers.unshift(() => server.close());
 

@@ -77,9 +77,24 @@ describe("SIGTERM", () => {
       if (row.n > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    // A request really in flight: it reached the server and waits on a lock this test holds, so SIGTERM
+    // arrives while it runs (not while its connection still sits in the kernel's accept queue).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+    const holder = db.sql.begin(async (tx) => {
+      await tx`lock table balances in access exclusive mode`;
+      locked();
+      await released;
+    });
+    await lockHeld;
     const inFlight = fetch(`${url}/api/leaderboard`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const stoppedAt = Date.now();
     server.child.kill("SIGTERM");
+    setTimeout(release, 500);
+    await holder;
     const run = await server.exited;
     expect(run.code).toBe(0);
     expect((await inFlight).status).toBe(200);

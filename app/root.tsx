@@ -5,6 +5,14 @@ import "./app.css";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
+/** Settings the pages need (read with useRouteLoaderData("root")): the item pictures' outside hosts. */
+export function loader({ context }: Route.LoaderArgs) {
+  return { itemImageUrls: context.config.itemImageUrls };
+}
+
+/** Settings do not change while the server runs: never reloaded after an action. */
+export const shouldRevalidate = () => false;
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce(); // the CSP nonce on the server, "" in the browser (see app/lib/nonce.ts)
   return (

@@ -58,5 +58,8 @@ export default [
     route("*", "routes/api/not-found.ts"),
   ]),
 
+  // A catalogue item's picture from the ord server, cached on disk (issue 12).
+  route("content/:inscriptionId", "routes/content.ts"),
+
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

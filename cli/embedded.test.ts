@@ -36,5 +36,5 @@ describe("spooks-admin on the embedded database", () => {
     expect(await getBalanceUnits(holder.sql, address)).toBe(7 * UNITS_PER_POINT);
     const [audit] = await holder.sql`select actor, action from audit_log order by id desc limit 1`;
     expect(audit).toEqual({ actor: "cli", action: "points.add" });
-  });
+  }, 90_000); // three fresh PGlite boots (two in spawned CLI processes) and a migration: slow on a busy machine
 });

@@ -3,7 +3,7 @@
  * docs/security.md gives each one's reason. In short:
  * - Content-Security-Policy: scripts only from this origin or inline with this request's nonce (React
  *   Router's and React's inline scripts carry it, app/entry.server.tsx); images from this origin, data:
- *   placeholders, the inscription image hosts (app/domain/image-hosts.ts) and IMAGE_HOSTS; no plugins,
+ *   placeholders, the item image hosts (ITEM_IMAGE_URLS, app/domain/image-hosts.ts) and IMAGE_HOSTS; no plugins,
  *   no <base> elsewhere, no framing, forms post only here;
  * - nosniff, Referrer-Policy strict-origin-when-cross-origin, X-Frame-Options DENY (old browsers);
  * - Strict-Transport-Security when the site is served over https (PUBLIC_URL, or TLS at a trusted proxy).
@@ -11,14 +11,14 @@
 import type express from "express";
 import helmet from "helmet";
 import { randomBytes } from "node:crypto";
-import { IMAGE_HOST_ORIGINS } from "../app/domain/image-hosts.ts";
+import { itemImageOrigins } from "../app/domain/image-hosts.ts";
 import type { Config } from "../app/utils/env.server.ts";
 import { BadHostError, requestOrigin } from "./request-handler.ts";
 
 /** A year: browsers remember to use https for that long after one https answer. */
 export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
-export type SecurityOptions = { config: Pick<Config, "publicUrl" | "imageHosts">; dev?: boolean };
+export type SecurityOptions = { config: Pick<Config, "publicUrl" | "imageHosts" | "itemImageUrls">; dev?: boolean };
 
 function isHttps(req: express.Request, publicUrl: string | undefined): boolean {
   try {
@@ -42,7 +42,7 @@ export function securityHeaders({ config, dev = false }: SecurityOptions): expre
         scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
         // React and Radix set style attributes; inline styles cannot run code, scripts stay strict.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", ...IMAGE_HOST_ORIGINS, ...config.imageHosts],
+        imgSrc: ["'self'", "data:", ...itemImageOrigins(config.itemImageUrls), ...config.imageHosts],
         fontSrc: ["'self'", "data:"],
         // Development only: vite's hot-reload socket.
         connectSrc: dev ? ["'self'", "ws:", "wss:"] : ["'self'"],

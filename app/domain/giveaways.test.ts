@@ -6,6 +6,7 @@ import {
   drawWinner,
   entryStatus,
   IMAGE_MEDIA_TYPES,
+  isGiveawayEnded,
   isGiveawayOpen,
   MAX_IMAGE_BYTES,
   newDrawSeed,
@@ -120,6 +121,16 @@ describe("open and entry status", () => {
     expect(isGiveawayOpen({ active: true, endDate: at }, at)).toBe(false);
     expect(isGiveawayOpen({ active: true, endDate: earlier }, at)).toBe(false);
     expect(isGiveawayOpen({ active: false, endDate: later }, at)).toBe(false);
+  });
+
+  it("a giveaway with a drawn winner is closed and ended, even while active before its end date", () => {
+    const drawn = { active: true, endDate: later, winnerAddress: "DWinner" };
+    expect(isGiveawayOpen(drawn, at)).toBe(false);
+    expect(isGiveawayEnded(drawn, at)).toBe(true);
+    expect(isGiveawayEnded({ endDate: later, winnerAddress: null }, at)).toBe(false);
+    expect(isGiveawayEnded({ endDate: at }, at)).toBe(true);
+    expect(entryStatus({ isWinner: false }, drawn, at)).toBe("Ended");
+    expect(entryStatus({ isWinner: true }, drawn, at)).toBe("Won!");
   });
 
   it.each([

@@ -14,9 +14,17 @@ export const DEFAULT_POINTS_COST = 100;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 
-/** Open means active with an end date still in the future. */
-export function isGiveawayOpen(giveaway: { active: boolean; endDate: Date }, at: Date): boolean {
-  return giveaway.active && giveaway.endDate.getTime() > at.getTime();
+/**
+ * Open means active with an end date still in the future, and no winner drawn yet: a drawn giveaway is
+ * closed everywhere (the server refuses entries to it too).
+ */
+export function isGiveawayOpen(giveaway: { active: boolean; endDate: Date; winnerAddress?: string | null }, at: Date): boolean {
+  return giveaway.active && !giveaway.winnerAddress && giveaway.endDate.getTime() > at.getTime();
+}
+
+/** Ended: past its end date, or its winner is drawn (shown 'Ended', not 'Inactive'). */
+export function isGiveawayEnded(giveaway: { endDate: Date; winnerAddress?: string | null }, at: Date): boolean {
+  return Boolean(giveaway.winnerAddress) || giveaway.endDate.getTime() <= at.getTime();
 }
 
 export function newDrawSeed(): { seed: string; commitment: string } {
@@ -54,11 +62,11 @@ export type EntryStatus = "Won!" | "Active" | "Ended" | "Pending";
 /** Spec: Won (isWinner), Active (open), Ended (past end), Pending (inactive before its end). */
 export function entryStatus(
   entry: { isWinner: boolean },
-  giveaway: { active: boolean; endDate: Date },
+  giveaway: { active: boolean; endDate: Date; winnerAddress?: string | null },
   at: Date,
 ): EntryStatus {
   if (entry.isWinner) return "Won!";
   if (isGiveawayOpen(giveaway, at)) return "Active";
-  if (giveaway.endDate.getTime() <= at.getTime()) return "Ended";
+  if (isGiveawayEnded(giveaway, at)) return "Ended";
   return "Pending";
 }

@@ -1,13 +1,32 @@
 /**
- * The outside hosts an inscription's picture is tried from, in the spec's order after the local folder
- * (market CDN, inscription API, content host). The page builds its image URLs from these, and the
- * server's Content-Security-Policy allows exactly their origins (plus IMAGE_HOSTS) in `img-src`.
+ * The outside hosts an item's picture is tried from, after the local collection_images folder and this
+ * site's own /content/{id}: URL templates from the ITEM_IMAGE_URLS setting, in which `{id}` stands for the
+ * inscription id (e.g. `https://cdn.example/content/{id}`). None are built in. The page builds its image
+ * URLs from them, and the server's Content-Security-Policy allows exactly their origins (plus IMAGE_HOSTS)
+ * in `img-src`.
  */
-export const IMAGE_HOSTS = {
-  marketCdn: (id: string) => `https://cdn.doggy.market/content/${id}`,
-  inscriptionApi: (id: string) => `https://dogeturbo.ordinalswallet.com/inscription/content/${id}`,
-  contentHost: (id: string) => `https://wonky-ord.dogeord.io/content/${id}`,
-};
+export const ITEM_ID_PLACEHOLDER = "{id}";
 
-/** The origins of IMAGE_HOSTS, e.g. `https://cdn.doggy.market`. */
-export const IMAGE_HOST_ORIGINS: string[] = Object.values(IMAGE_HOSTS).map((build) => new URL(build("x")).origin);
+/** A template's origin, or what is wrong with it (a sentence fragment, e.g. `must contain {id}`). */
+export function parseItemImageUrl(template: string): { origin: string } | string {
+  if (!template.includes(ITEM_ID_PLACEHOLDER)) return `must contain ${ITEM_ID_PLACEHOLDER} where the inscription id goes`;
+  const sample = itemImageUrl(template, `${"0".repeat(64)}i0`);
+  const url = URL.canParse(sample) ? new URL(sample) : null;
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.origin === "null" || url.username || url.password) {
+    return "is not an http(s) URL template such as https://cdn.example/content/{id}";
+  }
+  const other = itemImageUrl(template, "x");
+  if (!URL.canParse(other) || new URL(other).origin !== url.origin) return "must keep {id} out of the host";
+  return { origin: url.origin };
+}
+
+/** The template with the inscription id put in. */
+export function itemImageUrl(template: string, inscriptionId: string): string {
+  return template.split(ITEM_ID_PLACEHOLDER).join(encodeURIComponent(inscriptionId));
+}
+
+/** The origins of the templates (for the CSP's img-src), each once. */
+export function itemImageOrigins(templates: readonly string[]): string[] {
+  const origins = templates.map(parseItemImageUrl).flatMap((parsed) => (typeof parsed === "string" ? [] : [parsed.origin]));
+  return [...new Set(origins)];
+}

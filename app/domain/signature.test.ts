@@ -80,3 +80,37 @@ describe("verifySignedMessage", () => {
     expect(() => verifySignedMessage(message, "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", signature)).toThrow(/P2PKH/);
   });
 });
+
+describe("hex signatures (MyDoge 1.0.1-1.1.1: the same 65 bytes as 130 hex characters)", () => {
+  const bitcoinMagic = "\x18Bitcoin Signed Message:\n";
+  const toHex = (signature: string) => Buffer.from(signature, "base64").toString("hex");
+
+  it("accepts an independent signer's signature converted to hex, lower or upper case", () => {
+    const signature = toHex(independentSign(message, bitcoinMagic));
+    expect(signature).toMatch(/^[0-9a-f]{130}$/);
+    expect(verifySignedMessage(message, address, signature)).toBe("bitcoin");
+    expect(verifySignedMessage(message, address, signature.toUpperCase())).toBe("bitcoin");
+    const dogecoin = toHex(independentSign(message, "\x19Dogecoin Signed Message:\n"));
+    expect(verifySignedMessage(message, address, dogecoin)).toBe("dogecoin");
+  });
+
+  it("accepts the fixed vector of REAL-WORLD.md in hex", () => {
+    const vector = "H6k+dZwJ8oOei3PCSpdj603fDvhlhQ+sqaFNIDvo/bI+Xh6zyIKGzZpyud6YhZ1a5mcrwMVtTWL+VXq/hC5Zj7s=";
+    const vectorAddress = "DFpN6QqFfUm3gKNaxN6tNcab1FArL9cZLE";
+    expect(isValidSignedMessage("vires is numeris", vectorAddress, vector)).toBe(true);
+    expect(isValidSignedMessage("vires is numeris", vectorAddress, toHex(vector))).toBe(true);
+    expect(isValidSignedMessage("vires is numerus", vectorAddress, toHex(vector))).toBe(false);
+  });
+
+  it("refuses a tampered hex signature, a hex signature of another message or key, and wrong lengths", () => {
+    const signature = toHex(independentSign(message, bitcoinMagic));
+    const flipped = signature.slice(0, 40) + (signature[40] === "0" ? "1" : "0") + signature.slice(41);
+    expect(isValidSignedMessage(message, address, flipped)).toBe(false);
+    expect(() => verifySignedMessage(message.replace("#12", "#13"), address, signature)).toThrow(SignatureError);
+    const foreign = toHex(independentSign(message, bitcoinMagic, true, otherKey));
+    expect(() => verifySignedMessage(message, address, foreign)).toThrow(/not made by this address/);
+    expect(() => verifySignedMessage(message, address, signature.slice(0, 128))).toThrow(SignatureError);
+    expect(() => verifySignedMessage(message, address, `${signature}00`)).toThrow(SignatureError);
+    expect(() => verifySignedMessage(message, address, `${signature.slice(0, 129)}g`)).toThrow(SignatureError);
+  });
+});

@@ -1,11 +1,13 @@
 /**
  * Signed messages as wallets make them (DECISIONS "Signed actions"): a base64, 65-byte compact
  * recoverable secp256k1 signature over double-SHA256(magic || varint(len) || message).
- * MyDoge uses Bitcoin's magic; Dogecoin Core uses Dogecoin's. Both are accepted.
+ * MyDoge uses Bitcoin's magic; Dogecoin Core uses Dogecoin's. Both are accepted. MyDoge 1.0.1-1.1.1
+ * returned the same 65 bytes as 130 hex characters instead of base64: accepted too (docs/decisions.md
+ * "Wallet"). Used signatures are keyed by address and message, so re-encoding one is still a replay.
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { base64 } from "@scure/base";
+import { base64, hex } from "@scure/base";
 import { addressFromPublicKey, parseAddress, type Network } from "./address.ts";
 
 export const MESSAGE_MAGICS = {
@@ -33,13 +35,21 @@ export function messageHash(message: string, magic: Magic): Uint8Array {
   return sha256(sha256(data));
 }
 
-function decodeSignature(signature: string): { header: number; compact: Uint8Array } {
-  let bytes: Uint8Array;
+/** 65 bytes as hex (MyDoge 1.0.1-1.1.1). Base64 of 65 bytes is 88 characters, so the two never overlap. */
+const HEX_SIGNATURE = /^[0-9a-fA-F]{130}$/;
+
+/** The signature's 65 bytes, from base64 (MyDoge 1.2+, Dogecoin Core) or 130 hex characters (older MyDoge). */
+export function signatureBytes(signature: string): Uint8Array {
+  if (HEX_SIGNATURE.test(signature)) return hex.decode(signature.toLowerCase());
   try {
-    bytes = base64.decode(signature);
+    return base64.decode(signature);
   } catch {
-    throw new SignatureError("Invalid signature: not base64");
+    throw new SignatureError("Invalid signature: not base64 (or 130 hex characters)");
   }
+}
+
+function decodeSignature(signature: string): { header: number; compact: Uint8Array } {
+  const bytes = signatureBytes(signature);
   if (bytes.length !== 65) throw new SignatureError("Invalid signature: expected 65 bytes");
   const header = bytes[0];
   if (header < 27 || header > 34) throw new SignatureError("Invalid signature: unknown header byte");

@@ -1,8 +1,9 @@
 /**
  * A very small shared cache for GET /api calls (what the spec's pages did with a query library):
  * one entry per path, shared by every component that reads it, with stale time, polling, refetch on
- * window focus, one retry, optimistic writes and invalidation by prefix. About 150 lines instead of a
- * dependency; nothing here runs on the server (the wallet's data lives in the browser).
+ * window focus, one retry, optimistic writes and invalidation by prefix, and garbage collection: an entry
+ * nobody shows is dropped 5 minutes after its last reader left (spec section 9, `GC_TIME_MS`). About 150
+ * lines instead of a dependency; nothing here runs on the server (the wallet's data lives in the browser).
  */
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { apiGet } from "./api.ts";
@@ -22,7 +23,12 @@ type Entry = {
   inFlight: Promise<void> | null;
   /** Bumped by writes and invalidations so a slower, older fetch never overwrites newer data. */
   version: number;
+  /** The pending garbage collection while nobody reads the entry. */
+  gcTimer: ReturnType<typeof setTimeout> | null;
 };
+
+/** Data-fetch entries nobody reads are garbage-collected after 5 minutes (spec section 9). */
+export const GC_TIME_MS = 5 * 60_000;
 
 const INITIAL: QueryState<never> = { data: undefined, error: undefined, isLoading: true, isFetching: false, updatedAt: 0 };
 const IDLE: QueryState<never> = { ...INITIAL, isLoading: false };
@@ -31,10 +37,34 @@ const cache = new Map<string, Entry>();
 function entryOf(key: string): Entry {
   let entry = cache.get(key);
   if (!entry) {
-    entry = { state: INITIAL, listeners: new Set(), inFlight: null, version: 0 };
+    entry = { state: INITIAL, listeners: new Set(), inFlight: null, version: 0, gcTimer: null };
     cache.set(key, entry);
+    scheduleGc(key, entry);
   }
   return entry;
+}
+
+/** Drops `entry` GC_TIME_MS from now unless someone reads it meanwhile. */
+function scheduleGc(key: string, entry: Entry) {
+  if (entry.gcTimer) clearTimeout(entry.gcTimer);
+  entry.gcTimer = setTimeout(() => {
+    entry.gcTimer = null;
+    if (entry.listeners.size === 0 && cache.get(key) === entry) cache.delete(key);
+  }, GC_TIME_MS);
+}
+
+/** Adds a reader of `key` (what `useQuery` does while mounted); answers the removal. */
+export function subscribeQuery(key: string, listener: () => void): () => void {
+  const entry = entryOf(key);
+  entry.listeners.add(listener);
+  if (entry.gcTimer) {
+    clearTimeout(entry.gcTimer);
+    entry.gcTimer = null;
+  }
+  return () => {
+    entry.listeners.delete(listener);
+    if (entry.listeners.size === 0 && cache.get(key) === entry) scheduleGc(key, entry);
+  };
 }
 
 function setState(entry: Entry, next: Partial<QueryState<unknown>>) {
@@ -105,7 +135,10 @@ export function removeQueries(prefix: string) {
     entry.version++;
     entry.inFlight = null;
     setState(entry, INITIAL);
-    if (entry.listeners.size === 0) cache.delete(key);
+    if (entry.listeners.size === 0) {
+      if (entry.gcTimer) clearTimeout(entry.gcTimer);
+      cache.delete(key);
+    }
   }
 }
 
@@ -123,9 +156,7 @@ export function useQuery<T>(key: string | null, { staleTime = 0, refetchInterval
   const subscribe = useCallback(
     (listener: () => void) => {
       if (!key) return () => {};
-      const entry = entryOf(key);
-      entry.listeners.add(listener);
-      return () => entry.listeners.delete(listener);
+      return subscribeQuery(key, listener);
     },
     [key],
   );

@@ -1,6 +1,6 @@
 import { useMemo, useState } from "react";
 import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
-import { EnterGiveawayDialog } from "../components/rewards/enter-dialog.tsx";
+import { ENTER_DIALOG_DELAY_MS, EnterGiveawayDialog } from "../components/rewards/enter-dialog.tsx";
 import { EntryCard } from "../components/rewards/entry-card.tsx";
 import { GiveawayCard } from "../components/rewards/giveaway-card.tsx";
 import { GiveawayImage } from "../components/rewards/giveaway-image.tsx";
@@ -19,7 +19,7 @@ import { isGiveawayOpen } from "../domain/giveaways.ts";
 import { entryMessage } from "../domain/messages.ts";
 import { apiPost, paths, type EnterGiveawayResponse, type Giveaway, type UserGiveawayEntry } from "../lib/api.ts";
 import { invalidateQueries, setQueryData, useQuery } from "../lib/query.ts";
-import { useWallet } from "../wallet/wallet-context.tsx";
+import { isWalletHandledError, useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/rewards";
 
 export const meta: Route.MetaFunction = () => [
@@ -79,7 +79,9 @@ function ConnectedRewards({ address }: { address: string }) {
     for (const entry of entries) tickets.set(entry.giveawayId, (tickets.get(entry.giveawayId) ?? 0) + entry.tickets);
     return tickets;
   }, [entries]);
-  const active = giveaways.filter((giveaway) => isGiveawayOpen({ active: giveaway.active, endDate: new Date(giveaway.endDate) }, now));
+  const active = giveaways.filter((giveaway) =>
+    isGiveawayOpen({ active: giveaway.active, endDate: new Date(giveaway.endDate), winnerAddress: giveaway.winnerAddress }, now),
+  );
   const loading = giveawaysQuery.isLoading && !giveawaysQuery.data;
 
   const enter = async (giveaway: Giveaway, tickets: number): Promise<boolean> => {
@@ -88,8 +90,11 @@ function ConnectedRewards({ address }: { address: string }) {
     try {
       toast({ title: "Waiting for Signature", description: "Please approve the entry in your MyDoge wallet.", duration: 30_000 });
       signature = await wallet.signMessage(message);
-    } catch {
-      toast({ title: "Signature Cancelled", description: "Giveaway entry was cancelled.", variant: "destructive" });
+    } catch (error) {
+      // Already shown by the wallet (now disconnected, or MyDoge must be updated).
+      if (!isWalletHandledError(error)) {
+        toast({ title: "Signature Cancelled", description: "Giveaway entry was cancelled.", variant: "destructive" });
+      }
       return false;
     }
     toast({ title: "Processing Entry", description: "Entering the giveaway...", duration: 10_000 });
@@ -115,6 +120,13 @@ function ConnectedRewards({ address }: { address: string }) {
     }
   };
 
+  /** Spec sections 4 and 9: refresh the points, then open the dialog 300 ms later (with the fresh balance). */
+  const openEnterDialog = async (giveaway: Giveaway) => {
+    await wallet.refreshPoints();
+    await new Promise((resolve) => setTimeout(resolve, ENTER_DIALOG_DELAY_MS));
+    setEntering(giveaway);
+  };
+
   const grid = (list: Giveaway[], empty: string) =>
     loading ? (
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
@@ -135,10 +147,7 @@ function ConnectedRewards({ address }: { address: string }) {
             giveaway={giveaway}
             now={now}
             yourTickets={ticketsByGiveaway.get(giveaway.id) ?? 0}
-            onEnter={(target) => {
-              void wallet.refreshPoints();
-              setEntering(target);
-            }}
+            onEnter={(target) => void openEnterDialog(target)}
             onEnlarge={setEnlarged}
           />
         ))}
@@ -169,7 +178,7 @@ function ConnectedRewards({ address }: { address: string }) {
         {entries.length === 0 ? (
           <Card className="mt-4 p-8 text-center">
             <p className="font-medium text-zinc-300">No Entries Yet</p>
-            <p className="mt-1 text-sm text-zinc-500">Enter a giveaway above and your tickets show up here.</p>
+            <p className="mt-1 text-sm text-zinc-400">Enter a giveaway above and your tickets show up here.</p>
           </Card>
         ) : (
           <div className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3">

@@ -6,6 +6,7 @@ import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { isDogecoinAddress, ORD_CHAINS, type OrdChain } from "../domain/address.ts";
+import { parseItemImageUrl } from "../domain/image-hosts.ts";
 
 const cron = z.string().trim().min(1);
 
@@ -72,6 +73,26 @@ const imageHosts = z
     return origins;
   });
 
+/**
+ * ITEM_IMAGE_URLS: the outside hosts an item's picture is tried from after the local folder and this site's
+ * /content/{id}, in order: comma-separated http(s) URL templates in which `{id}` stands for the inscription id.
+ */
+const itemImageUrls = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const templates: string[] = [];
+    for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
+      const problem = parseItemImageUrl(entry);
+      if (typeof problem === "string") {
+        ctx.addIssue({ code: "custom", message: `"${entry}" ${problem}` });
+        return z.NEVER;
+      }
+      templates.push(entry);
+    }
+    return templates;
+  });
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().trim().min(1).optional(),
@@ -89,6 +110,9 @@ const EnvSchema = z.object({
   RATE_LIMIT_SIGNIN_PER_MIN: perMinute.default(30),
   RATE_LIMIT_SIGNED_PER_MIN: perMinute.default(300),
   IMAGE_HOSTS: imageHosts.optional(),
+  ITEM_IMAGE_URLS: itemImageUrls.optional(),
+  CONTENT_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(5 * 1024 * 1024),
+  CONTENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   INDEXER_SYNC_CRON: cron.default("* * * * *"),
   INDEXER_ACCRUAL_CRON: cron.default("0 * * * *"),
   INDEXER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
@@ -117,8 +141,12 @@ export type Config = {
   sessionTtlMs: number;
   /** Requests per minute per client IP (0 = off): sign-in and challenge, and other signed actions. */
   rateLimits: { signInPerMin: number; signedPerMin: number };
-  /** Origins besides the built-in image hosts that pictures may be loaded from (IMAGE_HOSTS). */
+  /** Origins besides the item image hosts (ITEM_IMAGE_URLS) that pictures may be loaded from (IMAGE_HOSTS). */
   imageHosts: string[];
+  /** Outside URL templates (`{id}` = inscription id) an item's picture falls back to, in order (ITEM_IMAGE_URLS). */
+  itemImageUrls: string[];
+  /** GET /content/{id}: largest inscription content fetched from ORD_URL and cached, and that fetch's timeout. */
+  content: { maxBytes: number; timeoutMs: number };
   indexer: {
     syncCron: string;
     accrualCron: string;
@@ -167,6 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: Math.round(e.SESSION_TTL_HOURS * 3_600_000),
     rateLimits: { signInPerMin: e.RATE_LIMIT_SIGNIN_PER_MIN, signedPerMin: e.RATE_LIMIT_SIGNED_PER_MIN },
     imageHosts: e.IMAGE_HOSTS ?? [],
+    itemImageUrls: e.ITEM_IMAGE_URLS ?? [],
+    content: { maxBytes: e.CONTENT_MAX_BYTES, timeoutMs: e.CONTENT_TIMEOUT_MS },
     indexer: {
       syncCron: e.INDEXER_SYNC_CRON,
       accrualCron: e.INDEXER_ACCRUAL_CRON,

@@ -5,7 +5,7 @@
  * code is loaded only when a demo signature is asked for, so normal visitors never download it.
  */
 import type { DemoWallet } from "../context.ts";
-import type { DogeProvider } from "./mydoge.ts";
+import { MYDOGE_ERRORS, type DogeProvider } from "./mydoge.ts";
 
 const STORAGE_KEY = "spooks.demoWallet";
 /** The demo chain has no coin balances; the panel shows this so the layout looks as it will. */
@@ -31,7 +31,8 @@ function store(address: string | null) {
 
 /**
  * `choose` plays the extension's approval popup: it resolves the wallet the visitor picked, or null when
- * they closed it (connect then rejects, like a declined MyDoge request).
+ * they closed it (connect then rejects as MyDoge does when its popup is closed). Rejections use MyDoge's
+ * own messages, so the page treats both wallets alike.
  */
 export function createDemoDoge(wallets: DemoWallet[], choose: () => Promise<DemoWallet | null>): DogeProvider {
   let current: DemoWallet | null = stored(wallets);
@@ -39,17 +40,17 @@ export function createDemoDoge(wallets: DemoWallet[], choose: () => Promise<Demo
     isMyDoge: false,
     async connect() {
       const wallet = wallets.length === 1 ? wallets[0] : await choose();
-      if (!wallet) throw new Error("User rejected the request");
+      if (!wallet) throw new Error(MYDOGE_ERRORS.popupClosed);
       current = wallet;
       store(wallet.address);
       return { approved: true, address: wallet.address, balance: DEMO_BALANCE_KOINU };
     },
     async getConnectionStatus() {
-      if (!current) throw new Error("Not connected");
-      return { connected: true, address: current.address };
+      if (!current) throw new Error(MYDOGE_ERRORS.notConnected);
+      return { connected: true, address: current.address, selectedWalletAddress: current.address };
     },
     async getBalance() {
-      if (!current) throw new Error("Not connected");
+      if (!current) throw new Error(MYDOGE_ERRORS.notConnected);
       return { address: current.address, balance: DEMO_BALANCE_KOINU };
     },
     async disconnect() {
@@ -58,7 +59,8 @@ export function createDemoDoge(wallets: DemoWallet[], choose: () => Promise<Demo
       return { disconnected: true };
     },
     async requestSignedMessage({ message }) {
-      if (!current) throw new Error("Not connected");
+      if (!message) throw new Error(MYDOGE_ERRORS.invalidData);
+      if (!current) throw new Error(MYDOGE_ERRORS.notConnected);
       const [{ signMessage }, { hexToBytes }] = await Promise.all([
         import("../domain/signature.ts"),
         import("@noble/hashes/utils.js"),

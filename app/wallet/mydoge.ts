@@ -1,9 +1,13 @@
 /**
- * The MyDoge browser extension as the page sees it (`window.doge`), per DECISIONS "Wallet extension".
- * The demo wallet (demo-wallet.ts) implements the same interface.
+ * The MyDoge browser extension as the page sees it (`window.doge`), per DECISIONS "Wallet extension" and
+ * the MyDoge section of REAL-WORLD.md (version 1.3.1): the provider is created at the window's `load`
+ * event and announced once with `doge#initialized`; its methods live on its prototype (call them on the
+ * provider, never detached); popup requests (connect, signing) are served one at a time; failures are
+ * rejections whose messages are below. Builds that set only `isMyDogeMask` have no
+ * `requestSignedMessage`. The demo wallet (demo-wallet.ts) implements the same interface.
  */
 export type DogeConnectResult = { approved: boolean; address: string; publicKey?: string; balance?: string | number };
-export type DogeConnectionStatus = { connected: boolean; address: string };
+export type DogeConnectionStatus = { connected: boolean; address: string; selectedWalletAddress?: string };
 export type DogeBalance = { address: string; balance: string | number };
 
 export type DogeProvider = {
@@ -15,8 +19,43 @@ export type DogeProvider = {
   getConnectionStatus(): Promise<DogeConnectionStatus>;
   getBalance(): Promise<DogeBalance>;
   disconnect(): Promise<{ disconnected: boolean }>;
-  requestSignedMessage(request: { message: string }): Promise<{ signedMessage: string }>;
+  /** Absent from old `isMyDogeMask` builds. Resolves base64 (1.2+) or 130 hex characters (1.0.1-1.1.1). */
+  requestSignedMessage?(request: { message: string }): Promise<{ signedMessage: string }>;
 };
+
+/** MyDoge's rejection messages, verbatim (REAL-WORLD.md). */
+export const MYDOGE_ERRORS = {
+  notConnected: "MyDoge is not connected to this website",
+  connectDeclined: "Unable to connect to MyDoge",
+  popupClosed: "Request rejected by user",
+  signRefused: "User refused signed message",
+  signFailed: "Failed to sign message",
+  invalidData: "Invalid data",
+} as const;
+
+/** Shown instead of a failed signature when the extension cannot sign (old `isMyDogeMask` builds). */
+export const UPDATE_MYDOGE_TOAST = {
+  title: "Update MyDoge",
+  description: "This version of the MyDoge extension cannot sign messages. Update MyDoge to its latest version, then try again.",
+} as const;
+
+/** Shown when MyDoge refuses a signature because it is no longer connected to the site (e.g. it locked). */
+export const CONNECTION_LOST_TOAST = {
+  title: "Wallet Disconnected",
+  description: "MyDoge is no longer connected to this website. Connect your wallet again to continue.",
+} as const;
+
+/** The message of a rejection (MyDoge rejects with Errors; be lenient with strings). */
+export function rejectionMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  return String((error as { message?: unknown } | null)?.message ?? "");
+}
+
+/** The provider can sign messages (old `isMyDogeMask` builds cannot). */
+export function canSignMessages(doge: DogeProvider): boolean {
+  return typeof doge.requestSignedMessage === "function";
+}
 
 declare global {
   interface Window {
@@ -30,7 +69,7 @@ export const DOGE_INITIALIZED_EVENT = "doge#initialized";
 export const DETECT_INTERVAL_MS = 1000;
 export const DETECT_TIMEOUT_MS = 5000;
 
-/** The injected extension, when there is one. */
+/** The injected extension, when there is one (current builds: `isMyDoge`; older ones: `isMyDogeMask`). */
 export function detectMyDoge(): DogeProvider | null {
   if (typeof window === "undefined") return null;
   const doge = window.doge;

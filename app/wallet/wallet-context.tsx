@@ -1,5 +1,6 @@
 /**
- * The wallet, for every page: MyDoge detection and connection (DECISIONS "Wallet extension"), the DOGE
+ * The wallet, for every page: MyDoge detection and connection (DECISIONS "Wallet extension", REAL-WORLD.md
+ * "MyDoge", docs/decisions.md "Wallet"), the DOGE
  * balance, the Spook Points balance (GET /api/rewards/{address}, refetched every 30 s while connected,
  * stale after 10 s, and on window focus), message signing, and in demo mode the built-in demo wallet.
  */
@@ -11,13 +12,39 @@ import { toast } from "../components/ui/toast.tsx";
 import { DemoWalletChooser } from "./demo-wallet-chooser.tsx";
 import { createDemoDoge } from "./demo-wallet.ts";
 import {
+  canSignMessages,
+  CONNECTION_LOST_TOAST,
   DETECT_INTERVAL_MS,
   DETECT_TIMEOUT_MS,
   DOGE_INITIALIZED_EVENT,
   detectMyDoge,
+  MYDOGE_ERRORS,
   parseKoinu,
+  rejectionMessage,
+  UPDATE_MYDOGE_TOAST,
   type DogeProvider,
 } from "./mydoge.ts";
+
+/** Success toasts of the wallet button last 5 s (spec section 9). */
+const WALLET_TOAST_MS = 5000;
+
+/**
+ * A signing failure the wallet has already shown to the holder (the wallet now reads as disconnected, or
+ * MyDoge must be updated): callers roll back and show nothing more (no 'Signature Cancelled').
+ */
+export class WalletHandledError extends Error {
+  constructor(
+    message: string,
+    readonly reason: "not-connected" | "cannot-sign",
+  ) {
+    super(message);
+    this.name = "WalletHandledError";
+  }
+}
+
+export function isWalletHandledError(error: unknown): error is WalletHandledError {
+  return error instanceof WalletHandledError;
+}
 
 export type WalletStatus = "detecting" | "no-wallet" | "disconnected" | "connecting" | "connected";
 
@@ -35,7 +62,12 @@ export type WalletState = {
   /** Connects (asks the wallet); resolves true when connected. Shows the failure toasts itself. */
   connect(options?: { failureDescription?: string }): Promise<boolean>;
   disconnect(): Promise<void>;
-  /** Asks the wallet to sign `message`; resolves the base64 signature. Rejects when declined. */
+  /**
+   * Asks the wallet to sign `message`; resolves the signature as the wallet gave it (base64, or 130 hex
+   * characters from MyDoge 1.0.1-1.1.1; the server accepts both). Rejects when declined (MyDoge's message),
+   * with 'Failed to sign message' when the wallet failed, and with a WalletHandledError (already shown)
+   * when the wallet is no longer connected or cannot sign.
+   */
   signMessage(message: string): Promise<string>;
   /** Refetches the points (and the rest of the rewards figures). */
   refreshPoints(): Promise<void>;
@@ -113,28 +145,38 @@ export function WalletProvider({ children }: { children: ReactNode }) {
     [readConnection],
   );
 
-  // Detection: now, on the extension's 'initialized' event, and every 1 s for up to 5 s.
+  // Detection: now, every 1 s for up to 5 s (spec), and - since MyDoge creates `window.doge` only at the
+  // window's `load` event, which a slow page reaches after those 5 s - at `load` and on the extension's
+  // 'doge#initialized' event for the page's whole life.
   useEffect(() => {
     let demoChecked = false;
+    let polling = true;
     const started = Date.now();
 
     const check = () => {
       const doge = detectMyDoge();
       if (doge && providerRef.current?.kind !== "mydoge") {
         // The real extension wins over the demo wallet unless the demo wallet is already connected.
-        if (providerRef.current?.kind === "demo" && addressRef.current) return stop();
+        if (providerRef.current?.kind === "demo" && addressRef.current) return stopPolling();
         adoptProvider({ kind: "mydoge", doge });
-        return stop();
+        return stopPolling();
       }
-      if (!doge && Date.now() - started >= DETECT_TIMEOUT_MS) stop();
+      if (doge || Date.now() - started >= DETECT_TIMEOUT_MS) stopPolling();
     };
-    const stop = () => {
+    const stopPolling = () => {
+      if (!polling) return;
+      polling = false;
       clearInterval(timer);
-      window.removeEventListener(DOGE_INITIALIZED_EVENT, check);
       if (!providerRef.current && demoChecked) setStatus("no-wallet");
+    };
+    // MyDoge's own `load` listener may run after ours: check once more when the event has finished.
+    const onLoad = () => {
+      check();
+      setTimeout(check, 0);
     };
 
     window.addEventListener(DOGE_INITIALIZED_EVENT, check);
+    window.addEventListener("load", onLoad);
     const timer = setInterval(check, DETECT_INTERVAL_MS);
     check();
 
@@ -158,6 +200,7 @@ export function WalletProvider({ children }: { children: ReactNode }) {
     return () => {
       clearInterval(timer);
       window.removeEventListener(DOGE_INITIALIZED_EVENT, check);
+      window.removeEventListener("load", onLoad);
     };
   }, [adoptProvider]);
 
@@ -198,7 +241,7 @@ export function WalletProvider({ children }: { children: ReactNode }) {
         setBalance(parseKoinu(result.balance));
         setStatus("connected");
         void readBalance(current.doge);
-        toast({ title: "Wallet Connected", description: "Your wallet is connected.", variant: "success", duration: 3000 });
+        toast({ title: "Wallet Connected", description: "Your wallet is connected.", variant: "success", duration: WALLET_TOAST_MS });
         return true;
       } catch {
         setStatus(addressRef.current ? "connected" : "disconnected");
@@ -219,7 +262,7 @@ export function WalletProvider({ children }: { children: ReactNode }) {
       await current.doge.disconnect();
       clearWallet();
       setStatus("disconnected");
-      toast({ title: "Wallet Disconnected", description: "Your wallet is disconnected.", duration: 3000 });
+      toast({ title: "Wallet Disconnected", description: "Your wallet is disconnected.", variant: "success", duration: WALLET_TOAST_MS });
     } catch (error) {
       toast({
         title: "Disconnection Failed",
@@ -231,13 +274,40 @@ export function WalletProvider({ children }: { children: ReactNode }) {
     }
   }, [clearWallet]);
 
-  const signMessage = useCallback(async (message: string) => {
-    const current = providerRef.current;
-    if (!current) throw new Error("Wallet not found");
-    const result = await current.doge.requestSignedMessage({ message });
-    if (!result?.signedMessage) throw new Error("Failed to sign message");
-    return result.signedMessage;
-  }, []);
+  const signMessage = useCallback(
+    async (message: string) => {
+      const current = providerRef.current;
+      if (!current) throw new Error("Wallet not found");
+      const { doge } = current;
+      if (!canSignMessages(doge)) {
+        toast({ ...UPDATE_MYDOGE_TOAST, variant: "destructive", duration: 10_000 });
+        throw new WalletHandledError(UPDATE_MYDOGE_TOAST.description, "cannot-sign");
+      }
+      let result: { signedMessage: string } | undefined;
+      try {
+        result = await doge.requestSignedMessage!({ message });
+      } catch (error) {
+        const reason = rejectionMessage(error);
+        if (reason === MYDOGE_ERRORS.notConnected) {
+          // Locked (or the site was disconnected) while asking: the wallet is disconnected, not declined.
+          if (providerRef.current === current) {
+            clearWallet();
+            setStatus("disconnected");
+          }
+          toast({ ...CONNECTION_LOST_TOAST, variant: "success", duration: WALLET_TOAST_MS });
+          throw new WalletHandledError(reason, "not-connected");
+        }
+        if (reason === MYDOGE_ERRORS.signFailed || reason === MYDOGE_ERRORS.invalidData) {
+          throw new Error("Failed to sign message");
+        }
+        // Declined ('User refused signed message') or its popup closed ('Request rejected by user').
+        throw error instanceof Error ? error : new Error(reason || MYDOGE_ERRORS.popupClosed);
+      }
+      if (!result?.signedMessage) throw new Error("Failed to sign message");
+      return result.signedMessage;
+    },
+    [clearWallet],
+  );
 
   const refreshPoints = useCallback(async () => {
     await rewardsQuery.refetch();

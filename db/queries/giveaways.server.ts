@@ -45,6 +45,8 @@ export type UserGiveawayEntry = GiveawayEntry & {
   pointsCost: number;
   endDate: Date;
   active: boolean;
+  /** The giveaway's winner once drawn (a drawn giveaway is closed). */
+  winnerAddress: string | null;
 };
 
 export type CreateGiveawayInput = z.input<typeof createGiveawaySchema>;
@@ -151,7 +153,7 @@ export async function listEntries(sql: Queryable, giveawayId: number): Promise<G
 export async function listEntriesOfAddress(sql: Queryable, address: string): Promise<UserGiveawayEntry[]> {
   return sql<UserGiveawayEntry[]>`
     select e.id, e.giveaway_id, e.address, e.tickets, e.entered_at, e.is_winner,
-           g.title as giveaway_title, g.points_cost, g.end_date, g.active
+           g.title as giveaway_title, g.points_cost, g.end_date, g.active, g.winner_address
     from giveaway_entries e join giveaways g on g.id = e.giveaway_id
     where e.address = ${address}
     order by e.id desc`;

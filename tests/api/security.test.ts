@@ -7,7 +7,6 @@
 import http from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { bulkStakeMessage, SIGN_IN_STATEMENT, signInMessage } from "../../app/domain/messages.ts";
-import { IMAGE_HOST_ORIGINS } from "../../app/domain/image-hosts.ts";
 import { deleteExpiredAuthRows } from "../../db/queries/auth.server.ts";
 import { startTestServer, type TestServer } from "../support/app-server.ts";
 import { balanceUnits, newWallet, useApi, type Wallet } from "./support.ts";
@@ -254,7 +253,7 @@ describe("headers on every response", () => {
     expect(directives.get("frame-ancestors"), what).toEqual(["'none'"]);
     expect(directives.get("object-src"), what).toEqual(["'none'"]);
     expect(directives.get("base-uri"), what).toEqual(["'self'"]);
-    expect(directives.get("img-src"), what).toEqual(["'self'", "data:", ...IMAGE_HOST_ORIGINS, "https://images.example"]);
+    expect(directives.get("img-src"), what).toEqual(["'self'", "data:", "https://cdn.example", "https://inscriptions.example:8443", "https://images.example"]);
     expect(headers["x-content-type-options"], what).toBe("nosniff");
     expect(headers["referrer-policy"], what).toBe("strict-origin-when-cross-origin");
     expect(headers["x-frame-options"], what).toBe("DENY");
@@ -269,6 +268,7 @@ describe("headers on every response", () => {
       NODE_ENV: "production",
       PUBLIC_URL: "https://spooks.example",
       IMAGE_HOSTS: "https://images.example/",
+      ITEM_IMAGE_URLS: "https://cdn.example/content/{id},https://inscriptions.example:8443/i/{id}/content,https://cdn.example/x/{id}",
     });
     const page = await request(server.url, "GET", "/");
     expect(page.status).toBe(200);

@@ -6,11 +6,11 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { setClock } from "../../app/domain/clock.ts";
 import { findItems, stakeItems } from "../../db/queries/stakes.server.ts";
 import { castVote, createProposal, type Proposal } from "../../db/queries/proposals.server.ts";
 import { injectMyDoge, launchBrowser, newPage, screenshot, waitForToast, type PageProblems } from "./support/browser.ts";
 import { startE2eWorld, testWallet, type E2eWorld } from "./support/e2e-server.ts";
+import { atTime } from "./support/clock.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -24,14 +24,6 @@ let completed: Proposal;
 let upcoming: Proposal;
 
 /** Runs `work` with the (test process's) clock at `at`: the seeded rows get that time. */
-async function at<T>(time: number, work: () => Promise<T>): Promise<T> {
-  const restore = setClock(() => time);
-  try {
-    return await work();
-  } finally {
-    restore();
-  }
-}
 
 async function stakeAll(address: string, inscriptionIds: string[]) {
   await stakeItems(world.db.sql, address, await findItems(world.db.sql, inscriptionIds));
@@ -88,12 +80,12 @@ describe("governance page", () => {
       .slice(0, 2)
       .map((item) => item.inscriptionId);
     // Stakes opened 5 days ago: both wallets have power at every proposal's start.
-    await at(now - 5 * DAY, async () => {
+    await atTime(now - 5 * DAY, async () => {
       await stakeAll(world.holder.address, holderItems);
       await stakeAll(world.other.address, otherItems);
     });
     const admin = { kind: "web" as const, address: world.admin.address };
-    completed = await at(now - 4 * DAY, () =>
+    completed = await atTime(now - 4 * DAY, () =>
       createProposal(
         world.db.sql,
         {
@@ -107,7 +99,7 @@ describe("governance page", () => {
         admin,
       ),
     );
-    active = await at(now - 2 * HOUR, () =>
+    active = await atTime(now - 2 * HOUR, () =>
       createProposal(
         world.db.sql,
         {
@@ -124,7 +116,7 @@ describe("governance page", () => {
         admin,
       ),
     );
-    await at(now - 3 * HOUR, () =>
+    await atTime(now - 3 * HOUR, () =>
       createProposal(
         world.db.sql,
         {
@@ -151,7 +143,7 @@ describe("governance page", () => {
       admin,
     );
     // Votes already cast: 'other' (2 staked at the start) on both closed and open proposals.
-    await at(now - 2 * DAY, () =>
+    await atTime(now - 2 * DAY, () =>
       castVote(world.db.sql, {
         proposalId: completed.id,
         optionId: completed.options[0].id,

@@ -142,7 +142,15 @@ describe("staking page", () => {
     expect([bulkCalls, singleCalls]).toEqual([1, 0]);
 
     expect(await stakedCards().count()).toBe(6);
-    expect(await page.getByRole("button", { name: "Stake All", exact: true }).isDisabled()).toBe(true);
+    // Spec section 2: disabled only when nothing at all is unstaked (the Society Spooks are), so on this tab,
+    // with nothing of its own left, it answers the 'No Unstaked Spooks' toast and asks for no signature.
+    const stakeAll = page.getByRole("button", { name: "Stake All", exact: true });
+    await expect.poll(() => stakeAll.isDisabled()).toBe(false);
+    const signedAfterBulk = mydoge.signed.length;
+    await stakeAll.click();
+    await waitForToast(page, "No Unstaked Spooks");
+    expect(mydoge.signed.length).toBe(signedAfterBulk);
+    expect(await page.getByRole("alertdialog").count()).toBe(0);
     expect((await openStakes()).length).toBe(6);
     const panel = page.getByRole("complementary", { name: "Rewards" });
     await panel.getByText("6 out of 12 Spooks Staked").waitFor();
@@ -178,12 +186,12 @@ describe("staking page", () => {
 
   test("'Already Processing' while an unstake of the same Spook waits for its signature", async () => {
     await page.getByRole("tab", { name: /^Spooks/ }).click();
-    await mydoge.setBehaviour(page, { signDelayMs: 1500 });
+    await mydoge.setBehaviour(page, { holdSigning: true });
     await card("Spooks #2").getByRole("button", { name: "Unstake Spooks #2", exact: true }).click();
     // Optimistically unstaked at once: the card offers Stake, which is refused while the unstake runs.
     await card("Spooks #2").getByRole("button", { name: "Stake Spooks #2", exact: true }).click();
     await waitForToast(page, "Already Processing");
-    await mydoge.setBehaviour(page, { signDelayMs: 0 });
+    await mydoge.setBehaviour(page, { holdSigning: false });
     await waitForToast(page, "Success!", "Unstaking request completed successfully");
     expect(await card("Spooks #2").getAttribute("data-staked")).toBe("false");
   });

@@ -11,7 +11,7 @@ import { ImageOffIcon } from "../icons.tsx";
 import { Spinner } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { toast } from "../ui/toast.tsx";
-import { FieldError, type FieldMeta } from "./form-field.tsx";
+import { FieldError, HiddenField, type FieldMeta } from "./form-field.tsx";
 
 export const FALLBACK_IMAGE =
   "data:image/svg+xml;charset=utf-8," +
@@ -119,7 +119,7 @@ export function ImageUpload({ value, onChange, field, label, className }: Props)
               }}
               className="max-w-full cursor-pointer text-sm text-zinc-400 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-violet-600 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-white hover:file:bg-violet-500"
             />
-            <p className="text-xs text-zinc-500">
+            <p className="text-xs text-zinc-400">
               {uploading ? (
                 <span className="inline-flex items-center gap-2">
                   <Spinner className="h-3 w-3" label="Uploading" /> Uploading...
@@ -132,7 +132,7 @@ export function ImageUpload({ value, onChange, field, label, className }: Props)
             </p>
           </div>
         </div>
-        <input type="hidden" name={field.name} value={value} />
+        <HiddenField name={field.name} value={value} />
       </div>
       <FieldError field={field} />
     </>

@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import { Input } from "../ui/input.tsx";
-import { FormField, type FieldMeta } from "./form-field.tsx";
+import { FormField, HiddenField, type FieldMeta } from "./form-field.tsx";
 
 /** 'yyyy-MM-ddTHH:mm' in local time → ISO (UTC); '' when empty or invalid. */
 export function localToIso(local: string): string {
@@ -39,7 +39,7 @@ export function DateField({
         aria-describedby={field.errorId}
         className="min-w-0 [color-scheme:dark]"
       />
-      <input type="hidden" name={field.name} value={localToIso(date.value)} />
+      <HiddenField name={field.name} value={localToIso(date.value)} />
     </FormField>
   );
 }

@@ -195,7 +195,7 @@ function ProposalRow({ proposal, onUnauthorized }: { proposal: AdminProposal } &
         <p className="mt-1 text-xs text-zinc-400">
           <DateText value={proposal.startDate} withTime /> – <DateText value={proposal.endDate} withTime />
         </p>
-        <p className="mt-1 text-xs break-words text-zinc-500">
+        <p className="mt-1 text-xs break-words text-zinc-400">
           {proposal.options.map((option) => option.optionText).join(" · ")}
         </p>
       </div>

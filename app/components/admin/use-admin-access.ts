@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { api, apiGet, apiPost } from "../../lib/api.ts";
-import { useWallet } from "../../wallet/wallet-context.tsx";
+import { isWalletHandledError, useWallet } from "../../wallet/wallet-context.tsx";
 import { toast } from "../ui/toast.tsx";
 
 export type AdminAccess =
@@ -45,6 +45,8 @@ export function useAdminAccess({ adminAddress, signedIn }: { adminAddress: strin
       await apiPost("/api/auth/session", { address, message: challenge.message, signature });
       await revalidator.revalidate();
     } catch (error) {
+      // Already shown by the wallet (now disconnected, or MyDoge must be updated).
+      if (isWalletHandledError(error)) return;
       toast({
         title: "Sign-in failed",
         description: (error as Error)?.message || "The admin sign-in was not completed.",

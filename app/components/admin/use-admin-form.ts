@@ -11,6 +11,9 @@ import type { z } from "zod";
 import { toast } from "../ui/toast.tsx";
 import { validationTitle, type AdminActionData } from "./schemas.ts";
 
+/** The form data field conform adds for its own intents (revalidation on input, list changes). */
+const INTENT = "__intent__";
+
 export function firstError(errors: Record<string, string[] | null> | null | undefined): string | null {
   for (const messages of Object.values(errors ?? {})) {
     if (messages && messages.length > 0) return messages[0];
@@ -45,11 +48,15 @@ export function useAdminForm<S extends z.ZodType>({
     lastResult: fetcher.state === "idle" ? fetcher.data?.result : undefined,
     defaultValue: defaultValue as never,
     constraint: getZodConstraint(constraintSchema ?? schema),
+    // Validate first on submit; from then on a field is checked again as it is typed in, so its error
+    // clears as soon as the field is fixed.
     shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
+    shouldRevalidate: "onInput",
     onValidate({ formData }) {
       const submission = parseWithZod(formData, { schema });
-      if (submission.status === "error") {
+      // The validation toast is for a submit only, not for each keystroke's revalidation (conform's intent).
+      const isSubmit = !formData.has(INTENT);
+      if (submission.status === "error" && isSubmit) {
         const message = firstError(submission.error);
         if (message) toast({ title: validationTitle(message), description: message, variant: "destructive" });
       }

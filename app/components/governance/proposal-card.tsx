@@ -26,7 +26,7 @@ export function ProposalCard({ proposal, onOpen }: { proposal: ProposalView; onO
           {proposal.title}
         </h3>
         <p className="text-sm break-words text-zinc-400">{previewText(proposal.description)}</p>
-        <p className="mt-auto flex items-center gap-1.5 pt-3 text-xs text-zinc-500">
+        <p className="mt-auto flex items-center gap-1.5 pt-3 text-xs text-zinc-400">
           <ClockIcon className="h-3.5 w-3.5" />
           <DateText value={proposal.startDate} /> <span aria-hidden>–</span>
           <span className="sr-only">to</span> <DateText value={proposal.endDate} />
@@ -39,7 +39,7 @@ export function ProposalCard({ proposal, onOpen }: { proposal: ProposalView; onO
               ? "text-sm font-medium text-emerald-300"
               : proposal.status === "upcoming"
                 ? "text-sm font-medium text-amber-300"
-                : "text-sm font-medium text-zinc-500"
+                : "text-sm font-medium text-zinc-400"
           }
         >
           {FOOTER_TEXTS[proposal.status]}

@@ -68,6 +68,13 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
     (detail.isLoading && !current) ||
     (address !== null && ((votes.isLoading && !votes.data) || power.loading));
 
+  // DECISIONS: a proposal's voting power is the wallet's staked count at the proposal's start (a snapshot).
+  const snapshotNote = (
+    <>
+      For this proposal: the Spooks you had staked when its voting opened (<DateText value={proposal.startDate} withTime />).
+    </>
+  );
+
   let body: React.ReactNode;
   if (loading) {
     body = (
@@ -125,11 +132,16 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
     body = (
       <Alert variant="warning">
         <AlertTitle>No voting power</AlertTitle>
-        <AlertDescription>You need to have Spooks staked to participate in governance votes.</AlertDescription>
+        <AlertDescription>
+          <p>You need to have Spooks staked to participate in governance votes.</p>
+          <p className="mt-1" data-testid="proposal-power-note">
+            {snapshotNote}
+          </p>
+        </AlertDescription>
       </Alert>
     );
   } else {
-    body = <VoteForm proposalId={proposal.id} options={options} vote={vote} votingPower={power.power} />;
+    body = <VoteForm proposalId={proposal.id} options={options} vote={vote} votingPower={power.power} powerNote={snapshotNote} />;
   }
 
   return (

@@ -5,7 +5,7 @@
 import { ArcElement, Chart, DoughnutController, Tooltip, type Plugin } from "chart.js";
 import { useEffect, useRef } from "react";
 import { formatNumber } from "../../domain/format.ts";
-import { LABEL_MIN_PERCENT, percentOf, resultRows, sliceColor, type ResultOption } from "./results.ts";
+import { doughnutDataset, LABEL_MIN_PERCENT, percentOf, resultRows, type ResultOption } from "./results.ts";
 
 Chart.register(DoughnutController, ArcElement, Tooltip);
 
@@ -51,14 +51,7 @@ export function ResultsChart({ options, totalVotes, userOptionId }: Props) {
       data: hasVotes
         ? {
             labels: options.map((option) => option.optionText),
-            datasets: [
-              {
-                data: options.map((option) => option.voteCount),
-                backgroundColor: options.map((_, index) => sliceColor(index)),
-                borderColor: "#18181b",
-                borderWidth: 2,
-              },
-            ],
+            datasets: [doughnutDataset(options)],
           }
         : { labels: [], datasets: [{ data: [1], backgroundColor: [EMPTY_COLOR], borderWidth: 0 }] },
       options: {
@@ -85,9 +78,10 @@ export function ResultsChart({ options, totalVotes, userOptionId }: Props) {
           height={CANVAS_SIZE}
           role="img"
           aria-label={`Results chart. ${summary || "No votes yet"}`}
+          data-slice-border={totalVotes > 0 ? doughnutDataset(options).borderWidth : 0}
         />
         <div className="pointer-events-none absolute inset-0 flex flex-col items-center justify-center">
-          <span className="text-xs uppercase tracking-wider text-zinc-400">Total</span>
+          <span className="text-xs tracking-wide text-zinc-400" data-testid="results-total-label">Total</span>
           <span className="text-3xl font-bold text-zinc-50" data-testid="results-total">
             {formatNumber(totalVotes)}
           </span>

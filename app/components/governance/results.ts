@@ -29,3 +29,18 @@ export function resultRows(options: readonly ResultOption[], totalVotes: number,
     .sort((a, b) => b.voteCount - a.voteCount || a.index - b.index)
     .map(({ index: _index, ...row }) => row);
 }
+
+/** The border drawn between slices; none when one slice holds every vote (it would show as a seam). */
+export const SLICE_BORDER_WIDTH = 2;
+
+/** The doughnut's dataset for options with votes: one slice per option, in the proposal's order. */
+export function doughnutDataset(options: readonly ResultOption[]) {
+  const data = options.map((option) => option.voteCount);
+  const slices = data.filter((value) => value > 0).length;
+  return {
+    data,
+    backgroundColor: options.map((_, index) => sliceColor(index)),
+    borderColor: "#18181b",
+    borderWidth: slices > 1 ? SLICE_BORDER_WIDTH : 0,
+  };
+}

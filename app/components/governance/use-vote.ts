@@ -6,7 +6,7 @@ import { useState } from "react";
 import { voteMessage } from "../../domain/messages.ts";
 import { apiPost } from "../../lib/api.ts";
 import { useQuery } from "../../lib/query.ts";
-import { useWallet } from "../../wallet/wallet-context.tsx";
+import { isWalletHandledError, useWallet } from "../../wallet/wallet-context.tsx";
 import { toast } from "../ui/toast.tsx";
 import { governancePaths } from "./paths.ts";
 
@@ -53,8 +53,10 @@ export function useVote({ proposal, onVoted }: { proposal: { id: number; title: 
       const signature = await wallet.signMessage(message);
       setSigned({ optionId: selected, message, signature });
       setPhase("signed");
-    } catch {
+    } catch (error) {
       setPhase("idle");
+      // Already shown by the wallet (now disconnected, or MyDoge must be updated).
+      if (isWalletHandledError(error)) return;
       toast({
         title: "Signature failed",
         description: "Failed to sign the vote message. Please try again.",

@@ -11,11 +11,14 @@ export function VoteForm({
   options,
   vote,
   votingPower,
+  powerNote,
 }: {
   proposalId: number;
   options: { id: number; optionText: string }[];
   vote: Vote;
   votingPower: number;
+  /** What the voting power counts (the proposal's snapshot), under 'Your voting power: N'. */
+  powerNote?: React.ReactNode;
 }) {
   const busy = vote.phase === "signing" || vote.phase === "submitting";
   const labelId = `proposal-${proposalId}-options`;
@@ -53,9 +56,16 @@ export function VoteForm({
       </RadioGroup.Root>
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm text-zinc-400">
-          Your voting power: <span className="font-semibold text-violet-200 tabular-nums">{formatNumber(votingPower)}</span>
-        </p>
+        <div className="min-w-0">
+          <p className="text-sm text-zinc-400">
+            Your voting power: <span className="font-semibold text-violet-200 tabular-nums">{formatNumber(votingPower)}</span>
+          </p>
+          {powerNote && (
+            <p className="text-xs text-zinc-400" data-testid="proposal-power-note">
+              {powerNote}
+            </p>
+          )}
+        </div>
         {vote.signed || vote.phase === "submitting" ? (
           <Button variant="success" onClick={() => void vote.submit()} disabled={busy}>
             {vote.phase === "submitting" ? (

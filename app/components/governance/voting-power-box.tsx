@@ -2,7 +2,10 @@ import { formatNumber } from "../../domain/format.ts";
 import { ShieldIcon } from "../icons.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
 
-/** The wallet's current voting power (its staked Spooks), or a prompt to connect. */
+/**
+ * The wallet's current voting power: the number of Spooks it has staked now (docs/decisions.md, "Pages
+ * (issue 12)"), or a prompt to connect. A proposal's own power is its snapshot, shown in its dialog.
+ */
 export function VotingPowerBox({ connected, power, loading }: { connected: boolean; power: number; loading: boolean }) {
   return (
     <section
@@ -26,6 +29,9 @@ export function VotingPowerBox({ connected, power, loading }: { connected: boole
               </p>
             )}
             <p className="text-xs text-zinc-400">Based on staked Spooks</p>
+            <p className="text-xs text-zinc-400" data-testid="voting-power-note">
+              Your Spooks staked now. Each proposal counts the Spooks you had staked when its voting opened.
+            </p>
           </>
         ) : (
           <p className="mt-1 text-sm text-zinc-300">Connect wallet to view</p>

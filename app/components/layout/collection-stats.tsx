@@ -30,7 +30,7 @@ export function CollectionStats() {
           ) : (
             <Skeleton className="mt-2 h-8 w-16" />
           )}
-          <p className="mt-1 text-xs text-zinc-500">{card.label}</p>
+          <p className="mt-1 text-xs text-zinc-400">{card.label}</p>
         </Card>
       ))}
     </section>

@@ -4,7 +4,7 @@ import { SOCIAL_LINKS, TAGLINE } from "./links.ts";
 export function Footer() {
   return (
     <footer className="mt-16 border-t border-violet-500/10 bg-zinc-950/80">
-      <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-4 px-4 py-8 text-sm text-zinc-500 sm:flex-row sm:px-6">
+      <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-4 px-4 py-8 text-sm text-zinc-400 sm:flex-row sm:px-6">
         <p className="flex items-center gap-2">
           <GhostIcon className="h-4 w-4 text-violet-400" />
           <span>{TAGLINE}</span>

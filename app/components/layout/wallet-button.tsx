@@ -34,9 +34,16 @@ export function WalletButton({ className }: { className?: string }) {
   if (wallet.connected && wallet.address) {
     const address = wallet.address;
     return (
-      <DropdownMenu>
+      // Not modal: a menu leaves the page readable (a modal one hides it all with aria-hidden, focusable content included).
+      <DropdownMenu modal={false}>
         <DropdownMenuTrigger asChild>
-          <Button variant="outline" size="responsive" className={cn("font-mono", className)} aria-label={`Wallet ${address}`}>
+          <Button
+            variant="outline"
+            size="responsive"
+            className={cn("font-mono", className)}
+            // The visible text comes first in the name (WCAG 2.5.3 label in name), then the full address.
+            aria-label={`${shortenAddress(address)}${wallet.isDemo ? " Demo" : ""}, Wallet ${address}`}
+          >
             <WalletIcon className="hidden h-4 w-4 sm:inline" />
             {shortenAddress(address)}
             {wallet.isDemo && <Badge variant="warning">Demo</Badge>}

@@ -8,6 +8,9 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input, Label } from "../ui/input.tsx";
 import { toast } from "../ui/toast.tsx";
 
+/** The enter dialog opens this long after the holder's rewards were refreshed (spec section 9). */
+export const ENTER_DIALOG_DELAY_MS = 300;
+
 /** Tickets typed by the holder: at least 1; anything not a number counts as 1 (spec section 5). */
 export function parseTickets(text: string): number {
   const value = Number.parseInt(text, 10);

@@ -20,7 +20,7 @@ export function shareWinUrl(title: string): string {
 }
 
 export function EntryCard({ entry, now }: { entry: UserGiveawayEntry; now: Date }) {
-  const status = entryStatus(entry, { active: entry.active, endDate: new Date(entry.endDate) }, now);
+  const status = entryStatus(entry, { active: entry.active, endDate: new Date(entry.endDate), winnerAddress: entry.winnerAddress }, now);
   return (
     <Card data-testid="entry-card" className={entry.isWinner ? "border-amber-400/50 p-4" : "p-4"}>
       <div className="flex items-start justify-between gap-3">
@@ -34,11 +34,11 @@ export function EntryCard({ entry, now }: { entry: UserGiveawayEntry; now: Date 
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div>
-          <dt className="text-xs text-zinc-500">Tickets</dt>
+          <dt className="text-xs text-zinc-400">Tickets</dt>
           <dd className="font-semibold text-zinc-100">{formatNumber(entry.tickets)}</dd>
         </div>
         <div>
-          <dt className="text-xs text-zinc-500">Cost</dt>
+          <dt className="text-xs text-zinc-400">Cost</dt>
           <dd className="font-semibold text-zinc-100">{formatNumber(entry.tickets * entry.pointsCost)} SPOOK</dd>
         </div>
       </dl>

@@ -1,6 +1,7 @@
 import { format } from "date-fns";
+import { useState } from "react";
 import { formatNumber, shortenAddress, timeRemaining } from "../../domain/format.ts";
-import { isGiveawayOpen } from "../../domain/giveaways.ts";
+import { isGiveawayEnded, isGiveawayOpen } from "../../domain/giveaways.ts";
 import type { Giveaway } from "../../lib/api.ts";
 import { ClockIcon, ShieldIcon, TicketIcon, TrophyIcon } from "../icons.tsx";
 import { Badge } from "../ui/badge.tsx";
@@ -22,22 +23,33 @@ export function GiveawayCard({
   onEnter: (giveaway: Giveaway) => void;
   onEnlarge: (giveaway: Giveaway) => void;
 }) {
+  const [brokenImage, setBrokenImage] = useState<string | null>(null);
   const endDate = new Date(giveaway.endDate);
-  const open = isGiveawayOpen({ active: giveaway.active, endDate }, now);
-  const remaining = timeRemaining(endDate, now);
-  const ended = endDate.getTime() <= now.getTime();
+  // A drawn winner closes the giveaway whatever its end date: 'Ended' overlay, button disabled.
+  const open = isGiveawayOpen({ active: giveaway.active, endDate, winnerAddress: giveaway.winnerAddress }, now);
+  const ended = isGiveawayEnded({ endDate, winnerAddress: giveaway.winnerAddress }, now);
+  const remaining = ended ? "Ended" : timeRemaining(endDate, now);
 
   return (
     <Card data-testid="giveaway-card" data-giveaway-id={giveaway.id} className="flex flex-col overflow-hidden p-0">
-      <button
-        type="button"
-        onClick={() => onEnlarge(giveaway)}
-        aria-label={`Enlarge image of ${giveaway.title}`}
-        className="group relative aspect-[4/3] cursor-zoom-in overflow-hidden bg-zinc-900 focus-visible:outline-2 focus-visible:outline-violet-400"
-      >
-        <GiveawayImage src={giveaway.imageUrl} alt={giveaway.title} className="transition-transform duration-300 group-hover:scale-105" />
+      {/* The badges over the picture are siblings of the enlarge button, so its name is only its label (WCAG 2.5.3). */}
+      <div className="relative aspect-[4/3] overflow-hidden bg-zinc-900">
+        <button
+          type="button"
+          onClick={() => onEnlarge(giveaway)}
+          // The placeholder's visible text is part of the name when the picture is broken (WCAG 2.5.3).
+          aria-label={`${brokenImage === giveaway.imageUrl || !giveaway.imageUrl ? "Image Not Available: " : ""}Enlarge image of ${giveaway.title}`}
+          className="group absolute inset-0 h-full w-full cursor-zoom-in overflow-hidden focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-violet-400"
+        >
+          <GiveawayImage
+            src={giveaway.imageUrl}
+            alt={giveaway.title}
+            onBroken={() => setBrokenImage(giveaway.imageUrl)}
+            className="transition-transform duration-300 group-hover:scale-105"
+          />
+        </button>
         {!open && (
-          <div className="absolute inset-0 grid place-items-center bg-black/60">
+          <div className="pointer-events-none absolute inset-0 grid place-items-center bg-black/60">
             <span className="rounded-lg border border-zinc-500 bg-zinc-900/80 px-4 py-1.5 text-lg font-bold tracking-wide text-zinc-100">
               {ended ? "Ended" : "Inactive"}
             </span>
@@ -45,7 +57,7 @@ export function GiveawayCard({
         )}
         <span
           className={cn(
-            "absolute top-2 right-2 inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs font-semibold shadow",
+            "pointer-events-none absolute top-2 right-2 inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs font-semibold shadow",
             remaining === "Ended" ? "bg-zinc-800 text-zinc-300" : "bg-violet-600 text-white",
           )}
           data-testid="time-remaining"
@@ -53,15 +65,15 @@ export function GiveawayCard({
           <ClockIcon className="h-3.5 w-3.5" />
           {remaining}
         </span>
-        <span className="absolute bottom-2 left-2 rounded-full bg-zinc-950/85 px-2.5 py-1 text-xs font-semibold text-amber-300">
+        <span className="pointer-events-none absolute bottom-2 left-2 rounded-full bg-zinc-950/85 px-2.5 py-1 text-xs font-semibold text-amber-300">
           {formatNumber(giveaway.pointsCost)} SPOOK
         </span>
-      </button>
+      </div>
       <div className="flex flex-1 flex-col gap-3 p-4">
         <div>
           <h3 className="text-lg font-semibold text-zinc-50">{giveaway.title}</h3>
           <p className="text-xs text-zinc-400">
-            {ended ? "Ended" : "Ends"} {format(endDate, "MMM d, yyyy h:mm a")}
+            {endDate.getTime() <= now.getTime() ? "Ended" : "Ends"} {format(endDate, "MMM d, yyyy h:mm a")}
           </p>
         </div>
         <p className="line-clamp-3 text-sm text-zinc-300">{giveaway.description}</p>
@@ -84,11 +96,11 @@ export function GiveawayCard({
           </summary>
           <dl className="mt-2 grid gap-1.5 rounded-lg border border-zinc-800 bg-black/40 p-2 font-mono break-all">
             <div>
-              <dt className="text-zinc-500">Commitment (SHA-256 of the seed)</dt>
+              <dt className="text-zinc-400">Commitment (SHA-256 of the seed)</dt>
               <dd className="text-zinc-300" data-testid="draw-commitment">{giveaway.drawCommitment}</dd>
             </div>
             <div>
-              <dt className="text-zinc-500">Seed</dt>
+              <dt className="text-zinc-400">Seed</dt>
               <dd className="text-zinc-300" data-testid="draw-seed">{giveaway.drawSeed ?? "revealed when the winner is drawn"}</dd>
             </div>
           </dl>

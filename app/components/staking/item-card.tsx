@@ -5,7 +5,7 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { cn } from "../ui/cn.ts";
 import { Skeleton } from "../ui/skeleton.tsx";
-import { IMAGE_HOSTS, ItemImage, imageSources, isLocalImage, useImageFallback } from "./item-image.tsx";
+import { ItemImage, contentPath, isLocalImage, useImageFallback, useItemImageSources } from "./item-image.tsx";
 import { rarityClasses } from "./rarity.ts";
 
 export function ItemCard({
@@ -19,10 +19,10 @@ export function ItemCard({
   onStake: (item: WalletItem) => void;
   onUnstake: (item: WalletItem) => void;
 }) {
-  const sources = imageSources(item);
+  const sources = useItemImageSources(item);
   const { source, fail } = useImageFallback(sources);
   const local = source !== null && isLocalImage(source);
-  const viewUrl = source ?? IMAGE_HOSTS.contentHost(item.inscriptionId);
+  const viewUrl = source ?? contentPath(item.inscriptionId);
 
   return (
     <Card
@@ -67,11 +67,12 @@ export function ItemCard({
           <p className="text-xs font-medium text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK/day</p>
         )}
         {item.isStaked ? (
-          <Button key="unstake" variant="secondary" size="sm" disabled={busy} onClick={() => onUnstake(item)} aria-label={`Unstake ${item.name}`}>
+          // One button element for both (no keys): a keyboard user's focus stays on it when the Spook's state flips.
+          <Button variant="secondary" size="sm" disabled={busy} onClick={() => onUnstake(item)} aria-label={`Unstake ${item.name}`}>
             Unstake
           </Button>
         ) : (
-          <Button key="stake" size="sm" disabled={busy} onClick={() => onStake(item)} aria-label={`Stake ${item.name}`}>
+          <Button size="sm" disabled={busy} onClick={() => onStake(item)} aria-label={`Stake ${item.name}`}>
             Stake
           </Button>
         )}

@@ -1,34 +1,52 @@
 /**
- * An inscription's picture, trying its sources in the spec's order: the local collection_images folder,
- * then a market CDN, then an inscription API, then a content host, then a placeholder showing the name.
- * A failed load falls to the next source.
+ * An inscription's picture, trying its sources in order (docs/decisions.md "Item images"): the catalogue's
+ * own image URL when it has one, the local collection_images folder, this site's /content/{id} (the ord
+ * server's content, cached by the server), the outside hosts of the ITEM_IMAGE_URLS setting, then a
+ * placeholder showing the name. A failed load falls to the next source; while one loads, a skeleton shows.
  */
 import { useState } from "react";
-import { IMAGE_HOSTS } from "../../domain/image-hosts.ts";
+import { useRouteLoaderData } from "react-router";
+import { itemImageUrl } from "../../domain/image-hosts.ts";
 import type { WalletItem } from "../../lib/api.ts";
 import { GhostIcon } from "../icons.tsx";
 import { cn } from "../ui/cn.ts";
+import { Skeleton } from "../ui/skeleton.tsx";
 
-/** Where pictures come from, in order (one list, which the server's CSP also allows). */
-export { IMAGE_HOSTS };
+type ImageItem = Pick<WalletItem, "collection" | "name" | "inscriptionId" | "imageUrl">;
 
 export function localImagePath(item: Pick<WalletItem, "collection" | "name">): string | null {
   const number = /#(\d+)/.exec(item.name)?.[1];
   return number ? `/collection_images/${item.collection}/${number}.png` : null;
 }
 
-export function imageSources(item: Pick<WalletItem, "collection" | "name" | "inscriptionId" | "imageUrl">): string[] {
+/** The server's copy of the inscription's content (app/routes/content.ts). */
+export const contentPath = (inscriptionId: string) => `/content/${inscriptionId}`;
+
+/** Every source to try, in order; `outsideHosts` are the ITEM_IMAGE_URLS templates. */
+export function imageSources(item: ImageItem, outsideHosts: readonly string[] = []): string[] {
   const sources = [
     item.imageUrl,
     localImagePath(item),
-    IMAGE_HOSTS.marketCdn(item.inscriptionId),
-    IMAGE_HOSTS.inscriptionApi(item.inscriptionId),
-    IMAGE_HOSTS.contentHost(item.inscriptionId),
+    contentPath(item.inscriptionId),
+    ...outsideHosts.map((template) => itemImageUrl(template, item.inscriptionId)),
   ].filter((source): source is string => Boolean(source));
   return [...new Set(sources)];
 }
 
-export const isLocalImage = (source: string) => source.startsWith("/") && !source.startsWith("//");
+/** The outside hosts' URL templates (ITEM_IMAGE_URLS), from the root loader. */
+export function useItemImageUrls(): string[] {
+  const data = useRouteLoaderData("root") as { itemImageUrls?: string[] } | undefined;
+  return data?.itemImageUrls ?? [];
+}
+
+/** imageSources with the configured outside hosts; none for no item. */
+export function useItemImageSources(item: ImageItem | null): string[] {
+  const outsideHosts = useItemImageUrls();
+  return item ? imageSources(item, outsideHosts) : [];
+}
+
+/** An image in the collection_images folder (offered as a download; others open in a new tab). */
+export const isLocalImage = (source: string) => source.startsWith("/collection_images/");
 
 /** Tracks which source is showing; `source` null means every source failed (placeholder). */
 export function useImageFallback(sources: string[]) {
@@ -47,6 +65,7 @@ export function ItemPlaceholder({ name, compact, className }: { name: string; co
     <div
       role="img"
       aria-label={name}
+      data-testid="item-placeholder"
       className={cn(
         "flex h-full w-full flex-col items-center justify-center gap-2 bg-gradient-to-br from-violet-900/70 via-zinc-900 to-fuchsia-950/70 text-violet-200",
         className,
@@ -73,16 +92,31 @@ export function ItemImage({
   compact?: boolean;
   className?: string;
 }) {
+  // The source that finished loading; any other source is still loading (skeleton over a hidden image).
+  const [loaded, setLoaded] = useState<string | null>(null);
   if (!source) return <ItemPlaceholder name={name} compact={compact} className={className} />;
+  const isLoaded = loaded === source;
   return (
-    <img
-      key={source}
-      src={source}
-      alt={name}
-      loading="lazy"
-      decoding="async"
-      onError={onError}
-      className={cn("h-full w-full object-cover [image-rendering:pixelated]", className)}
-    />
+    <span className="relative block h-full w-full" data-testid="item-image" data-state={isLoaded ? "loaded" : "loading"}>
+      <img
+        key={source}
+        // An image already in the browser's cache may have loaded before React listened.
+        ref={(img) => {
+          if (img?.complete && img.naturalWidth > 0) setLoaded(source);
+        }}
+        src={source}
+        alt={name}
+        loading="lazy"
+        decoding="async"
+        onLoad={() => setLoaded(source)}
+        onError={onError}
+        className={cn(
+          "h-full w-full object-cover transition-opacity duration-300 [image-rendering:pixelated]",
+          !isLoaded && "opacity-0",
+          className,
+        )}
+      />
+      {!isLoaded && <Skeleton data-testid="item-image-loading" className="absolute inset-0 h-full w-full rounded-none" />}
+    </span>
   );
 }

@@ -28,18 +28,19 @@ export function RewardsPanel({ items }: { items: WalletItem[] }) {
       <Card className="overflow-hidden">
         <div className="bg-gradient-to-br from-violet-600/30 via-fuchsia-700/10 to-transparent p-5">
           <p className="text-sm text-violet-200/80">Daily Earning Rate</p>
-          <p className="mt-1 text-3xl font-bold text-white" data-testid="daily-rate">
+          <p className="mt-1 text-3xl font-bold whitespace-nowrap text-white tabular-nums" data-testid="daily-rate">
             +{formatNumber(rewards.dailyRate)} SPOOK
           </p>
           <p className="text-xs text-zinc-400">per day</p>
         </div>
         <CardContent className="grid gap-4 pt-4">
           <div>
-            <div className="flex items-center justify-between text-sm">
-              <span className="text-zinc-300" data-testid="staked-share">
+            {/* Each figure stays on one line (1280 and 1366 px wide included); the tier moves below when short of room. */}
+            <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1 text-sm">
+              <span className="whitespace-nowrap text-zinc-300" data-testid="staked-share">
                 {staked} out of {total} Spooks Staked
               </span>
-              <span className="rounded-full bg-violet-500/15 px-2 py-0.5 text-xs font-semibold text-violet-200" data-testid="reward-tier">
+              <span className="rounded-full bg-violet-500/15 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-violet-200" data-testid="reward-tier">
                 Tier {rewards.rewardTier} Rewards
               </span>
             </div>
@@ -48,15 +49,15 @@ export function RewardsPanel({ items }: { items: WalletItem[] }) {
             </div>
           </div>
           <div className="grid grid-cols-2 gap-3">
-            <div className="rounded-lg border border-zinc-800 bg-zinc-900/60 p-3">
-              <p className="text-xs text-zinc-400">Spook Points</p>
-              <p className="text-xl font-bold text-violet-200" data-testid="panel-points">
+            <div className="min-w-0 rounded-lg border border-zinc-800 bg-zinc-900/60 p-3">
+              <p className="text-xs whitespace-nowrap text-zinc-400">Spook Points</p>
+              <p className="truncate text-lg font-bold text-violet-200 tabular-nums" data-testid="panel-points">
                 {formatPoints(rewards.unclaimedRewards)}
               </p>
             </div>
-            <div className="rounded-lg border border-zinc-800 bg-zinc-900/60 p-3">
-              <p className="text-xs text-zinc-400">Leaderboard Rank</p>
-              <p className="text-xl font-bold text-amber-300" data-testid="rank">
+            <div className="min-w-0 rounded-lg border border-zinc-800 bg-zinc-900/60 p-3">
+              <p className="text-xs whitespace-nowrap text-zinc-400">Leaderboard Rank</p>
+              <p className="truncate text-lg font-bold text-amber-300 tabular-nums" data-testid="rank">
                 {rewards.rank > 0 ? `#${formatNumber(rewards.rank)}` : "Not ranked"}
               </p>
             </div>
@@ -73,10 +74,10 @@ export function RewardsPanel({ items }: { items: WalletItem[] }) {
           <CardTitle className="text-base">Reward Multipliers</CardTitle>
         </CardHeader>
         <CardContent>
-          <table className="w-full text-sm">
+          <table className="w-full text-sm whitespace-nowrap" data-testid="reward-multipliers">
             <caption className="sr-only">Daily SPOOK per staked Spook by number staked</caption>
             <thead>
-              <tr className="text-left text-xs text-zinc-500">
+              <tr className="text-left text-xs text-zinc-400">
                 <th scope="col" className="pb-2 font-medium">Staked</th>
                 <th scope="col" className="pb-2 font-medium">Tier</th>
                 <th scope="col" className="pb-2 text-right font-medium">Per Spook / day</th>
@@ -124,9 +125,9 @@ export function RewardsPanel({ items }: { items: WalletItem[] }) {
                     <span className={cn("grid h-6 w-6 place-items-center rounded-full text-xs font-bold", ["bg-yellow-400 text-yellow-950", "bg-zinc-300 text-zinc-900", "bg-amber-700 text-amber-50"][index])}>
                       {index + 1}
                     </span>
-                    <span className="font-mono text-zinc-200">{shortenAddress(entry.address)}</span>
+                    <span className="font-mono whitespace-nowrap text-zinc-200">{shortenAddress(entry.address)}</span>
                   </span>
-                  <span className="font-semibold text-violet-200">{formatPoints(entry.rewards)}</span>
+                  <span className="font-semibold whitespace-nowrap text-violet-200 tabular-nums">{formatPoints(entry.rewards)}</span>
                 </li>
               ))}
             </ol>

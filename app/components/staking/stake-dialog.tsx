@@ -4,7 +4,7 @@ import { stakeMessage } from "../../domain/messages.ts";
 import type { WalletItem } from "../../lib/api.ts";
 import { Button, Spinner } from "../ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
-import { ItemImage, imageSources, useImageFallback } from "./item-image.tsx";
+import { ItemImage, useImageFallback, useItemImageSources } from "./item-image.tsx";
 import { stakeNumberOf } from "./use-staking.ts";
 
 /** 'Stake Your Spook': the item, its reward per day, and the exact message the wallet will sign. */
@@ -21,7 +21,7 @@ export function StakeDialog({
   // Timestamped when the dialog opens for an item; the text shown is the text signed.
   const message = useMemo(() => (item ? stakeMessage("stake", stakeNumberOf(item), new Date()) : ""), [item]);
 
-  const sources = item ? imageSources(item) : [];
+  const sources = useItemImageSources(item);
   const { source, fail } = useImageFallback(sources);
 
   return (

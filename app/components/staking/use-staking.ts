@@ -9,7 +9,7 @@ import { itemNumberFromName } from "../../domain/collections.ts";
 import { bulkStakeMessage, stakeMessage, type StakeAction } from "../../domain/messages.ts";
 import { ApiError, apiPost, paths, type BulkStakeResponse, type Rewards, type StakeResponse, type WalletItem } from "../../lib/api.ts";
 import { invalidateQueries, setQueryData } from "../../lib/query.ts";
-import { useWallet } from "../../wallet/wallet-context.tsx";
+import { isWalletHandledError, useWallet } from "../../wallet/wallet-context.tsx";
 import { toast, type ToastOptions } from "../ui/toast.tsx";
 
 export const PROCESSING_MARKER_MS = 30_000;
@@ -42,6 +42,25 @@ function isCancelled(error: unknown): boolean {
 }
 
 const VERB: Record<StakeAction, string> = { stake: "Staking", unstake: "Unstaking" };
+
+/**
+ * What a failed stake or unstake call raises (spec sections 7 and 8): a non-OK reply becomes
+ * 'Staking failed: {status text}' / 'Unstaking failed: {status text}' (the status code when the reply has
+ * no status text, as over HTTP/2), keeping the server's answer as `cause`; other errors pass unchanged.
+ */
+export function stakeRequestError(action: StakeAction, error: unknown): Error {
+  if (error instanceof ApiError) return new Error(`${VERB[action]} failed: ${error.statusText || error.status}`, { cause: error });
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** POSTs a stake or unstake call, raising `stakeRequestError` when it fails. */
+async function postStake<R>(action: StakeAction, path: string, body: unknown): Promise<R> {
+  try {
+    return await apiPost<R>(path, body);
+  } catch (error) {
+    throw stakeRequestError(action, error);
+  }
+}
 
 const FAILED: Record<StakeAction, ToastOptions> = {
   stake: { title: "Staking Failed", description: "An error occurred while staking. Please try again." },
@@ -154,6 +173,8 @@ export function useStaking(address: string | null) {
           signature = await wallet.signMessage(message);
         } catch (error) {
           rollback();
+          // Already shown by the wallet (now disconnected, or MyDoge must be updated).
+          if (isWalletHandledError(error)) return false;
           if (isCancelled(error)) toast({ title: "Signature Cancelled", description: `${VERB[action]} operation was cancelled.`, variant: "destructive" });
           else toast({ ...signFailed(error), variant: "destructive" });
           return false;
@@ -185,7 +206,7 @@ export function useStaking(address: string | null) {
         signFailed: (error) => ({ title: "Staking Failed", description: `Failed to stake: ${(error as Error).message}` }),
         async send(address, signature) {
           try {
-            return await apiPost<StakeResponse>("/api/stake", {
+            return await postStake<StakeResponse>("stake", "/api/stake", {
               address,
               doginalId: item.id,
               inscriptionId: item.inscriptionId,
@@ -193,15 +214,15 @@ export function useStaking(address: string | null) {
               message,
             });
           } catch (error) {
-            if (error instanceof ApiError && (error.body as { alreadyStaked?: boolean } | null)?.alreadyStaked) {
+            const answer = (error as Error).cause;
+            if (answer instanceof ApiError && (answer.body as { alreadyStaked?: boolean } | null)?.alreadyStaked) {
               return { success: true, alreadyStaked: true };
             }
             throw error;
           }
         },
         sendFailed(error) {
-          const reason = error instanceof ApiError ? error.message : `Staking failed: ${(error as Error).message}`;
-          return { title: "Staking Failed", description: `Failed to stake: ${reason || "Unknown error"}` };
+          return { title: "Staking Failed", description: `Failed to stake: ${(error as Error).message || "Unknown error"}` };
         },
         async succeeded(response) {
           if (response.alreadyStaked) {
@@ -225,7 +246,7 @@ export function useStaking(address: string | null) {
         signFailed: () => FAILED.unstake,
         send(address, signature) {
           toast({ title: "Unstaking...", description: `Unstaking ${item.name}. This can take a few seconds.`, duration: 10_000 });
-          return apiPost<StakeResponse>("/api/unstake", {
+          return postStake<StakeResponse>("unstake", "/api/unstake", {
             address,
             doginalId: item.id,
             inscriptionId: item.inscriptionId,
@@ -264,7 +285,7 @@ export function useStaking(address: string | null) {
         signFailed: () => FAILED[action],
         send(address, signature) {
           toast({ title: `${VERB[action]} ${targets.length} Spooks`, description: "Please wait while this completes...", duration: 120_000 });
-          return apiPost<BulkStakeResponse>(action === "stake" ? "/api/stake/bulk" : "/api/unstake/bulk", {
+          return postStake<BulkStakeResponse>(action, action === "stake" ? "/api/stake/bulk" : "/api/unstake/bulk", {
             address,
             inscriptionIds: targets.map((item) => item.inscriptionId),
             signature,

@@ -2,7 +2,7 @@ import { AlertDialog as AlertDialogPrimitive } from "radix-ui";
 import type { ReactNode } from "react";
 import { buttonClasses } from "./button.tsx";
 import { cn } from "./cn.ts";
-import { overlayClasses, panelClasses } from "./dialog.tsx";
+import { overlayClasses, panelClasses, useReturnFocus } from "./dialog.tsx";
 
 export type ConfirmDialogProps = {
   open: boolean;
@@ -26,11 +26,12 @@ export function ConfirmDialog({
   destructive,
   onConfirm,
 }: ConfirmDialogProps) {
+  const returnFocus = useReturnFocus({});
   return (
     <AlertDialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialogPrimitive.Portal>
         <AlertDialogPrimitive.Overlay className={overlayClasses} />
-        <AlertDialogPrimitive.Content className={cn(panelClasses, "max-w-md")}>
+        <AlertDialogPrimitive.Content className={cn(panelClasses, "max-w-md")} {...returnFocus}>
           <AlertDialogPrimitive.Title className="text-lg font-semibold text-zinc-50">{title}</AlertDialogPrimitive.Title>
           {description ? (
             <AlertDialogPrimitive.Description className="text-sm text-zinc-400">{description}</AlertDialogPrimitive.Description>

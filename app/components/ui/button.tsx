@@ -2,13 +2,14 @@ import { Slot } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "./cn.ts";
 
+// White text keeps ≥ 4.5:1 on every background, hovered too (violet-500, red-500 and emerald-600 do not).
 const VARIANTS = {
-  default: "bg-violet-600 text-white shadow-lg shadow-violet-950/40 hover:bg-violet-500",
+  default: "bg-violet-600 text-white shadow-lg shadow-violet-950/40 hover:bg-violet-700",
   secondary: "bg-zinc-800 text-zinc-100 hover:bg-zinc-700",
   outline: "border border-violet-500/40 bg-transparent text-violet-200 hover:bg-violet-500/10",
   ghost: "bg-transparent text-zinc-300 hover:bg-zinc-800 hover:text-white",
-  destructive: "bg-red-600 text-white hover:bg-red-500",
-  success: "bg-emerald-600 text-white hover:bg-emerald-500",
+  destructive: "bg-red-600 text-white hover:bg-red-700",
+  success: "bg-emerald-700 text-white hover:bg-emerald-800",
 } as const;
 
 const SIZES = {

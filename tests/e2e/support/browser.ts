@@ -68,42 +68,108 @@ export async function newPage(
   return { context, page, problems };
 }
 
+export type MyDogeBuild =
+  /** 1.2 and later (1.3.1 as REAL-WORLD.md reads it): `isMyDoge`, base64 signatures. */
+  | "current"
+  /** 1.0.1-1.1.1: `isMyDoge`, the signature as 130 hex characters. */
+  | "hex-signature"
+  /** Old builds that set only `isMyDogeMask` and have no `requestSignedMessage`. */
+  | "no-signing";
+
 export type MyDogeOptions = {
   privateKeyHex: string;
   /** Koinu, as MyDoge reports it (a string on the wire). Default 4,206.90 DOGE. */
   balanceKoinu?: number;
   /** Already connected to this site when the page loads (MyDoge remembers sites). Default false. */
   connected?: boolean;
+  /** Which build of the extension to play. Default "current". */
+  build?: MyDogeBuild;
+  /** How long the holder takes to answer a popup (connect, sign). Default 150 ms (the real holder: ~1.5 s). */
+  popupMs?: number;
 };
+
+/** What the holder does with the next connect popups: approve, decline ('Unable to connect to MyDoge'), close it. */
+export type ConnectOutcome = "approve" | "decline" | "close";
+/**
+ * What happens to the next signing popups: approve; refuse ('User refused signed message'); close it
+ * ('Request rejected by user'); the wallet locks meanwhile (the not-connected message, and the site's
+ * connection is gone); the wallet fails ('Failed to sign message').
+ */
+export type SignOutcome = "approve" | "refuse" | "close" | "lock" | "fail";
+
+export type MyDogeBehaviour = {
+  connect?: ConnectOutcome;
+  sign?: SignOutcome;
+  /** Shorthand kept for older tests: decline the next connects (connect: "decline"). */
+  rejectConnect?: boolean;
+  /** Shorthand kept for older tests: refuse the next signatures (sign: "refuse"). */
+  rejectSign?: boolean;
+  /** Extra time the holder takes on signing popups. */
+  signDelayMs?: number;
+  /** The holder leaves signing popups open until this is set back to false (no race with a clock). */
+  holdSigning?: boolean;
+};
+
+/** One popup as the double served it (page clock, ms). */
+export type MyDogePopup = { kind: "connect" | "sign"; openedAt: number; closedAt: number; outcome: string };
 
 export type MyDogeHandle = {
   address: string;
   /** Every message signed so far, in order. */
   signed: string[];
-  /** Make the next requests be declined by the holder (connect, sign) or accepted again; slow signing down. */
-  setBehaviour(page: Page, behaviour: { rejectConnect?: boolean; rejectSign?: boolean; signDelayMs?: number }): Promise<void>;
+  /** Changes how the holder answers the next popups (connect, sign) and how long signing takes. */
+  setBehaviour(page: Page, behaviour: MyDogeBehaviour): Promise<void>;
+  /** Locks the wallet now: the site's connection is gone (as when MyDoge locks itself). */
+  lock(page: Page): Promise<void>;
+  /** The popups served so far on the current document, in order. */
+  popups(page: Page): Promise<MyDogePopup[]>;
 };
 
 /**
- * Defines `window.doge` before any page script runs, with MyDoge's interface (DECISIONS "Wallet extension"):
- * connect resolves { approved, address, publicKey, balance }, getConnectionStatus rejects while not
- * connected, getBalance answers a koinu string, requestSignedMessage resolves { signedMessage } signed with
- * `privateKeyHex` by the real signer (Bitcoin magic, compressed key), and 'doge#initialized' fires.
- * Call before the first navigation of `page`.
+ * A stand-in for the MyDoge extension (version 1.3.1 as REAL-WORLD.md describes it), added to every
+ * document of `page` (call before its first navigation):
+ * - `window.doge` is created only at the window's `load` event, from a class whose methods live on its
+ *   prototype (with private fields, so a detached call fails as it does in the extension); then
+ *   `doge#initialized` fires, once. `isMyDoge: true`, or for `build: "no-signing"` only `isMyDogeMask`
+ *   and no `requestSignedMessage`.
+ * - `connect()` → `{ approved, address, publicKey, balance: "<koinu>" }`; declined: rejects
+ *   `Unable to connect to MyDoge`; popup closed: `Request rejected by user`.
+ * - `getConnectionStatus()` → `{ connected: true, address, selectedWalletAddress }`, else rejects
+ *   `MyDoge is not connected to this website`; `getBalance()` → `{ balance: "<koinu>", address }`;
+ *   `disconnect()` → `{ disconnected: true }`. The site's connection survives reloads (localStorage).
+ * - `requestSignedMessage({ message })`: `Invalid data` at once for an empty message; else after the popup
+ *   `{ signedMessage }` signed in Node by the real signer (Bitcoin magic, compressed key; base64, or 130 hex
+ *   characters for `build: "hex-signature"`), or the rejections of `SignOutcome`.
+ * - Popup requests are served one at a time: the next opens 500 ms after the previous answered.
  */
-export async function injectMyDoge(page: Page, { privateKeyHex, balanceKoinu = 420_690_000_000, connected = false }: MyDogeOptions): Promise<MyDogeHandle> {
+export async function injectMyDoge(
+  page: Page,
+  { privateKeyHex, balanceKoinu = 420_690_000_000, connected = false, build = "current", popupMs = 150 }: MyDogeOptions,
+): Promise<MyDogeHandle> {
   const key = hexToBytes(privateKeyHex);
   const address = addressOfPrivateKey(key);
   const signed: string[] = [];
-  await page.exposeFunction("__spooksTestSign", (message: string) => {
+  await page.exposeFunction("__spooksTestSign", (message: string, asHex: boolean) => {
     signed.push(message);
-    return signMessage(key, message);
+    const signature = signMessage(key, message);
+    return asHex ? Buffer.from(signature, "base64").toString("hex") : signature;
   });
   await page.addInitScript(
-    ({ address, balance, connected }) => {
+    ({ address, balance, connected, build, popupMs }) => {
       const STORAGE = "__mydoge_test_connected";
-      const flags: { rejectConnect?: boolean; rejectSign?: boolean; signDelayMs?: number } = {};
-      (window as unknown as { __mydogeTest: typeof flags }).__mydogeTest = flags;
+      const NOT_CONNECTED = "MyDoge is not connected to this website";
+      /** The extension's own wait between a popup's answer and the next popup. */
+      const POPUP_GAP_MS = 500;
+      type Flags = {
+        connect?: string;
+        sign?: string;
+        rejectConnect?: boolean;
+        rejectSign?: boolean;
+        signDelayMs?: number;
+        holdSigning?: boolean;
+        popups: { kind: string; openedAt: number; closedAt: number; outcome: string }[];
+        lock(): void;
+      };
       const read = () => {
         try {
           return window.localStorage.getItem(STORAGE) === address;
@@ -119,44 +185,117 @@ export async function injectMyDoge(page: Page, { privateKeyHex, balanceKoinu = 4
           // no storage on this document
         }
       };
+      const flags: Flags = { popups: [], lock: () => write(false) };
+      (window as unknown as { __mydogeTest: Flags }).__mydogeTest = flags;
       if (connected) write(true);
+      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       const sign = (message: string) =>
-        (window as unknown as { __spooksTestSign: (m: string) => Promise<string> }).__spooksTestSign(message);
-      (window as unknown as { doge: unknown }).doge = {
-        isMyDoge: true,
-        async connect() {
-          if (flags.rejectConnect) throw new Error("User rejected the request.");
-          write(true);
-          return { approved: true, address, publicKey: "", balance: String(balance) };
-        },
+        (window as unknown as { __spooksTestSign: (m: string, hex: boolean) => Promise<string> }).__spooksTestSign(
+          message,
+          build === "hex-signature",
+        );
+
+      class MyDogeWallet {
+        #queue: Promise<unknown> = Promise.resolve();
+        declare isMyDoge?: boolean;
+        declare isMyDogeMask?: boolean;
+
+        constructor() {
+          if (build === "no-signing") this.isMyDogeMask = true;
+          else this.isMyDoge = true;
+        }
+
+        /** Serves popups one at a time, as the extension's request queue does. */
+        #popup<T>(kind: "connect" | "sign", run: () => Promise<T>): Promise<T> {
+          const result = this.#queue.then(async () => {
+            const popup = { kind, openedAt: performance.now(), closedAt: 0, outcome: "approve" };
+            try {
+              return await run();
+            } catch (error) {
+              popup.outcome = (error as Error).message;
+              throw error;
+            } finally {
+              popup.closedAt = performance.now();
+              flags.popups.push(popup);
+            }
+          });
+          this.#queue = result.then(
+            () => wait(POPUP_GAP_MS),
+            () => wait(POPUP_GAP_MS),
+          );
+          return result;
+        }
+
+        connect() {
+          return this.#popup("connect", async () => {
+            await wait(popupMs);
+            const outcome = flags.rejectConnect ? "decline" : (flags.connect ?? "approve");
+            if (outcome === "decline") throw new Error("Unable to connect to MyDoge");
+            if (outcome === "close") throw new Error("Request rejected by user");
+            write(true);
+            return { approved: true, address, publicKey: "", balance: String(balance) };
+          });
+        }
+
         async getConnectionStatus() {
-          if (!read()) throw new Error("Not connected");
-          return { connected: true, address };
-        },
+          if (!read()) throw new Error(NOT_CONNECTED);
+          return { connected: true, address, selectedWalletAddress: address };
+        }
+
         async getBalance() {
-          if (!read()) throw new Error("Not connected");
-          return { address, balance: String(balance) };
-        },
+          if (!read()) throw new Error(NOT_CONNECTED);
+          return { balance: String(balance), address };
+        }
+
         async disconnect() {
           write(false);
           return { disconnected: true };
+        }
+
+        requestSignedMessage(data: { message: string }) {
+          if (!data?.message) return Promise.reject(new Error("Invalid data"));
+          return this.#popup("sign", async () => {
+            if (!read()) throw new Error(NOT_CONNECTED);
+            await wait(popupMs + (flags.signDelayMs ?? 0));
+            while (flags.holdSigning) await wait(20);
+            const outcome = flags.rejectSign ? "refuse" : (flags.sign ?? "approve");
+            if (outcome === "lock") write(false);
+            // Locked while the popup was open (here or through the handle's lock()).
+            if (!read()) throw new Error(NOT_CONNECTED);
+            if (outcome === "refuse") throw new Error("User refused signed message");
+            if (outcome === "close") throw new Error("Request rejected by user");
+            if (outcome === "fail") throw new Error("Failed to sign message");
+            return { signedMessage: await sign(data.message) };
+          });
+        }
+      }
+      if (build === "no-signing") {
+        delete (MyDogeWallet.prototype as { requestSignedMessage?: unknown }).requestSignedMessage;
+      }
+
+      // MyDoge creates the provider at the window's load event, not before, and announces it once.
+      window.addEventListener(
+        "load",
+        () => {
+          (window as unknown as { doge: unknown }).doge = new MyDogeWallet();
+          window.dispatchEvent(new Event("doge#initialized"));
         },
-        async requestSignedMessage({ message }: { message: string }) {
-          if (!read()) throw new Error("Not connected");
-          if (flags.signDelayMs) await new Promise((resolve) => setTimeout(resolve, flags.signDelayMs));
-          if (flags.rejectSign) throw new Error("User rejected the request.");
-          return { signedMessage: await sign(message) };
-        },
-      };
-      window.dispatchEvent(new Event("doge#initialized"));
+        { once: true },
+      );
     },
-    { address, balance: balanceKoinu, connected },
+    { address, balance: balanceKoinu, connected, build, popupMs },
   );
   return {
     address,
     signed,
     async setBehaviour(target, behaviour) {
       await target.evaluate((next) => Object.assign((window as unknown as { __mydogeTest: object }).__mydogeTest, next), behaviour);
+    },
+    async lock(target) {
+      await target.evaluate(() => (window as unknown as { __mydogeTest: { lock(): void } }).__mydogeTest.lock());
+    },
+    async popups(target) {
+      return target.evaluate(() => (window as unknown as { __mydogeTest: { popups: MyDogePopup[] } }).__mydogeTest.popups.slice());
     },
   };
 }

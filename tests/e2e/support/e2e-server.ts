@@ -105,6 +105,8 @@ export async function startE2eWorld({ perCollection = 24, holderOwns = 6, demo =
       env: { ...(demo ? { ORD_URL: "" } : {}), ...env },
     });
     closers.unshift(() => server.close());
+    // As `npm start` does in demo mode (server/start.ts): the web server's ord server is the simulated chain.
+    if (demo) server.context.config.ordUrl = chain.url;
 
     return {
       url: server.url,

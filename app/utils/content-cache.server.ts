@@ -1,0 +1,153 @@
+/**
+ * Inscription pictures for GET /content/{id} (docs/decisions.md "Item images"): fetched once from the ord
+ * server's /content/{id}, kept only when the bytes are a PNG, JPEG, GIF or WebP image no larger than
+ * CONTENT_MAX_BYTES, and cached on disk under DATA_DIR/content-cache, one file per inscription id written
+ * atomically (temp file, then rename). Inscription content never changes, so a cached file is never
+ * fetched again. Concurrent first requests for one id share one fetch.
+ *
+ * Upstream failures (no answer, an error status, too large, not an image) are ContentUnavailable errors,
+ * which the route answers 502; nothing is cached for them.
+ */
+import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { fileTypeFromBuffer } from "file-type";
+import { isInscriptionId } from "../domain/collections.ts";
+import { IMAGE_MEDIA_TYPES } from "../domain/giveaways.ts";
+
+export type ContentMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+export type ContentCacheOptions = {
+  /** The folder the files are kept in (DATA_DIR/content-cache). */
+  dir: string;
+  /** The ord server's base URL (ORD_URL, or the simulated chain's in demo mode); unset: nothing to fetch. */
+  ordUrl: string | undefined;
+  maxBytes: number;
+  timeoutMs: number;
+};
+
+export type CachedContent = { mediaType: ContentMediaType; bytes: Uint8Array<ArrayBuffer> };
+
+/** The ord server could not give a usable picture (answered 502 by the route). */
+export class ContentUnavailable extends Error {}
+
+export const CONTENT_CACHE_FOLDER = "content-cache";
+
+export function contentCacheDir(dataDir: string): string {
+  return path.join(dataDir, CONTENT_CACHE_FOLDER);
+}
+
+/** Fetches in progress, by cache file: concurrent first requests wait for the same one. */
+const inFlight = new Map<string, Promise<CachedContent>>();
+
+/** The bytes' image type, or null when they are not one of the accepted images (svg is never accepted). */
+export async function sniffContentType(bytes: Uint8Array): Promise<ContentMediaType | null> {
+  const detected = await fileTypeFromBuffer(bytes);
+  const mediaType = detected?.mime as ContentMediaType | undefined;
+  return mediaType && IMAGE_MEDIA_TYPES.includes(mediaType) ? mediaType : null;
+}
+
+/** The inscription's picture, from the disk cache or else fetched (once) from the ord server and cached. */
+export async function getContent(options: ContentCacheOptions, inscriptionId: string): Promise<CachedContent> {
+  // The id names a file: only the strict inscription id shape (64 hex, 'i', digits) ever gets here.
+  if (!isInscriptionId(inscriptionId)) throw new Error(`not an inscription id: ${inscriptionId}`);
+  const file = path.join(options.dir, inscriptionId);
+  const cached = await readCached(file);
+  if (cached) return cached;
+  let pending = inFlight.get(file);
+  if (!pending) {
+    pending = fetchAndStore(options, inscriptionId, file).finally(() => inFlight.delete(file));
+    inFlight.set(file, pending);
+  }
+  return pending;
+}
+
+async function readCached(file: string): Promise<CachedContent | null> {
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = new Uint8Array(await fs.readFile(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  const mediaType = await sniffContentType(bytes);
+  // Only checked images are ever written; anything else there (a damaged disk, a hand edit) is fetched again.
+  return mediaType ? { mediaType, bytes } : null;
+}
+
+const formatSize = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+
+async function fetchAndStore(options: ContentCacheOptions, inscriptionId: string, file: string): Promise<CachedContent> {
+  const bytes = await fetchContent(options, inscriptionId);
+  const mediaType = await sniffContentType(bytes);
+  if (!mediaType) throw new ContentUnavailable("The inscription's content is not a PNG, JPEG, GIF or WebP image");
+  await writeAtomically(file, bytes);
+  return { mediaType, bytes };
+}
+
+async function fetchContent({ ordUrl, maxBytes, timeoutMs }: ContentCacheOptions, inscriptionId: string): Promise<Uint8Array<ArrayBuffer>> {
+  if (!ordUrl) throw new ContentUnavailable("No ord server is configured");
+  const tooLarge = () => new ContentUnavailable(`The inscription's content is larger than ${formatSize(maxBytes)}`);
+  let response: Response;
+  try {
+    response = await fetch(`${ordUrl}/content/${inscriptionId}`, {
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "error",
+      headers: { accept: "image/*" },
+    });
+  } catch {
+    throw new ContentUnavailable("The ord server did not answer");
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel().catch(() => {});
+    throw new ContentUnavailable(`The ord server answered ${response.status} for this inscription's content`);
+  }
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof ContentUnavailable) throw error;
+    throw new ContentUnavailable("The ord server's answer was cut off");
+  }
+  if (size === 0) throw new ContentUnavailable("The inscription's content is empty");
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** Writes to a temporary name in the same folder, then renames: a reader sees the whole file or none. */
+async function writeAtomically(file: string, bytes: Uint8Array): Promise<void> {
+  const temp = `${file}.${randomUUID()}.tmp`;
+  try {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(temp, bytes, { flag: "wx" });
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true }).catch(() => {});
+    // A full or read-only disk costs a fetch next time, not this answer.
+    process.stdout.write(
+      `${JSON.stringify({ time: new Date().toISOString(), level: "warn", service: "web", msg: "content cache write failed", file, error: String(error) })}\n`,
+    );
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * The wallet against the realistic MyDoge double (tests/e2e/support/browser.ts, REAL-WORLD.md "MyDoge"):
+ * the provider appears only at the window's `load` (a page whose load takes over 5 s still finds it), a
+ * declined connect and a closed connect popup, the 'Wallet Connected' / 'Wallet Disconnected' success
+ * toasts of 5 s, a declined and a closed signing popup, a wallet locked while signing (shown as
+ * disconnected, not 'Signature Cancelled'), an old build's hex signature accepted end to end, and an old
+ * build without signing (the 'Update MyDoge' message). Each test opens its own page.
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { CONNECTION_LOST_TOAST, UPDATE_MYDOGE_TOAST } from "../../app/wallet/mydoge.ts";
+import { injectMyDoge, launchBrowser, newPage, waitForToast, type MyDogeOptions, type PageProblems } from "./support/browser.ts";
+import { startE2eWorld, type E2eWorld } from "./support/e2e-server.ts";
+
+let world: E2eWorld;
+let browser: Browser;
+const opened: { context: BrowserContext; problems: PageProblems }[] = [];
+
+beforeAll(async () => {
+  [world, browser] = await Promise.all([startE2eWorld({ holderOwns: 4, perCollection: 6 }), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await world?.close();
+});
+
+afterEach(async () => {
+  for (const { context, problems } of opened.splice(0)) {
+    await context.close();
+    expect(problems.errors).toEqual([]);
+  }
+});
+
+async function open(options: Omit<MyDogeOptions, "privateKeyHex"> = {}) {
+  const { context, page, problems } = await newPage(browser, world.url);
+  opened.push({ context, problems });
+  const mydoge = await injectMyDoge(page, { privateKeyHex: world.holder.privateKeyHex, ...options });
+  return { page, mydoge };
+}
+
+const header = (page: Page) => page.getByRole("banner");
+const connectButton = (page: Page) => header(page).getByRole("button", { name: "Connect Wallet", exact: true });
+const walletButton = (page: Page, address: string) => header(page).getByRole("button", { name: `Wallet ${address}` });
+const card = (page: Page, name: string) =>
+  page.locator('[data-testid="item-card"]').filter({ has: page.getByRole("heading", { name, exact: true }) });
+const toastItem = (page: Page, title: string) => page.locator("li[data-variant]").filter({ hasText: title });
+
+async function openStakes(): Promise<string[]> {
+  const rows = await world.db.sql<{ inscriptionId: string }[]>`
+    select i.inscription_id from stakes s join items i on i.id = s.item_id where s.ended_at is null order by i.id`;
+  return rows.map((row) => row.inscriptionId);
+}
+
+/** Opens the stake dialog of `name` and signs. */
+async function signAndStake(page: Page, name: string) {
+  await card(page, name).getByRole("button", { name: `Stake ${name}`, exact: true }).click();
+  await page.getByRole("dialog", { name: "Stake Your Spook" }).getByRole("button", { name: "Sign & Stake" }).click();
+}
+
+/** Records, in the page's own clock, when each toast (by title) opens and closes. */
+async function watchToasts(page: Page) {
+  await page.evaluate(() => {
+    const times: Record<string, { opened: number; closed?: number }> = {};
+    (window as unknown as { __toastTimes: typeof times }).__toastTimes = times;
+    const scan = () => {
+      for (const item of document.querySelectorAll("li[data-variant]")) {
+        const title = item.firstElementChild?.textContent ?? item.textContent ?? "";
+        for (const key of ["Wallet Connected", "Wallet Disconnected"]) {
+          if (!title.includes(key)) continue;
+          times[key] ??= { opened: performance.now() };
+          if (item.getAttribute("data-state") === "closed") times[key].closed ??= performance.now();
+        }
+      }
+    };
+    new MutationObserver(scan).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+  });
+}
+
+/** How long the toast titled `title` stayed open (ms, page clock); waits for it to close. */
+async function toastLifetime(page: Page, title: string): Promise<number> {
+  const handle = await page.waitForFunction(
+    (key) => {
+      const entry = (window as unknown as { __toastTimes: Record<string, { opened: number; closed?: number }> }).__toastTimes[key];
+      return entry?.closed !== undefined ? entry.closed - entry.opened : null;
+    },
+    title,
+    { timeout: 10_000, polling: 100 },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+/** No toast with this title is on screen during `ms`. */
+async function neverShows(page: Page, title: string, ms: number) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    expect(await toastItem(page, title).count()).toBe(0);
+    await page.waitForTimeout(100);
+  }
+}
+
+describe("the MyDoge double behaves as the extension", () => {
+  test("created at load, methods on its prototype, one popup at a time", async () => {
+    const { page, mydoge } = await open({ connected: true });
+    await page.goto("/");
+    const shape = await page.evaluate(() => {
+      const doge = (window as unknown as { doge: Record<string, unknown> }).doge;
+      const proto = Object.getPrototypeOf(doge) as Record<string, unknown>;
+      return {
+        isMyDoge: doge.isMyDoge,
+        own: Object.keys(doge),
+        onProto: ["connect", "getConnectionStatus", "getBalance", "disconnect", "requestSignedMessage"].every(
+          (name) => typeof proto[name] === "function",
+        ),
+      };
+    });
+    expect(shape).toEqual({ isMyDoge: true, own: ["isMyDoge"], onProto: true });
+
+    const answers = await page.evaluate(async () => {
+      const doge = (window as unknown as { doge: { requestSignedMessage(d: { message: string }): Promise<{ signedMessage: string }> } }).doge;
+      const empty = await doge.requestSignedMessage({ message: "" }).catch((error: Error) => error.message);
+      const [first, second] = await Promise.all([doge.requestSignedMessage({ message: "one" }), doge.requestSignedMessage({ message: "two" })]);
+      return { empty, first: first.signedMessage, second: second.signedMessage };
+    });
+    expect(answers.empty).toBe("Invalid data");
+    expect(Buffer.from(answers.first, "base64")).toHaveLength(65);
+    expect(Buffer.from(answers.second, "base64")).toHaveLength(65);
+    const popups = await mydoge.popups(page);
+    expect(popups.map((popup) => popup.kind)).toEqual(["sign", "sign"]);
+    // The second opened only after the first was answered (and the extension's 500 ms pause).
+    expect(popups[1].openedAt).toBeGreaterThanOrEqual(popups[0].closedAt + 450);
+  });
+});
+
+describe("detection", () => {
+  test("a page whose load takes over 5 s still finds MyDoge (created at load, after the 5 s polling)", async () => {
+    const { page, mydoge } = await open();
+    // A slow image, added before load, holds the window's load event back ~9 s (past the 5 s of polling,
+    // which start when the page has hydrated).
+    await page.route("**/__slow-load.gif", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 9000));
+      await route
+        .fulfill({ contentType: "image/gif", body: Buffer.from("R0lGODlhAQABAAAAACwAAAAAAQABAAA=", "base64") })
+        .catch(() => {});
+    });
+    await page.addInitScript(() => {
+      document.addEventListener("DOMContentLoaded", () => {
+        const image = document.createElement("img");
+        image.src = "/__slow-load.gif";
+        image.alt = "";
+        document.body.appendChild(image);
+      });
+    });
+    const started = Date.now();
+    await page.goto("/", { waitUntil: "domcontentloaded" });
+    await header(page).getByRole("button", { name: "Install MyDoge" }).waitFor();
+    // Past the 5 s of polling, the window has not loaded and MyDoge is not there yet.
+    await page.waitForTimeout(Math.max(0, 6000 - (Date.now() - started)));
+    expect(await page.evaluate(() => [document.readyState, typeof (window as { doge?: unknown }).doge])).toEqual(["interactive", "undefined"]);
+    // At load MyDoge appears and the page offers to connect.
+    await connectButton(page).waitFor({ timeout: 15_000 });
+    expect(Date.now() - started).toBeGreaterThan(8000);
+    expect(await page.evaluate(() => document.readyState)).toBe("complete");
+    await connectButton(page).click();
+    await walletButton(page, mydoge.address).waitFor();
+    await waitForToast(page, "Wallet Connected");
+  });
+});
+
+describe("connecting", () => {
+  test("declined ('Unable to connect to MyDoge') and closed popup ('Request rejected by user') both show 'Connection Failed'", async () => {
+    const { page, mydoge } = await open();
+    await page.goto("/");
+    await mydoge.setBehaviour(page, { connect: "decline" });
+    await connectButton(page).click();
+    await waitForToast(page, "Connection Failed", "Failed to connect to MyDoge wallet.");
+    expect(await toastItem(page, "Connection Failed").getAttribute("data-variant")).toBe("destructive");
+    await connectButton(page).waitFor();
+
+    await mydoge.setBehaviour(page, { connect: "close" });
+    await connectButton(page).click();
+    await page.waitForFunction(() => (window as unknown as { __mydogeTest: { popups: unknown[] } }).__mydogeTest.popups.length === 2);
+    await waitForToast(page, "Connection Failed", "Failed to connect to MyDoge wallet.");
+    await connectButton(page).waitFor();
+    expect((await mydoge.popups(page)).map((popup) => popup.outcome)).toEqual(["Unable to connect to MyDoge", "Request rejected by user"]);
+    expect(await page.evaluate(() => (window as unknown as { doge: { getConnectionStatus(): Promise<unknown> } }).doge.getConnectionStatus().catch((e: Error) => e.message))).toBe(
+      "MyDoge is not connected to this website",
+    );
+  });
+
+  test("'Wallet Connected' and 'Wallet Disconnected' are success toasts lasting 5 s", async () => {
+    const { page, mydoge } = await open();
+    await page.goto("/");
+    await watchToasts(page);
+    await connectButton(page).click();
+    // Away from the toasts (bottom right): hovering them pauses their timer.
+    await page.mouse.move(5, 400);
+    await walletButton(page, mydoge.address).waitFor();
+    await waitForToast(page, "Wallet Connected", "Your wallet is connected.");
+    expect(await toastItem(page, "Wallet Connected").getAttribute("data-variant")).toBe("success");
+    const connected = await toastLifetime(page, "Wallet Connected");
+    expect(connected).toBeGreaterThanOrEqual(4800);
+    expect(connected).toBeLessThan(6000);
+
+    await walletButton(page, mydoge.address).click();
+    await page.getByRole("menuitem", { name: "Disconnect" }).click();
+    await page.mouse.move(5, 400);
+    await connectButton(page).waitFor();
+    await waitForToast(page, "Wallet Disconnected", "Your wallet is disconnected.");
+    expect(await toastItem(page, "Wallet Disconnected").getAttribute("data-variant")).toBe("success");
+    const disconnected = await toastLifetime(page, "Wallet Disconnected");
+    expect(disconnected).toBeGreaterThanOrEqual(4800);
+    expect(disconnected).toBeLessThan(6000);
+  });
+});
+
+describe("signing", () => {
+  test("a refused signature and a closed signing popup are 'Signature Cancelled'; nothing is staked", async () => {
+    const { page, mydoge } = await open({ connected: true });
+    await page.goto("/");
+    await card(page, "Spooks #2").waitFor();
+    await mydoge.setBehaviour(page, { sign: "refuse" });
+    await signAndStake(page, "Spooks #2");
+    await waitForToast(page, "Signature Cancelled", "Staking operation was cancelled.");
+    expect(await card(page, "Spooks #2").getAttribute("data-staked")).toBe("false");
+
+    await mydoge.setBehaviour(page, { sign: "close" });
+    await signAndStake(page, "Spooks #2");
+    await page.waitForFunction(() => (window as unknown as { __mydogeTest: { popups: unknown[] } }).__mydogeTest.popups.length === 2);
+    await waitForToast(page, "Signature Cancelled", "Staking operation was cancelled.");
+    expect((await mydoge.popups(page)).map((popup) => popup.outcome)).toEqual(["User refused signed message", "Request rejected by user"]);
+    expect(await card(page, "Spooks #2").getAttribute("data-staked")).toBe("false");
+    await walletButton(page, mydoge.address).waitFor();
+    expect(mydoge.signed).toEqual([]);
+    expect(await openStakes()).not.toContain(world.holderItems[1].inscriptionId);
+  });
+
+  test("a wallet locked while signing shows the wallet disconnected, not 'Signature Cancelled'", async () => {
+    const { page, mydoge } = await open({ connected: true });
+    await page.goto("/");
+    await card(page, "Spooks #2").waitFor();
+    await mydoge.setBehaviour(page, { sign: "lock" });
+    await signAndStake(page, "Spooks #2");
+    await waitForToast(page, CONNECTION_LOST_TOAST.title, CONNECTION_LOST_TOAST.description);
+    await connectButton(page).waitFor();
+    await page.getByText("Connect your wallet to see Spooks").waitFor();
+    expect(await walletButton(page, mydoge.address).count()).toBe(0);
+    await neverShows(page, "Signature Cancelled", 1000);
+    expect((await mydoge.popups(page)).map((popup) => popup.outcome)).toEqual(["MyDoge is not connected to this website"]);
+    expect(mydoge.signed).toEqual([]);
+    expect(await openStakes()).not.toContain(world.holderItems[1].inscriptionId);
+
+    // Connecting again works.
+    await mydoge.setBehaviour(page, { sign: "approve" });
+    await connectButton(page).click();
+    await walletButton(page, mydoge.address).waitFor();
+  });
+
+  test("MyDoge 1.0.1-1.1.1's hex signature is accepted end to end: the stake succeeds", async () => {
+    const { page, mydoge } = await open({ connected: true, build: "hex-signature" });
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname === "/api/stake") {
+        sent.push((JSON.parse(request.postData() ?? "{}") as { signature?: string }).signature ?? "");
+      }
+    });
+    await page.goto("/");
+    await card(page, "Spooks #3").waitFor();
+    await signAndStake(page, "Spooks #3");
+    await waitForToast(page, "Spook Staked!");
+    await card(page, "Spooks #3").getByText("STAKED").waitFor();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^[0-9a-f]{130}$/);
+    expect(mydoge.signed).toHaveLength(1);
+    expect(await openStakes()).toContain(world.holderItems[2].inscriptionId);
+  });
+
+  test("a provider without requestSignedMessage (isMyDogeMask only) gets the 'Update MyDoge' message", async () => {
+    const { page, mydoge } = await open({ connected: true, build: "no-signing" });
+    await page.goto("/");
+    expect(
+      await page.evaluate(() => {
+        const doge = (window as unknown as { doge: Record<string, unknown> }).doge;
+        return [doge.isMyDoge ?? null, doge.isMyDogeMask, typeof doge.requestSignedMessage];
+      }),
+    ).toEqual([null, true, "undefined"]);
+    // Detected and connected as before.
+    await walletButton(page, mydoge.address).waitFor();
+    await card(page, "Spooks #4").waitFor();
+    await signAndStake(page, "Spooks #4");
+    await waitForToast(page, UPDATE_MYDOGE_TOAST.title, UPDATE_MYDOGE_TOAST.description);
+    await neverShows(page, "Signature Cancelled", 500);
+    expect(await toastItem(page, "Staking Failed").count()).toBe(0);
+    expect(await card(page, "Spooks #4").getAttribute("data-staked")).toBe("false");
+    await walletButton(page, mydoge.address).waitFor();
+    expect(await openStakes()).not.toContain(world.holderItems[3].inscriptionId);
+  });
+});

@@ -3,12 +3,15 @@
  * `{ message }` with an honest status. Refusals and bad input are 4xx; only the unexpected is a 500.
  */
 import type { z } from "zod";
+import { issueStatus, type AnswerSchema, type RouteContract, type ServerAnswer, type SuccessStatus } from "../api/kit.ts";
 import { AddressError, isDogecoinAddress } from "../domain/address.ts";
-import { badRequest, Refusal } from "../domain/errors.ts";
+import { badRequest, Refusal, type RefusalStatus } from "../domain/errors.ts";
 import { SignatureError } from "../domain/signature.ts";
+import type { AppLoadContext } from "react-router";
+import { requireAdmin, type WebActor } from "./auth.server.ts";
 import { MESSAGES } from "../domain/validation.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/availability.server.ts";
-import { parseOrRefuse, requireRowId } from "../../db/queries/input.server.ts";
+import { issueText, parseOrRefuse, requireRowId } from "../../db/queries/input.server.ts";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -167,4 +170,58 @@ export function apiMethods<A extends RequestArgs>(handlers: Partial<Record<Metho
 export function onlyMethods(...allowed: string[]) {
   return ({ request }: RequestArgs): Response =>
     json({ message: `Method ${request.method} not allowed` }, 405, { Allow: allowed.join(", ") });
+}
+
+// Contract-driven handlers (app/api/) ------------------------------------------------------------------
+
+/** Parses a route's input part; an issue answers its own status (400, or 404 for an impossible path id). */
+function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new Refusal(issueStatus(parsed.error.issues[0]) as RefusalStatus, issueText(parsed.error));
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type EndpointInput<R extends RouteContract, A> = A & {
+  /** The signed-in admin, for `auth: "admin-session"` routes (checked before any input is read). */
+  actor: R["auth"] extends "admin-session" ? WebActor : undefined;
+  params: Parsed<R["params"]>;
+  query: Parsed<R["query"]>;
+  body: R["body"] extends { kind: "json"; schema: infer B } ? Parsed<B> : undefined;
+};
+
+/**
+ * The answer `status` of `route`, built by its schema: what the schema does not name is dropped, Dates
+ * become ISO strings, and an answer that breaks the contract is a server error (500), never sent.
+ */
+export function answer<R extends RouteContract, S extends keyof R["responses"] & number>(
+  route: R,
+  status: S,
+  data: z.input<AnswerSchema<R, S>>,
+  headers: Record<string, string> = {},
+): Response {
+  const spec = route.responses[status];
+  if (!spec) throw new Error(`${route.operationId} documents no ${status} answer`);
+  return json(spec.schema.parse(data), status, headers);
+}
+
+/**
+ * A handler bound to its contract: path params, query and JSON body parsed by the route's schemas before
+ * `work` runs; `work` returns the success answer's data (or a Response built with `answer`).
+ */
+export function endpoint<R extends RouteContract, A extends { request: Request; context: AppLoadContext; params?: Record<string, string | undefined> }>(
+  route: R,
+  work: (input: EndpointInput<R, A>) => ServerAnswer<R> | Response | Promise<ServerAnswer<R> | Response>,
+): Handler<A> {
+  const success = (route.responses[201] ? 201 : 200) as SuccessStatus<R> & keyof R["responses"] & number;
+  return async (args) => {
+    // Who may call comes first: an outsider learns nothing from how the input would have been judged.
+    const actor = route.auth === "admin-session" ? await requireAdmin(args.request, args.context, route.body?.kind ?? "json") : undefined;
+    const params = route.params ? parseInput(route.params, args.params ?? {}) : undefined;
+    const query = route.query ? parseInput(route.query, Object.fromEntries(new URL(args.request.url).searchParams)) : undefined;
+    const body = route.body?.kind === "json" ? await readJson(args.request, route.body.schema) : undefined;
+    const result = await work({ ...args, actor, params, query, body } as EndpointInput<R, A>);
+    return result instanceof Response ? result : answer(route, success, result as z.input<AnswerSchema<R, typeof success>>);
+  };
 }

@@ -1,14 +1,9 @@
 /** Input checks for services: a failed zod parse becomes a 400 Refusal with a message a person can act on. */
 import type { z } from "zod";
 import { badRequest, notFound } from "../../app/domain/errors.ts";
+import { isRowId } from "../../app/domain/ids.ts";
 
-/** The largest id a row can have (ids are Postgres `int4`). */
-export const MAX_ID = 2_147_483_647;
-
-/** Whether `id` can name a row: a whole number from 1 to MAX_ID. */
-export function isRowId(id: number): boolean {
-  return Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID;
-}
+export { isRowId, MAX_ID } from "../../app/domain/ids.ts";
 
 /** 404 for an id no row can have (it cannot exist, so it is not found rather than invalid). */
 export function requireRowId(id: number, what: string): void {

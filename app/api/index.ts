@@ -1,0 +1,20 @@
+/**
+ * The whole /api contract: every route's contract, by group (the docs' sections, in this order). A
+ * group module exports its routes (made by `defineRoute`) beside schemas and types; only the routes count.
+ */
+import type { RouteContract } from "./kit.ts";
+import * as admin from "./admin.ts";
+import * as auth from "./auth.ts";
+import * as giveaways from "./giveaways.ts";
+import * as holdings from "./holdings.ts";
+import * as proposals from "./proposals.ts";
+import * as staking from "./staking.ts";
+import * as system from "./system.ts";
+
+const GROUPS: Record<string, unknown>[] = [holdings, staking, giveaways, proposals, auth, admin, system];
+
+function isRouteContract(value: unknown): value is RouteContract {
+  return typeof value === "object" && value !== null && "operationId" in value && "method" in value && "responses" in value;
+}
+
+export const API_ROUTES: readonly RouteContract[] = GROUPS.flatMap((group) => Object.values(group).filter(isRouteContract));

@@ -1,0 +1,163 @@
+/**
+ * The building blocks of the /api contract: how a route is described (method, path, auth, rate limit,
+ * input schemas, one answer schema per status) and the schemas every group shares. A route's contract is
+ * the single source for its handler (input parsing, answer building: app/utils/api.server.ts `endpoint`),
+ * the browser client's and the CLI's types, the OpenAPI document (app/api/openapi.server.ts) and the API
+ * tests' answer checks. Plain zod only: the browser imports this module's types, never db/.
+ */
+import { z } from "zod";
+import { isDogecoinAddress } from "../domain/address.ts";
+import { isInscriptionId } from "../domain/collections.ts";
+import { isRowId, MAX_ID } from "../domain/ids.ts";
+import { MESSAGES } from "../domain/validation.ts";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/**
+ * Who may call: anyone; a holder proving the action by signing its exact message (no session); the admin,
+ * by the session cookie from sign-in (and, for changes, the same-site check).
+ */
+export type Auth = "none" | "signature" | "admin-session";
+
+/** The per-IP limits of server/rate-limits.ts. */
+export type RateLimit = "signIn" | "signed";
+
+export type AnswerSpec = {
+  description: string;
+  schema: z.ZodType;
+  /** A realistic answer, shown in the docs and checked against `schema` by the contract's own test. */
+  example?: unknown;
+  /** Response headers worth documenting (name → description). */
+  headers?: Record<string, string>;
+};
+
+export type BodySpec = {
+  kind: "json" | "multipart";
+  schema: z.ZodType;
+  example?: unknown;
+};
+
+export type RouteContract = {
+  /** Stable name of the operation (OpenAPI operationId). */
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI path template: `/api/rewards/{address}`. */
+  path: `/api/${string}`;
+  /** The group the docs list it under. */
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: Auth;
+  rateLimit?: RateLimit;
+  /** For `auth: "signature"`: which signed message format (SIGNED_MESSAGES in app/api/messages.ts). */
+  signedMessage?: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: BodySpec;
+  /** Every status the route can answer, with its body. Errors are `errorBody`. */
+  responses: Partial<Record<number, AnswerSpec>>;
+};
+
+/** Keeps the literal types of a route's contract (what `endpoint` and the client read). */
+export function defineRoute<const R extends RouteContract>(route: R): R {
+  return route;
+}
+
+/** The body schema of the answer `status` of route `R`. */
+export type AnswerSchema<R extends RouteContract, S extends number> = R["responses"][S] extends { schema: infer T extends z.ZodType } ? T : never;
+
+/** The success status a handler's plain return value is answered with: 201 where the route creates, else 200. */
+export type SuccessStatus<R extends RouteContract> = 201 extends keyof R["responses"] ? 201 : 200;
+
+/** What the server hands to the answer schema (Dates as Date objects). */
+export type ServerAnswer<R extends RouteContract, S extends number = SuccessStatus<R>> = z.input<AnswerSchema<R, S>>;
+
+/** What the client receives over JSON (Dates as ISO strings). */
+export type ClientAnswer<R extends RouteContract, S extends number = SuccessStatus<R>> = z.output<AnswerSchema<R, S>>;
+
+/** A request body as the client sends it. */
+export type RequestBody<R extends RouteContract> = R["body"] extends { schema: infer T extends z.ZodType } ? z.input<T> : never;
+
+// Shared schemas -----------------------------------------------------------------------------------
+
+/** Every error answer: a sentence a person can act on. */
+export const errorBody = z
+  .object({ message: z.string().meta({ description: "What went wrong, in words for a person." }) })
+  .meta({ id: "Error", description: "Every 4xx and 5xx answer." });
+
+/**
+ * A moment in time: a Date on the server, an ISO 8601 string (UTC, milliseconds) on the wire. Parsing an
+ * answer turns the server's Date into the wire string, so what the schema documents is what is sent.
+ */
+export const timestamp = z
+  .codec(z.date(), z.iso.datetime(), {
+    decode: (date) => date.toISOString(),
+    encode: (text) => new Date(text),
+  })
+  .meta({ description: "ISO 8601 date and time, UTC.", examples: ["2026-10-31T18:00:00.000Z"] });
+
+/**
+ * An input issue may carry the HTTP status it answers (`params.status`): a path id no row can have is
+ * 404, not 400. See `issueStatus`.
+ */
+export function notFoundIssue(message: string) {
+  return { message, params: { status: 404 } };
+}
+
+export function issueStatus(issue: z.core.$ZodIssue | undefined): 400 | 404 {
+  const status = issue && issue.code === "custom" ? (issue.params as { status?: unknown } | undefined)?.status : undefined;
+  return status === 404 ? 404 : 400;
+}
+
+export const addressSchema = z
+  .string({ error: MESSAGES.invalidAddress })
+  .trim()
+  .refine(isDogecoinAddress, MESSAGES.invalidAddress)
+  .meta({ description: "A Dogecoin mainnet P2PKH address.", examples: ["DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L"] });
+
+export const addressParams = z.object({ address: addressSchema });
+
+/** A row id in the path (`/api/proposals/{id}`): anything that cannot name a row is 404 `{what} not found`. */
+export function rowIdParam(what: string) {
+  return z
+    .string()
+    .refine((value) => /^[1-9]\d{0,9}$/.test(value) && isRowId(Number(value)), notFoundIssue(`${what} not found`))
+    .transform(Number)
+    .meta({ description: `The ${what.toLowerCase()}'s id: a whole number from 1.`, examples: ["1"] });
+}
+
+export const inscriptionIdSchema = z
+  .string({ error: "inscriptionId must be a string" })
+  .trim()
+  .toLowerCase()
+  .refine(isInscriptionId, "Invalid inscription id")
+  .meta({
+    description: "An inscription id: the reveal transaction's id, `i`, and the inscription's index in it.",
+    examples: [`${"a1".repeat(32)}i0`],
+  });
+
+/** A positive whole id in a JSON body. */
+export function positiveIdSchema(what: string) {
+  return z
+    .number({ error: `${what} must be a number` })
+    .int(`${what} must be a whole number`)
+    .min(1, `${what} must be at least 1`)
+    .max(MAX_ID, `${what} is too large`);
+}
+
+/** The three fields of every holder-signed request (the message formats: app/api/messages.ts). */
+export const signedFields = {
+  address: addressSchema,
+  signature: z
+    .string({ error: "signature is required" })
+    .min(1, "signature is required")
+    .max(200, "signature is too long")
+    .meta({ description: "The wallet's base64 signature of `message` (Bitcoin-style signed message, Dogecoin magic)." }),
+  message: z
+    .string({ error: "message is required" })
+    .min(1, "message is required")
+    .max(100_000, "message is too long")
+    .meta({ description: "The exact text the wallet signed; its format is the route's signed message." }),
+};
+
+export const successTrue = z.literal(true);

@@ -1,0 +1,2 @@
+/** Placeholder: filled in by the contract work (see app/api/kit.ts). */
+export {};

@@ -54,8 +54,9 @@ export type RouteContract = {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: BodySpec;
-  /** Every status the route can answer, with its body. Errors are `errorBody`. */
+  /** The statuses particular to this route (its success, its own 400/404/409…), each with its body. */
   responses: Partial<Record<number, AnswerSpec>>;
+  // Statuses implied by auth, body and rate limit (401, 403, 413, 415, 429, 500, 503) are added by answersOf.
 };
 
 /** Keeps the literal types of a route's contract (what `endpoint` and the client read). */
@@ -161,3 +162,61 @@ export const signedFields = {
 };
 
 export const successTrue = z.literal(true);
+
+// Answers every route of a kind can give --------------------------------------------------------------
+
+const error = (description: string, message: string): AnswerSpec => ({ description, schema: errorBody, example: { message } });
+
+/** Every route: the database down (503, with Retry-After) or something unexpected (500, logged). */
+const ALWAYS: Record<number, AnswerSpec> = {
+  500: error("Something unexpected failed on the server (it is logged); nothing was changed.", "Internal server error"),
+  503: {
+    ...error("The database is unreachable; try again after Retry-After seconds.", "The database is unavailable right now; try again in a few seconds"),
+    headers: { "Retry-After": "Seconds to wait before trying again." },
+  },
+};
+
+const JSON_BODY: Record<number, AnswerSpec> = {
+  400: error("The body is not JSON, or a field breaks its rule (the message names it).", "Malformed JSON body"),
+  413: error("The body is larger than 1 MB.", "Request body is larger than 1024 KB"),
+};
+
+const ADMIN: Record<number, AnswerSpec> = {
+  401: error("No admin session: sign in first (POST /api/auth/session).", "Sign in as the admin first"),
+  403: error("The session is not the admin's, or the change comes from another site.", "Only the admin may do this"),
+};
+
+const ADMIN_CHANGE: Record<number, AnswerSpec> = {
+  415: error("A change must send its body as the route's content type (JSON unless it says otherwise).", "Send the body as application/json"),
+};
+
+const SIGNED: Record<number, AnswerSpec> = {
+  401: error(
+    "The signature is not the address's, the message is not this action's, is older than 10 minutes, or was used before.",
+    "The signed message has expired: its timestamp is more than 10 minutes from server time",
+  ),
+};
+
+const LIMITED: Record<number, AnswerSpec> = {
+  429: {
+    ...error("Too many requests of this kind from your IP address in the current minute.", "Too many signed requests from your address: at most 300 per 60 s. Try again in 42 s."),
+    headers: { "Retry-After": "Seconds until the window resets.", RateLimit: "The IETF draft-8 rate limit header." },
+  },
+};
+
+/**
+ * Every answer `route` can give: the ones its kind implies (auth, JSON body, rate limit, 500/503) and its
+ * own, which win where both name a status. The docs and the API tests' answer checks both read this.
+ */
+export function answersOf(route: RouteContract): Record<number, AnswerSpec> {
+  const isChange = route.method !== "GET";
+  return {
+    ...ALWAYS,
+    ...(route.body?.kind === "json" ? JSON_BODY : {}),
+    ...(route.auth === "admin-session" ? ADMIN : {}),
+    ...(route.auth === "admin-session" && isChange ? ADMIN_CHANGE : {}),
+    ...(route.auth === "signature" ? SIGNED : {}),
+    ...(route.rateLimit ? LIMITED : {}),
+    ...(route.responses as Record<number, AnswerSpec>),
+  };
+}

@@ -4,6 +4,7 @@
  */
 import type { Sql } from "../db/client.server.ts";
 import type { Config } from "./utils/env.server.ts";
+import type { Logger } from "./utils/logger.server.ts";
 
 export type DemoWallet = { label: string; address: string; privateKeyHex: string };
 
@@ -21,6 +22,10 @@ export type AppContext = {
   cspNonce?: string;
 };
 
+/** What loaders, actions and app/entry.server.tsx receive: the app's context, with this request's own parts. */
 declare module "react-router" {
-  interface AppLoadContext extends AppContext {}
+  interface AppLoadContext extends AppContext {
+    /** This request's logger: its lines carry the request's id (`reqId`), as its request line does (server/request-log.ts). */
+    logger: Logger;
+  }
 }

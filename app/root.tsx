@@ -39,11 +39,11 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const title = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
-  const detail = isRouteErrorResponse(error) ? error.data : "An unexpected error occurred.";
+  const detail = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : "An unexpected error occurred.";
   return (
     <main className="mx-auto max-w-xl p-8">
       <h1 className="text-2xl font-bold">{title}</h1>
-      <p className="mt-2 text-zinc-400">{typeof detail === "string" ? detail : "An unexpected error occurred."}</p>
+      <p className="mt-2 text-zinc-400">{detail}</p>
     </main>
   );
 }

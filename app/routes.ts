@@ -55,6 +55,11 @@ export default [
     // Demo mode only: the built-in demo wallets
     route("demo/wallets", "routes/api/demo-wallets.ts"),
 
+    // The API's reference: the OpenAPI document, and Swagger UI rendering it (with its files)
+    route("openapi.json", "routes/api/openapi.ts"),
+    route("docs", "routes/api/docs.ts"),
+    route("docs/:asset", "routes/api/docs-asset.ts"),
+
     route("*", "routes/api/not-found.ts"),
   ]),
 

@@ -149,7 +149,11 @@ async function stakeAll(origin: string, whale: Seeded["whale"], sql: Sql): Promi
   const items = await sql<{ name: string; inscriptionId: string }[]>`
     select name, inscription_id from items where collection = 'spooks' order by number`;
   const body = (action: "stake" | "unstake") => {
-    const message = bulkStakeMessage(action, items.map((item) => item.name), new Date());
+    const message = bulkStakeMessage(
+      action,
+      items.map((item) => item.name),
+      new Date(),
+    );
     return JSON.stringify({
       address: whale.address,
       inscriptionIds: items.map((item) => item.inscriptionId),
@@ -166,7 +170,8 @@ async function stakeAll(origin: string, whale: Seeded["whale"], sql: Sql): Promi
     });
     const answer = (await response.json()) as { count: number };
     const roundTrip = performance.now() - started;
-    if (response.status !== 200 || answer.count !== items.length) throw new Error(`${action} all: ${response.status} ${JSON.stringify(answer)}`);
+    if (response.status !== 200 || answer.count !== items.length)
+      throw new Error(`${action} all: ${response.status} ${JSON.stringify(answer)}`);
     const server = Number(/dur=([\d.]+)/.exec(response.headers.get("server-timing") ?? "")?.[1]);
     return { server, roundTrip };
   };
@@ -191,14 +196,18 @@ export async function run(): Promise<void> {
   let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
   try {
     await migrate(sql);
-    console.log(`seeding ${WALLETS.toLocaleString("en-US")} wallets with points, ${ENDED_STAKES.toLocaleString("en-US")} past stakes, the 1,883-item catalogue…`);
+    console.log(
+      `seeding ${WALLETS.toLocaleString("en-US")} wallets with points, ${ENDED_STAKES.toLocaleString("en-US")} past stakes, the 1,883-item catalogue…`,
+    );
     const seeded = await seed(sql);
     console.log("building and starting the app…");
     server = await startTestServer({ sql, adminAddress: seeded.whale.address });
     const pick = (list: string[], n: number) => Array.from({ length: n }, (_, i) => list[(i * 7907) % list.length]);
     const rewardsPaths = pick(seeded.wallets, 2000).map((address) => `/api/rewards/${address}`);
     const walletPaths = seeded.holders.map((address) => `/api/wallet-doginals/${address}`);
-    console.log(`HTTP load: ${CONCURRENCY} concurrent keep-alive clients in a worker thread, ${DURATION_MS / 1000} s per route after ${WARMUP_MS / 1000} s warm-up:`);
+    console.log(
+      `HTTP load: ${CONCURRENCY} concurrent keep-alive clients in a worker thread, ${DURATION_MS / 1000} s per route after ${WARMUP_MS / 1000} s warm-up:`,
+    );
     printRow("GET /api/unknown (JSON 404, no database)", await load(server.url, ["/api/unknown"]).then((r) => ({ ...r, errors: 0 })));
     printRow("GET /api/health (trivial JSON route)", await load(server.url, ["/api/health"]));
     printRow("GET /api/rewards/{address} (2,000 wallets)", await load(server.url, rewardsPaths));

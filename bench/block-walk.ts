@@ -23,14 +23,24 @@ const ITEM_SPEND_SHARE = 0.01; // of inputs, spends of an item's output (100 tra
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 const address = () => `D${randomBytes(24).toString("base64url").slice(0, 33)}`;
 
-type Block = { hash: string; height: number; txids: string[]; inputs_per_tx: Record<string, string[]>; outputs: { outpoint: string; address: string | null }[] };
+type Block = {
+  hash: string;
+  height: number;
+  txids: string[];
+  inputs_per_tx: Record<string, string[]>;
+  outputs: { outpoint: string; address: string | null }[];
+};
 
 function makeBlock(height: number, txs: number, itemOutpoints: string[]): Block {
   const txids = Array.from({ length: txs }, () => hex(32));
   const inputs: Record<string, string[]> = {};
   const outputs: Block["outputs"] = [];
   for (const txid of txids) {
-    inputs[txid] = [0, 1].map(() => (Math.random() < ITEM_SPEND_SHARE ? itemOutpoints[Math.floor(Math.random() * itemOutpoints.length)] : `${hex(32)}:${Math.floor(Math.random() * 3)}`));
+    inputs[txid] = [0, 1].map(() =>
+      Math.random() < ITEM_SPEND_SHARE
+        ? itemOutpoints[Math.floor(Math.random() * itemOutpoints.length)]
+        : `${hex(32)}:${Math.floor(Math.random() * 3)}`,
+    );
     outputs.push({ outpoint: `${txid}:0`, address: address() }, { outpoint: `${txid}:1`, address: address() });
   }
   return { hash: hex(32), height, txids, inputs_per_tx: inputs, outputs };
@@ -68,7 +78,9 @@ export async function run(): Promise<void> {
 
   console.log(`walking blocks for ${ITEMS.toLocaleString("en-US")} items (simulation; figures for docs/indexer.md):`);
   console.log(`  outpoint → item map: ${(mapBytes / 1024 / 1024).toFixed(1)} MB of heap`);
-  console.log(`  baseline: one steady validate pass over ${ITEMS.toLocaleString("en-US")} items moves ${(baseline / 1024 / 1024).toFixed(1)} MB (every minute: ${((baseline * BLOCKS_PER_DAY) / 1024 ** 3).toFixed(1)} GB/day)`);
+  console.log(
+    `  baseline: one steady validate pass over ${ITEMS.toLocaleString("en-US")} items moves ${(baseline / 1024 / 1024).toFixed(1)} MB (every minute: ${((baseline * BLOCKS_PER_DAY) / 1024 ** 3).toFixed(1)} GB/day)`,
+  );
   for (const profile of PROFILES) {
     const blocks = Array.from({ length: BLOCKS_PER_PROFILE }, (_, i) => makeBlock(5_000_000 + i, profile.txs, itemOutpoints));
     const bodies = blocks.map((block) => JSON.stringify(block));

@@ -83,8 +83,9 @@ async function benchAccrual(sql: Sql): Promise<void> {
     times.copy.push(await timed(() => bareInsert(sql, "ledger_copy", next++)));
   }
   const rerun = await timed(() => credit(sql, 0));
-  const aggregate = await timed(() =>
-    sql`select count(*) from (select address, count(*) from stakes
+  const aggregate = await timed(
+    () =>
+      sql`select count(*) from (select address, count(*) from stakes
         where started_at <= ${hour(0)} and (ended_at is null or ended_at >= ${hour(1)}) group by address) s`,
   );
   const [check] = await sql<{ units: number }[]>`
@@ -97,20 +98,27 @@ async function benchAccrual(sql: Sql): Promise<void> {
     const ratio = accrual / base;
     console.log(`  ${label.padEnd(92)} ${ms(base)}   accrual = ${ratio.toFixed(2)}× (target ≤ 1.5×) ${ratio <= 1.5 ? "OK" : "OVER"}`);
   };
-  console.log(`accrual of one hour, ${STAKES.toLocaleString("en-US")} open stakes over ${WALLETS.toLocaleString("en-US")} wallets (median of ${ROUNDS}):`);
+  console.log(
+    `accrual of one hour, ${STAKES.toLocaleString("en-US")} open stakes over ${WALLETS.toLocaleString("en-US")} wallets (median of ${ROUNDS}):`,
+  );
   console.log(`  ${"accrual: one statement (aggregate 1M stakes, insert 100k ledger rows, balances trigger)".padEnd(92)} ${ms(accrual)}`);
   versus("baseline: bare INSERT … SELECT of 100k rows into points_ledger (same table, indexes, trigger)", median(times.ledger));
   versus("baseline: bare INSERT … SELECT of 100k rows into a fresh copy (same indexes, no trigger)", median(times.copy));
   console.log(`  ${"  of which the aggregation SELECT alone".padEnd(92)} ${ms(aggregate)}`);
   console.log(`  ${"re-running a credited hour (inserts nothing)".padEnd(92)} ${ms(rerun)}`);
-  console.log(`  check: a 10-item wallet got ${check.units} units over ${ROUNDS + 1} credited hours (expected ${expected}) ${check.units === expected ? "OK" : "WRONG"}`);
+  console.log(
+    `  check: a 10-item wallet got ${check.units} units over ${ROUNDS + 1} credited hours (expected ${expected}) ${check.units === expected ? "OK" : "WRONG"}`,
+  );
 }
 
 const CONTENT_BYTES = 20_000;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1).padStart(10)} KB`;
 
 /** A catalogue of `count` items (synthetic ids), with their owners on the simulated chain. */
-async function seedCatalogue(sql: Sql, count: number): Promise<{ items: { id: number; inscriptionId: string }[]; owners: Map<string, string> }> {
+async function seedCatalogue(
+  sql: Sql,
+  count: number,
+): Promise<{ items: { id: number; inscriptionId: string }[]; owners: Map<string, string> }> {
   await sql`
     insert into items (inscription_id, collection, name, number, rank, rarity)
     select md5('bench' || g) || md5('sync' || g) || 'i0', 'spooks', 'Bench Spook #' || g, g, g,
@@ -130,7 +138,14 @@ type PassFigures = { ms: number; bytes: number; report: Extract<SyncReport, { sk
 
 async function measuredPass(sql: Sql, chain: SimulatedChain, client: OrdClient): Promise<PassFigures> {
   chain.resetStats();
-  const report = await syncOnce({ sql, ordUrl: chain.url, config: indexerConfig({ timeoutMs: 30_000, retries: 2 }), source: "cli", wait: true, client });
+  const report = await syncOnce({
+    sql,
+    ordUrl: chain.url,
+    config: indexerConfig({ timeoutMs: 30_000, retries: 2 }),
+    source: "cli",
+    wait: true,
+    client,
+  });
   if (report.skipped || report.state !== "ok") throw new Error(`the pass did not apply: ${JSON.stringify(report)}`);
   return { ms: report.durationMs, bytes: chain.stats().bytesSent, report };
 }
@@ -147,14 +162,20 @@ async function benchSyncOf(sql: Sql, count: number): Promise<void> {
   const chain = await startSimulatedChain({ owners, contentBytes: CONTENT_BYTES });
   const client = createOrdClient({ baseUrl: chain.url, concurrency: 16, timeoutMs: 30_000, retries: 2 });
   try {
-    console.log(`sync of ${count.toLocaleString("en-US")} items with ${CONTENT_BYTES.toLocaleString("en-US")}-byte contents, simulated wonky-ord over HTTP (gzip):`);
+    console.log(
+      `sync of ${count.toLocaleString("en-US")} items with ${CONTENT_BYTES.toLocaleString("en-US")}-byte contents, simulated wonky-ord over HTTP (gzip):`,
+    );
     line("first pass (every item new: read in full)", await measuredPass(sql, chain, client));
     const polling = await measuredPass(sql, chain, pollingOnly(client));
     line("baseline: steady pass polling every item", polling);
     const steady = await measuredPass(sql, chain, client);
     const share = (100 * steady.bytes) / polling.bytes;
     const timeTarget = count <= 2_000 ? `; ${steady.ms < 500 ? "OK" : "OVER"} (target < 0.5 s)` : "";
-    line("steady pass, validate batches of 500", steady, `\n  ${"".padEnd(52)} = ${share.toFixed(3)}% of the polling bytes, ${(polling.ms / steady.ms).toFixed(1)}× faster; ${share < 1 ? "OK" : "OVER"} (target < 1%)${timeTarget}`);
+    line(
+      "steady pass, validate batches of 500",
+      steady,
+      `\n  ${"".padEnd(52)} = ${share.toFixed(3)}% of the polling bytes, ${(polling.ms / steady.ms).toFixed(1)}× faster; ${share < 1 ? "OK" : "OVER"} (target < 1%)${timeTarget}`,
+    );
 
     const moved = items.slice(100, 200);
     const stakedSince = new Date(Date.now() - HOUR_MS);

@@ -14,12 +14,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-import { createRequestHandler, type ServerBuild } from "react-router";
-import type { AppContext } from "../app/context.ts";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { addressOfPrivateKey } from "../app/domain/signature.ts";
 import { createSql } from "../db/client.server.ts";
 import { ensureAppBuild, startTestServer } from "../tests/support/app-server.ts";
 import { loadConfig } from "../app/utils/env.server.ts";
+import { silentLogger } from "../app/utils/logger.server.ts";
 
 const REQUESTS = Number(process.env.RENDER_REQUESTS ?? 500);
 const WARMUP = 50;
@@ -83,11 +83,17 @@ export async function run(): Promise<void> {
   const server = await startTestServer({ sql, adminAddress: ADMIN_ADDRESS });
   try {
     // In-process: React Router's request handler alone.
-    const config = loadConfig({ NODE_ENV: "production", ORD_URL: "http://127.0.0.1:9", ADMIN_ADDRESS, DATA_DIR: path.join(buildDir, ".bench-data") });
-    const context: AppContext = { sql, config: { ...config, adminAddress: ADMIN_ADDRESS }, demoWallets: [] };
+    const config = loadConfig({
+      NODE_ENV: "production",
+      ORD_URL: "http://127.0.0.1:9",
+      ADMIN_ADDRESS,
+      DATA_DIR: path.join(buildDir, ".bench-data"),
+    });
+    // Silent: a render error still fails the run (the status check), without a log line per request.
+    const context: AppLoadContext = { sql, config: { ...config, adminAddress: ADMIN_ADDRESS }, demoWallets: [], logger: silentLogger };
     const handler = createRequestHandler(build, "production");
     const renderOnce = async () => {
-      const response = await handler(new Request("http://localhost/", { headers: { accept: "text/html" } }), context as never);
+      const response = await handler(new Request("http://localhost/", { headers: { accept: "text/html" } }), context);
       if (response.status !== 200) throw new Error(`/ answered ${response.status}`);
       await response.text();
     };
@@ -116,7 +122,9 @@ export async function run(): Promise<void> {
 
     console.log(`render of / (production build, ${REQUESTS} sequential requests after ${WARMUP} warm-up)`);
     console.log(`  in-process handler : p50 ${ms(a.p50)}  p99 ${ms(a.p99)}  mean ${ms(a.mean)}  max ${ms(a.max)}`);
-    console.log(`  over HTTP          : p50 ${ms(b.p50)}  p99 ${ms(b.p99)}  mean ${ms(b.mean)}  max ${ms(b.max)}  (${Math.round((REQUESTS / elapsed) * 1000)} req/s)`);
+    console.log(
+      `  over HTTP          : p50 ${ms(b.p50)}  p99 ${ms(b.p99)}  mean ${ms(b.mean)}  max ${ms(b.max)}  (${Math.round((REQUESTS / elapsed) * 1000)} req/s)`,
+    );
     console.log(`shipped for /`);
     console.log(`  JS   : ${scripts.files} files, ${kb(scripts.raw)} raw, ${kb(scripts.gzip)} gzip`);
     for (const file of scripts.each) console.log(`         ${kb(file.gzip).padStart(9)} gzip  ${file.href}`);

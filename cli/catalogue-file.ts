@@ -54,7 +54,8 @@ function canonicalHeader(file: string, header: string[]): string[] {
     return known;
   });
   const missing = REQUIRED_COLUMNS.filter((column) => !columns.includes(column));
-  if (missing.length > 0) throw new CliError(`${file}: the CSV header lacks ${missing.join(", ")} (expected name,inscriptionId,collection,rank[,rarity])`);
+  if (missing.length > 0)
+    throw new CliError(`${file}: the CSV header lacks ${missing.join(", ")} (expected name,inscriptionId,collection,rank[,rarity])`);
   return columns;
 }
 

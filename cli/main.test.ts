@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createProgram } from "./program.ts";
 import { cliEnv, runCli } from "./testing/run-cli.ts";
@@ -74,5 +75,13 @@ describe("spooks-admin --help and command-line errors (the real binary)", () => 
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe("");
     expect(unknown.stderr).toContain("error: unknown command 'poinst'\n(Did you mean points?)");
+  });
+});
+
+describe("spooks-admin --version (the real binary)", () => {
+  it("prints package.json's version with --version and -V, and exits 0", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    const results = await Promise.all([runCli(["--version"], env), runCli(["-V"], env)]);
+    for (const result of results) expect(result).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
   });
 });

@@ -3,6 +3,7 @@
  * subcommands. Works on DATABASE_URL or on the embedded database in DATA_DIR (attaching to a running
  * `npm start`), applies pending migrations itself, and records every change with actor `cli`.
  */
+import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerCatalogue } from "./commands/catalogue.tsx";
 import { registerGiveaways } from "./commands/giveaways.tsx";
@@ -20,8 +21,15 @@ Examples:
   spooks-admin catalogue import catalogue.csv
   spooks-admin indexer sync`;
 
+/** The version in package.json, read at run time so the CLI needs no JSON import or build step. */
+function packageVersion(): string {
+  const packageJson = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+  return packageJson.version;
+}
+
 export function createProgram(): Command {
   const program = new Command("spooks-admin")
+    .version(packageVersion())
     .description(
       "Spooks admin: points, giveaways, proposals, the catalogue and the indexer, straight on the database.\n" +
         "Uses DATABASE_URL, or the embedded database in DATA_DIR (default .data), also while `npm start` runs.\n" +
@@ -37,4 +45,3 @@ export function createProgram(): Command {
   registerIndexer(program);
   return program;
 }
-

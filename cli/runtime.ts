@@ -62,11 +62,7 @@ export function describeError(error: unknown): string {
  * Parses input with a domain schema; a failure is the schema's first message (the web admin's text),
  * followed by the option it came from when `optionNames` names it.
  */
-export function parseInput<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-  optionNames: Record<string, string> = {},
-): z.output<S> {
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, optionNames: Record<string, string> = {}): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -125,14 +121,23 @@ export function writeJson(data: unknown): void {
 }
 
 /** Prints the result: `data` as JSON with --json, otherwise the Ink view drawn once to stdout. */
-export async function output(
-  options: OutputOptions,
-  data: unknown,
-  view: () => ReactElement | Promise<ReactElement>,
-): Promise<void> {
+export async function output(options: OutputOptions, data: unknown, view: () => ReactElement | Promise<ReactElement>): Promise<void> {
   if (options.json) return writeJson(data);
   const { renderToString } = await import("ink");
   process.stdout.write(`${renderToString(await view(), { columns: outputColumns() })}\n`);
+}
+
+/**
+ * Prints a result the API answers too: with --json, what `schema` (its /api contract schema, app/api/)
+ * builds from `data`, so the JSON is the API's wire form (ISO dates, only the documented fields).
+ */
+export function outputAnswer<S extends z.ZodType>(
+  options: OutputOptions,
+  schema: S,
+  data: z.input<S>,
+  view: () => ReactElement | Promise<ReactElement>,
+): Promise<void> {
+  return output(options, options.json ? schema.parse(data) : data, view);
 }
 
 // Interaction ------------------------------------------------------------------------------------
@@ -149,7 +154,9 @@ export function canAsk(): boolean {
 async function confirmOrRefuse(options: DestructiveOptions, question: string): Promise<void> {
   if (options.yes) return;
   if (!canAsk()) {
-    throw new CliError("refused: this change needs confirmation and there is no terminal to ask on; nothing was changed (pass --yes to confirm)");
+    throw new CliError(
+      "refused: this change needs confirmation and there is no terminal to ask on; nothing was changed (pass --yes to confirm)",
+    );
   }
   const { askConfirmation } = await import("./live.tsx");
   if (!(await askConfirmation(question))) throw new CliError("cancelled: nothing was changed");
@@ -176,11 +183,7 @@ export type ReportProgress = (done: number, total?: number) => void;
  * Runs long work, drawing its progress live on a terminal's stderr (stdout keeps only the result).
  * Without a terminal, or with --json, the work runs silently.
  */
-export async function withProgress<T>(
-  options: OutputOptions,
-  label: string,
-  work: (report: ReportProgress) => Promise<T>,
-): Promise<T> {
+export async function withProgress<T>(options: OutputOptions, label: string, work: (report: ReportProgress) => Promise<T>): Promise<T> {
   if (options.json || !process.stderr.isTTY) return work(() => {});
   const { showProgress } = await import("./live.tsx");
   const progress = showProgress(label);

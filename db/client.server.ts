@@ -41,7 +41,7 @@ export function createSql(url: string, options: { max?: number } = {}): Sql {
     transform: postgres.camel,
     types: { bigint: BIGINT_AS_NUMBER },
     connection: { application_name: "spooks" },
-  }) as unknown as Sql;
+  });
 }
 
 export function describeUrl(url: string): string {

@@ -36,14 +36,18 @@ describe("demo catalogue", () => {
       // Shuffled, not rank = number.
       expect(items.filter((item) => item.rank === item.number).length).toBeLessThan(size / 10);
       for (const item of items) expect(item.rarity).toBe(rarityForRank(item.rank));
-      const counts = Object.fromEntries(["Legendary", "Epic", "Rare", "Common"].map((r) => [r, items.filter((i) => i.rarity === r).length]));
+      const counts = Object.fromEntries(
+        ["Legendary", "Epic", "Rare", "Common"].map((r) => [r, items.filter((i) => i.rarity === r).length]),
+      );
       expect(counts).toEqual({ Legendary: 44, Epic: 134, Rare: 266, Common: size - 444 });
     }
   });
 
   it("the two collections are not shuffled alike", () => {
     const spooks = of("spooks").map((item) => item.rank);
-    const society = of("spook-society").slice(0, 888).map((item) => item.rank);
+    const society = of("spook-society")
+      .slice(0, 888)
+      .map((item) => item.rank);
     expect(society).not.toEqual(spooks);
   });
 

@@ -33,7 +33,11 @@ describe("serveOverSocket", () => {
     const db = await PGlite.create();
     const server = await serveOverSocket(db);
     const clients = [0, 1, 2, 3, 4].map(() => createSql(server.url, { max: 1 }));
-    toClose.push(() => db.close(), () => server.stop(), ...clients.map((sql) => () => sql.end()));
+    toClose.push(
+      () => db.close(),
+      () => server.stop(),
+      ...clients.map((sql) => () => sql.end()),
+    );
     expect(await interleave(clients, 60)).toEqual(expected(5, 60));
   });
   // Without keeping batches together the same run fails within a few queries with `portal "" does not exist`
@@ -54,7 +58,10 @@ describe("serveOverSocket access and failures", () => {
   it("answers a client with the password (SCRAM-SHA-256) and refuses one without it or with another", async () => {
     const db = await PGlite.create();
     const server = await serveOverSocket(db);
-    toClose.push(() => db.close(), () => server.stop());
+    toClose.push(
+      () => db.close(),
+      () => server.stop(),
+    );
     expect(server.password).toMatch(/^[0-9a-f]{48}$/);
 
     const good = createSql(server.url, { max: 1 });
@@ -95,7 +102,12 @@ describe("serveOverSocket access and failures", () => {
     const server = await serveOverSocket(db);
     const victim = createSql(server.url, { max: 1 });
     const other = createSql(server.url, { max: 1 });
-    toClose.push(() => db.close(), () => server.stop(), () => victim.end(), () => other.end());
+    toClose.push(
+      () => db.close(),
+      () => server.stop(),
+      () => victim.end(),
+      () => other.end(),
+    );
     await Promise.all([victim`select 1`, other`select 1`]); // both connected
 
     // The failing connection is in the middle of a transaction when it fails; the other waits its turn.
@@ -105,7 +117,10 @@ describe("serveOverSocket access and failures", () => {
     });
     const started = Date.now();
     const answer = other`select 2 as n`;
-    await expect(failing).rejects.toMatchObject({ code: "XX000", message: expect.stringMatching(/internal error in the embedded database/) });
+    await expect(failing).rejects.toMatchObject({
+      code: "XX000",
+      message: expect.stringMatching(/internal error in the embedded database/),
+    });
     expect(await answer).toEqual([{ n: 2 }]);
     expect(Date.now() - started).toBeLessThan(1000);
     // The failed transaction was rolled back, and the failed client reconnects and works again.

@@ -54,10 +54,7 @@ function authentication(code: number, data: Buffer = Buffer.alloc(0)): Buffer {
 
 function errorResponse(code: string, text: string, severity: "FATAL" | "ERROR" = "FATAL"): Buffer {
   const field = (name: string, value: string) => Buffer.concat([Buffer.from(name, "latin1"), Buffer.from(`${value}\0`, "utf8")]);
-  return message(
-    "E",
-    Buffer.concat([field("S", severity), field("V", severity), field("C", code), field("M", text), Buffer.from([0])]),
-  );
+  return message("E", Buffer.concat([field("S", severity), field("V", severity), field("C", code), field("M", text), Buffer.from([0])]));
 }
 
 /** ReadyForQuery, idle (after a failed message the backend is always rolled back to idle). */
@@ -347,7 +344,10 @@ export function connectionUrl(port: number, password: string): string {
 
 export const newPassword = () => randomBytes(24).toString("hex");
 
-export async function serveOverSocket(db: PGlite, { maxConnections = 16, password = newPassword() }: ServeOptions = {}): Promise<SocketServing> {
+export async function serveOverSocket(
+  db: PGlite,
+  { maxConnections = 16, password = newPassword() }: ServeOptions = {},
+): Promise<SocketServing> {
   await db.waitReady;
   const secret = scramSecret(password);
   const queue = new BackendQueue(db);

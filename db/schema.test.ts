@@ -33,7 +33,9 @@ async function refused(query: PromiseLike<unknown>, code: string, constraint?: s
   if (constraint instanceof RegExp) expect(error?.message).toMatch(constraint);
 }
 
-async function insertItem(fields: { collection?: string; number?: number; rank?: number; rarity?: string; inscriptionId?: string; name?: string } = {}) {
+async function insertItem(
+  fields: { collection?: string; number?: number; rank?: number; rarity?: string; inscriptionId?: string; name?: string } = {},
+) {
   const number = fields.number ?? 100_000 + ++counter;
   const collection = fields.collection ?? "spooks";
   const rank = fields.rank ?? 1000 + counter;
@@ -169,8 +171,16 @@ describe("stakes", () => {
     const item = await insertItem();
     const [a, b] = [uniqueAddress(), uniqueAddress()];
     await sql`insert into stakes (item_id, address, started_at) values (${item}, ${a}, ${hour(0)})`;
-    await refused(sql`insert into stakes (item_id, address, started_at) values (${item}, ${b}, ${hour(1)})`, "23505", "stakes_one_open_per_item");
-    await refused(sql`insert into stakes (item_id, address, started_at) values (${item}, ${a}, ${hour(1)})`, "23505", "stakes_one_open_per_item");
+    await refused(
+      sql`insert into stakes (item_id, address, started_at) values (${item}, ${b}, ${hour(1)})`,
+      "23505",
+      "stakes_one_open_per_item",
+    );
+    await refused(
+      sql`insert into stakes (item_id, address, started_at) values (${item}, ${a}, ${hour(1)})`,
+      "23505",
+      "stakes_one_open_per_item",
+    );
     await sql`update stakes set ended_at = ${hour(2)}, end_reason = 'transferred' where item_id = ${item} and ended_at is null`;
     await sql`insert into stakes (item_id, address, started_at) values (${item}, ${b}, ${hour(2)})`;
     const [row] = await sql<{ count: number }[]>`select count(*)::int as count from stakes where item_id = ${item}`;
@@ -180,10 +190,22 @@ describe("stakes", () => {
   it("need an end reason exactly when ended, a known reason, and an end not before the start", async () => {
     const item = await insertItem();
     const address = uniqueAddress();
-    await refused(sql`insert into stakes (item_id, address, started_at, ended_at) values (${item}, ${address}, ${hour(0)}, ${hour(1)})`, "23514");
-    await refused(sql`insert into stakes (item_id, address, started_at, end_reason) values (${item}, ${address}, ${hour(0)}, 'unstaked')`, "23514");
-    await refused(sql`insert into stakes (item_id, address, started_at, ended_at, end_reason) values (${item}, ${address}, ${hour(0)}, ${hour(1)}, 'sold')`, "23514");
-    await refused(sql`insert into stakes (item_id, address, started_at, ended_at, end_reason) values (${item}, ${address}, ${hour(1)}, ${hour(0)}, 'unstaked')`, "23514");
+    await refused(
+      sql`insert into stakes (item_id, address, started_at, ended_at) values (${item}, ${address}, ${hour(0)}, ${hour(1)})`,
+      "23514",
+    );
+    await refused(
+      sql`insert into stakes (item_id, address, started_at, end_reason) values (${item}, ${address}, ${hour(0)}, 'unstaked')`,
+      "23514",
+    );
+    await refused(
+      sql`insert into stakes (item_id, address, started_at, ended_at, end_reason) values (${item}, ${address}, ${hour(0)}, ${hour(1)}, 'sold')`,
+      "23514",
+    );
+    await refused(
+      sql`insert into stakes (item_id, address, started_at, ended_at, end_reason) values (${item}, ${address}, ${hour(1)}, ${hour(0)}, 'unstaked')`,
+      "23514",
+    );
   });
 });
 
@@ -347,7 +369,8 @@ describe("governance", () => {
 describe("signatures and sessions", () => {
   it("each signed message is accepted once per address", async () => {
     const address = uniqueAddress();
-    const use = () => sql`insert into used_signatures (address, message, signature, action, used_at) values (${address}, 'm', 's', 'stake', ${T0})`;
+    const use = () =>
+      sql`insert into used_signatures (address, message, signature, action, used_at) values (${address}, 'm', 's', 'stake', ${T0})`;
     await use();
     await refused(use(), "23505");
   });

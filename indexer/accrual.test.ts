@@ -7,7 +7,17 @@ import { createTestDatabase } from "../tests/support/test-database.ts";
 import { accrueHour, accruePending, type AccrualReport } from "./accrual.server.ts";
 import { PASS_LOCKS } from "./pass-lock.server.ts";
 import { indexerStatus } from "./status.server.ts";
-import { at, balanceOf, openStake, resetIndexerState, seedItems, testAddress, testClock, unitsOf, type SeededItem } from "./test-support.ts";
+import {
+  at,
+  balanceOf,
+  openStake,
+  resetIndexerState,
+  seedItems,
+  testAddress,
+  testClock,
+  unitsOf,
+  type SeededItem,
+} from "./test-support.ts";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -124,7 +134,10 @@ describe("accrual: idempotent", () => {
     clock.set(at(4));
     const [a, b] = await Promise.all([pending({ source: "cli" }), pending({ source: "cli" })]);
     expect(a.hours.length + b.hours.length).toBe(4);
-    const [c, d] = await Promise.all([accruePending({ sql: db.sql, maxHours: 72, source: "scheduled" }), accruePending({ sql: db.sql, maxHours: 72, source: "scheduled" })]);
+    const [c, d] = await Promise.all([
+      accruePending({ sql: db.sql, maxHours: 72, source: "scheduled" }),
+      accruePending({ sql: db.sql, maxHours: 72, source: "scheduled" }),
+    ]);
     expect([c.skipped, d.skipped].sort()).toEqual([false, true]);
     clock.set(at(5));
     const both = await Promise.all([
@@ -216,17 +229,31 @@ describe("accrual: which hours", () => {
     await pending({ source: "cli" });
     const [row] = await db.sql`select actor from points_ledger where address = ${address}`;
     expect(row.actor).toBe("cli");
-    expect((await indexerStatus(db.sql)).lastAccrual).toMatchObject({ hour: at(0), source: "cli", wallets: 1, units: 10_000, finishedAt: at(1) });
+    expect((await indexerStatus(db.sql)).lastAccrual).toMatchObject({
+      hour: at(0),
+      source: "cli",
+      wallets: 1,
+      units: 10_000,
+      finishedAt: at(1),
+    });
   });
 
   it("logs one JSON line per accrual with counts and duration", async () => {
     await stake(wallet("a"), 1);
     clock.set(at(2));
     const lines: Record<string, unknown>[] = [];
-    const logger = { ...createLogger("silent"), info: (fields: Record<string, unknown> & { msg: string }) => void lines.push(fields) };
+    const logger = createLogger("indexer", { logLevel: "debug" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     await pending({ logger });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ msg: "accrual", source: "scheduled", hours: 2, wallets: 2, units: 20_000 });
+    expect(lines[0]).toMatchObject({
+      level: "info",
+      service: "indexer",
+      msg: "accrual",
+      source: "scheduled",
+      hours: 2,
+      wallets: 2,
+      units: 20_000,
+    });
     expect(lines[0].durationMs).toEqual(expect.any(Number));
   });
 

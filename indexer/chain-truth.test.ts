@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encodeChainAddress, hash160 } from "../app/domain/address.ts";
-import type { Logger } from "../app/utils/logger.server.ts";
+import { createLogger } from "../app/utils/logger.server.ts";
 import { applyMove } from "../db/queries/ownership.server.ts";
 import { indexerHealth } from "../db/queries/health.server.ts";
 import { stakeItems } from "../db/queries/stakes.server.ts";
@@ -15,7 +15,17 @@ import { createOrdClient, type OrdClientOptions } from "./ord-client.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "./simulated-chain.server.ts";
 import { indexerStatus } from "./status.server.ts";
 import { REORG_REACH_BLOCKS, syncOnce, type SyncOptions, type SyncReport } from "./sync.server.ts";
-import { at, indexerConfig, openStake, resetIndexerState, seedItems, testAddress, testClock, unitsOf, type SeededItem } from "./test-support.ts";
+import {
+  at,
+  indexerConfig,
+  openStake,
+  resetIndexerState,
+  seedItems,
+  testAddress,
+  testClock,
+  unitsOf,
+  type SeededItem,
+} from "./test-support.ts";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -70,7 +80,9 @@ async function holderOf(itemId: number) {
 }
 
 async function stakeOf(stakeId: number) {
-  const [row] = await db.sql<{ endedAt: Date | null; endReason: string | null }[]>`select ended_at, end_reason from stakes where id = ${stakeId}`;
+  const [row] = await db.sql<
+    { endedAt: Date | null; endReason: string | null }[]
+  >`select ended_at, end_reason from stakes where id = ${stakeId}`;
   return row;
 }
 
@@ -184,7 +196,9 @@ describe("rollback guard", () => {
 
     const held = await sync({ client: client({ concurrency: 1, validateBatchSize: 5 }) });
     expect(held.state).toBe("rewinding");
-    expect(held.reason).toMatch(new RegExp(`^stale answer: item ${items[9].id} is back at satpoint [0-9a-f]{64}:\\d+:\\d+, which it left at height \\d+$`));
+    expect(held.reason).toMatch(
+      new RegExp(`^stale answer: item ${items[9].id} is back at satpoint [0-9a-f]{64}:\\d+:\\d+, which it left at height \\d+$`),
+    );
     expect(await snapshot()).toEqual(before);
     expect(await stakeOf(bobStake)).toEqual({ endedAt: null, endReason: null });
     expect(await sync()).toMatchObject({ state: "ok", ownersChanged: 0, stakesEnded: 0 });
@@ -197,7 +211,14 @@ describe("rollback guard", () => {
       chain.mine(REORG_REACH_BLOCKS + 10);
       await sync();
       const height = chain.height();
-      await applyMove(db.sql, { itemId: items[0].id, address: BOB, kind: "p2pkh", satpoint: `${"9".repeat(64)}:0:0`, blockHeight: leftAt(height), at: at(0) });
+      await applyMove(db.sql, {
+        itemId: items[0].id,
+        address: BOB,
+        kind: "p2pkh",
+        satpoint: `${"9".repeat(64)}:0:0`,
+        blockHeight: leftAt(height),
+        at: at(0),
+      });
     }
 
     it("within a rollback's reach: the answer is stale and the pass is held back", async () => {
@@ -305,7 +326,14 @@ describe("light on the server", () => {
     const [extra] = await seedItems(db.sql, 11).then((all) => all.slice(10));
     await sync();
     // The database knows an owner for an item the server has never heard of.
-    await applyMove(db.sql, { itemId: extra.id, address: ALICE, kind: "p2pkh", satpoint: `${"7".repeat(64)}:0:0`, blockHeight: 1, at: at(0) });
+    await applyMove(db.sql, {
+      itemId: extra.id,
+      address: ALICE,
+      kind: "p2pkh",
+      satpoint: `${"7".repeat(64)}:0:0`,
+      blockHeight: 1,
+      at: at(0),
+    });
     chain.transfer(items[6].inscriptionId, BOB);
     const report = await sync();
     expect(report).toMatchObject({ state: "ok", ownersChanged: 1, errors: 1 });
@@ -317,15 +345,15 @@ describe("light on the server", () => {
   it("a server without /inscriptions/validate: every item is read in full, and that is logged once", async () => {
     await chain.close();
     await startChain({ validateRoute: false });
-    const warnings: string[] = [];
-    const logger = { debug() {}, info() {}, error() {}, warn: (entry: { msg: string }) => warnings.push(entry.msg) } as unknown as Logger;
+    const lines: { level: string; msg: string }[] = [];
+    const logger = createLogger("indexer", { logLevel: "debug" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     await sync({ logger });
     chain.transfer(items[7].inscriptionId, BOB);
     chain.resetStats();
     expect(await sync({ logger })).toMatchObject({ state: "ok", ownersChanged: 1, fullReads: 10 });
     expect(chain.stats().byRoute.inscription).toBe(10);
     await sync({ logger });
-    expect(warnings.filter((msg) => /no \/inscriptions\/validate/.test(msg))).toHaveLength(1);
+    expect(lines.filter((line) => line.level === "warn" && /no \/inscriptions\/validate/.test(line.msg))).toHaveLength(1);
   });
 
   it("a move within the same owner stores the new satpoint and keeps the stake (seen when the item is read)", async () => {
@@ -337,20 +365,26 @@ describe("light on the server", () => {
     expect(await sync()).toMatchObject({ ownersChanged: 0, stakesEnded: 0, satpointMoves: 1 });
     expect((await holderOf(items[8].id)).satpoint).toBe(chain.satpointOf(items[8].inscriptionId));
     expect(await stakeOf(stake)).toEqual({ endedAt: null, endReason: null });
-    expect((await transfersOf(items[8].id)).map((t) => [t.fromAddress, t.toAddress])).toEqual([[null, ALICE], [ALICE, ALICE]]);
+    expect((await transfersOf(items[8].id)).map((t) => [t.fromAddress, t.toAddress])).toEqual([
+      [null, ALICE],
+      [ALICE, ALICE],
+    ]);
   });
 });
 
 describe("answers that change nothing", () => {
-  it.each(["other-chain", "other-network-address"] as const)("an answer with %s changes nothing and is counted as an error", async (mode) => {
-    await sync();
-    const stake = await openStake(db.sql, items[5].id, ALICE, at(0));
-    chain.transfer(items[5].inscriptionId, BOB);
-    chain.failNext(mode, { inscriptionId: items[5].inscriptionId, times: 5 });
-    expect(await sync()).toMatchObject({ state: "ok", ownersChanged: 0, stakesEnded: 0, errors: 1 });
-    expect((await holderOf(items[5].id)).ownerAddress).toBe(ALICE);
-    expect((await stakeOf(stake)).endedAt).toBeNull();
-  });
+  it.each(["other-chain", "other-network-address"] as const)(
+    "an answer with %s changes nothing and is counted as an error",
+    async (mode) => {
+      await sync();
+      const stake = await openStake(db.sql, items[5].id, ALICE, at(0));
+      chain.transfer(items[5].inscriptionId, BOB);
+      chain.failNext(mode, { inscriptionId: items[5].inscriptionId, times: 5 });
+      expect(await sync()).toMatchObject({ state: "ok", ownersChanged: 0, stakesEnded: 0, errors: 1 });
+      expect((await holderOf(items[5].id)).ownerAddress).toBe(ALICE);
+      expect((await stakeOf(stake)).endedAt).toBeNull();
+    },
+  );
 
   it("a server answering about another chain than ORD_CHAIN changes nothing: every answer is an error", async () => {
     await sync();

@@ -18,7 +18,7 @@ async function main() {
         "chain and its indexer run inside `npm start`, so run that instead (or set ORD_URL).",
     );
   }
-  const logger = createLogger(config.logLevel, { service: "indexer" });
+  const logger = createLogger("indexer", config);
   const db = await openDatabase(config);
   try {
     const applied = await migrate(db.sql);
@@ -33,8 +33,8 @@ async function main() {
   const shutdown = async (signal: string) => {
     logger.info({ msg: "shutting down", signal });
     const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    await indexer.stop().catch((error: Error) => logger.error({ msg: "indexer stop failed", error: error.message }));
-    await db.close().catch((error: Error) => logger.error({ msg: "database close failed", error: error.message }));
+    await indexer.stop().catch((error: Error) => logger.error({ msg: "indexer stop failed", err: error }));
+    await db.close().catch((error: Error) => logger.error({ msg: "database close failed", err: error }));
     clearTimeout(force);
     process.exit(0);
   };

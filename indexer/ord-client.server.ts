@@ -122,7 +122,13 @@ function request(url: URL, agent: http.Agent, signal: AbortSignal, maxBodyBytes:
         if (size > maxBodyBytes) fail(new OrdError("invalid", `answer larger than ${maxBodyBytes} bytes`));
         else chunks.push(chunk);
       });
-      body.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks).toString("utf8") }));
+      body.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers["content-type"] ?? ""),
+          body: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
       body.on("error", (error: Error) => fail(decoder ? new OrdError("unparseable", `answer does not decode: ${error.message}`) : error));
       res.on("error", reject);
       res.on("close", () => res.complete || reject(new Error("connection closed mid-answer")));
@@ -232,7 +238,9 @@ function notFound(body: string): OrdError {
  */
 function badRequest(body: string): OrdError {
   const text = body.trim().slice(0, 200);
-  return /cannot parse `?"validate"`?/i.test(text) ? new OrdError("unsupported", `no validate route: ${text}`, 400) : new OrdError("bad_request", text, 400);
+  return /cannot parse `?"validate"`?/i.test(text)
+    ? new OrdError("unsupported", `no validate route: ${text}`, 400)
+    : new OrdError("bad_request", text, 400);
 }
 
 function failureOf(answer: Answer): OrdError | null {
@@ -288,7 +296,11 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
   }
 
   const inscription = (inscriptionId: string, signal?: AbortSignal) =>
-    get(`/inscription/${encodeURIComponent(inscriptionId)}?json=true`, (a) => parseInscription(inscriptionId, a.body, a.type, chain), signal);
+    get(
+      `/inscription/${encodeURIComponent(inscriptionId)}?json=true`,
+      (a) => parseInscription(inscriptionId, a.body, a.type, chain),
+      signal,
+    );
 
   async function settle(inscriptionId: string, signal?: AbortSignal): Promise<OrdResult> {
     try {
@@ -302,7 +314,11 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
   const validate = (pairs: readonly ValidatePair[], signal?: AbortSignal) => {
     const ids = pairs.map((pair) => encodeURIComponent(pair.inscriptionId)).join(",");
     const addresses = pairs.map((pair) => encodeURIComponent(pair.address)).join(",");
-    return get(`/inscriptions/validate?inscription_ids=${ids}&addresses=${addresses}`, (a) => parseValidation(pairs, a.body, a.type), signal);
+    return get(
+      `/inscriptions/validate?inscription_ids=${ids}&addresses=${addresses}`,
+      (a) => parseValidation(pairs, a.body, a.type),
+      signal,
+    );
   };
 
   /** Validates one batch, splitting it in halves while the server blames one of its ids. */
@@ -326,8 +342,13 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
     const batches: ValidatePair[][] = [];
     for (let start = 0; start < pairs.length; start += batchSize) batches.push(pairs.slice(start, start + batchSize));
     const lanes = Math.min(concurrency, 4); // each batch is a big request; a few in parallel is plenty
-    const settled = mapConcurrent(batches, lanes, (batch) => validateSplitting(batch, outcome, signal).then(() => null, (error: unknown) => error));
-    for await (const error of settled) if (error) throw error;
+    const settled = mapConcurrent(batches, lanes, (batch) =>
+      validateSplitting(batch, outcome, signal).then(
+        () => null,
+        (error: unknown) => ({ error }),
+      ),
+    );
+    for await (const failure of settled) if (failure) throw failure.error;
     return outcome;
   }
 
@@ -342,7 +363,8 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
     },
     blockCount: (signal) => get("/block-count", (a) => parseBlockCount(a.body, a.type), signal),
     inscription,
-    inscriptions: (items, signal) => mapConcurrent(items, concurrency, async (item) => ({ item, result: await settle(item.inscriptionId, signal) })),
+    inscriptions: (items, signal) =>
+      mapConcurrent(items, concurrency, async (item) => ({ item, result: await settle(item.inscriptionId, signal) })),
     validate,
     validateAll,
     close: () => agent.destroy(),
@@ -371,7 +393,7 @@ export async function* mapConcurrent<T, R>(items: readonly T[], limit: number, w
     }
   };
   launch();
-  for (let yielded = 0; yielded < items.length; ) {
+  for (let yielded = 0; yielded < items.length;) {
     if (ready.length === 0) await new Promise<void>((resolve) => (wake = resolve));
     wake = undefined;
     while (ready.length > 0) {

@@ -1,6 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { encodeChainAddress, hash160 } from "../app/domain/address.ts";
-import { createOrdClient, mapConcurrent, OrdError, parseBlockCount, parseInscription, parseStatus, parseValidation, type OrdClient } from "./ord-client.server.ts";
+import {
+  createOrdClient,
+  mapConcurrent,
+  OrdError,
+  parseBlockCount,
+  parseInscription,
+  parseStatus,
+  parseValidation,
+  type OrdClient,
+} from "./ord-client.server.ts";
 import { startSimulatedChain, type FaultMode, type SimulatedChain } from "./simulated-chain.server.ts";
 import { testAddress } from "./test-support.ts";
 
@@ -31,7 +40,12 @@ async function failure(promise: Promise<unknown>): Promise<OrdError> {
 
 describe("ord client", () => {
   it("reads an inscription's owner and satpoint, and the tip height", async () => {
-    expect(await client.inscription(ids[0])).toEqual({ inscriptionId: ids[0], address: OWNER, kind: "p2pkh", satpoint: chain.satpointOf(ids[0]) });
+    expect(await client.inscription(ids[0])).toEqual({
+      inscriptionId: ids[0],
+      address: OWNER,
+      kind: "p2pkh",
+      satpoint: chain.satpointOf(ids[0]),
+    });
     expect(await client.blockCount()).toBe(chain.height() + 1);
     expect(await client.status()).toBe("ok");
   });
@@ -102,11 +116,19 @@ describe("ord client", () => {
   it("validates (item, owner) pairs in batches, and splits a batch refused for an unknown id so the others are answered", async () => {
     const other = testAddress("someone-else");
     const unknown = `${"e".repeat(64)}i0`;
-    const pairs = [...ids.slice(0, 9).map((inscriptionId, i) => ({ inscriptionId, address: i === 4 ? other : OWNER })), { inscriptionId: unknown, address: OWNER }];
+    const pairs = [
+      ...ids.slice(0, 9).map((inscriptionId, i) => ({ inscriptionId, address: i === 4 ? other : OWNER })),
+      { inscriptionId: unknown, address: OWNER },
+    ];
     const batched = createOrdClient({ baseUrl: chain.url, validateBatchSize: 4, retries: 0 });
     chain.resetStats();
     const outcome = await batched.validateAll(pairs);
-    expect([...outcome.confirmed].sort()).toEqual(ids.slice(0, 9).filter((_, i) => i !== 4).sort());
+    expect([...outcome.confirmed].sort()).toEqual(
+      ids
+        .slice(0, 9)
+        .filter((_, i) => i !== 4)
+        .sort(),
+    );
     expect([...outcome.refuted]).toEqual([ids[4]]);
     expect([...outcome.unanswered]).toEqual([unknown]);
     // 3 batches (4 + 4 + 2); the last one refused, then split into 1 + 1.
@@ -185,7 +207,12 @@ describe("answer parsing", () => {
   const p2sh = encodeChainAddress(hash160(new TextEncoder().encode("script")), "p2sh");
 
   it("reads a P2PKH owner, a P2SH owner and an address-less output from the real shape", () => {
-    expect(parseInscription(ids[0], real(), "application/json")).toEqual({ inscriptionId: ids[0], address: OWNER, kind: "p2pkh", satpoint });
+    expect(parseInscription(ids[0], real(), "application/json")).toEqual({
+      inscriptionId: ids[0],
+      address: OWNER,
+      kind: "p2pkh",
+      satpoint,
+    });
     expect(parseInscription(ids[0], real({ address: p2sh }))).toMatchObject({ address: p2sh, kind: "p2sh" });
     expect(parseInscription(ids[0], real({ address: null }))).toMatchObject({ address: null, kind: "none" });
   });
@@ -205,8 +232,16 @@ describe("answer parsing", () => {
     expect(parseStatus("OK")).toBe("ok");
     expect(parseStatus("unrecoverable reorg detected, please rebuild the database.")).toBe("unrecoverable");
     expect(() => parseStatus("<html>")).toThrow(/HTML/);
-    const pairs = [{ inscriptionId: ids[0], address: OWNER }, { inscriptionId: ids[1], address: OWNER }];
-    expect(parseValidation(pairs, JSON.stringify({ [ids[0]]: true, [ids[1]]: false }))).toEqual(new Map([[ids[0], true], [ids[1], false]]));
+    const pairs = [
+      { inscriptionId: ids[0], address: OWNER },
+      { inscriptionId: ids[1], address: OWNER },
+    ];
+    expect(parseValidation(pairs, JSON.stringify({ [ids[0]]: true, [ids[1]]: false }))).toEqual(
+      new Map([
+        [ids[0], true],
+        [ids[1], false],
+      ]),
+    );
     expect(() => parseValidation(pairs, JSON.stringify({ [ids[0]]: true }))).toThrow(/has no/);
     expect(() => parseValidation(pairs, JSON.stringify({ [ids[0]]: "yes", [ids[1]]: true }))).toThrow(OrdError);
   });

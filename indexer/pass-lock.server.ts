@@ -49,7 +49,7 @@ async function underAdvisoryLock<T>(sql: Sql, kind: PassKind, wait: boolean, wor
 /** Runs `work` as the only `kind` pass on this database; without `wait`, answers `{ ran: false }` when busy. */
 export async function runExclusive<T>(sql: Sql, kind: PassKind, wait: boolean, work: () => Promise<T>): Promise<Exclusive<T>> {
   let passes = running.get(sql);
-  if (!passes) running.set(sql, (passes = new Map()));
+  if (!passes) running.set(sql, (passes = new Map<PassKind, Promise<unknown>>()));
   for (let current = passes.get(kind); current; current = passes.get(kind)) {
     if (!wait) return { ran: false };
     await current.catch(() => {});

@@ -4,7 +4,7 @@
  * The start-up passes run in the background so a web server beside it listens at once (`ready` settles
  * when they are done). stop() ends the schedules, cuts an in-flight sync short and waits for it.
  */
-import cron, { type ScheduledTask } from "node-cron";
+import cron, { type Logger as CronLogger, type ScheduledTask } from "node-cron";
 import type { Config } from "../app/utils/env.server.ts";
 import type { Logger } from "../app/utils/logger.server.ts";
 import type { Sql } from "../db/client.server.ts";
@@ -16,12 +16,15 @@ export type IndexerService = { ready: Promise<void>; stop(): Promise<void> };
 
 export type IndexerOptions = { sql: Sql; config: Pick<Config, "indexer"> & { ordUrl: string }; logger: Logger };
 
-function cronLogger(logger: Logger) {
+/** node-cron's own messages in our log: its routine ones at debug, a failed task with its error's stack. */
+function cronLogger(logger: Logger): CronLogger {
+  const entry = (message: string | Error, err?: Error) =>
+    message instanceof Error ? { msg: `cron: ${message.message}`, err: message } : { msg: `cron: ${message}`, ...(err && { err }) };
   return {
-    info: (message: string) => logger.debug({ msg: `cron: ${message}` }),
-    warn: (message: string) => logger.warn({ msg: `cron: ${message}` }),
-    error: (message: string | Error) => logger.error({ msg: `cron: ${String(message)}` }),
-    debug: (message: string | Error) => logger.debug({ msg: `cron: ${String(message)}` }),
+    info: (message) => logger.debug(entry(message)),
+    warn: (message) => logger.warn(entry(message)),
+    error: (message, err) => logger.error(entry(message, err)),
+    debug: (message, err) => logger.debug(entry(message, err)),
   };
 }
 
@@ -39,7 +42,7 @@ export async function startIndexer({ sql, config, logger }: IndexerOptions): Pro
   const track = (pass: Promise<unknown>, what: string): Promise<void> => {
     const settled = pass.then(
       () => {},
-      (error: Error) => logger.error({ msg: `${what} failed`, error: error.message }),
+      (error: Error) => logger.error({ msg: `${what} failed`, err: error }),
     );
     inFlight.add(settled);
     void settled.finally(() => inFlight.delete(settled));

@@ -3,7 +3,17 @@ import { silentLogger } from "../app/utils/logger.server.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
 import { startIndexer } from "./service.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "./simulated-chain.server.ts";
-import { at, indexerConfig, openStake, resetIndexerState, seedItems, testAddress, testClock, unitsOf, type SeededItem } from "./test-support.ts";
+import {
+  at,
+  indexerConfig,
+  openStake,
+  resetIndexerState,
+  seedItems,
+  testAddress,
+  testClock,
+  unitsOf,
+  type SeededItem,
+} from "./test-support.ts";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -27,8 +37,7 @@ afterEach(async () => {
   await chain.close();
 });
 
-const syncRuns = async () =>
-  db.sql<{ source: string; itemsChecked: number }[]>`select source, items_checked from sync_runs order by id`;
+const syncRuns = async () => db.sql<{ source: string; itemsChecked: number }[]>`select source, items_checked from sync_runs order by id`;
 
 function start(overrides: Parameters<typeof indexerConfig>[0] = {}) {
   const config = { ...indexerConfig(overrides), ordUrl: chain.url };

@@ -158,6 +158,12 @@ const ControlBodies = {
 };
 type ControlAction = keyof typeof ControlBodies;
 
+function controlBody<A extends ControlAction>(action: A, body: unknown): z.output<(typeof ControlBodies)[A]> {
+  const parsed = ControlBodies[action].safeParse(body);
+  if (!parsed.success) throw new Error(`bad body for /control/${action}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data as z.output<(typeof ControlBodies)[A]>;
+}
+
 function routeOf(pathname: string): Route {
   if (/^\/(inscription|shibescription)\/[^/]*$/.test(pathname)) return "inscription";
   if (pathname === "/inscriptions/validate") return "validate";
@@ -168,8 +174,7 @@ function routeOf(pathname: string): Route {
   return "other";
 }
 
-const isLoopback = (address: string | undefined) =>
-  address !== undefined && (address === "::1" || /^(::ffff:)?127\./.test(address));
+const isLoopback = (address: string | undefined) => address !== undefined && (address === "::1" || /^(::ffff:)?127\./.test(address));
 
 function pathParam(pathname: string): string {
   const raw = pathname.slice(pathname.lastIndexOf("/") + 1);
@@ -270,9 +275,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
   }
 
   function takeFault(route: FaultRoute, inscriptionIds: readonly string[] = []): Fault | undefined {
-    const fault = faults.find(
-      (f) => f.route === route && (f.inscriptionId === undefined || inscriptionIds.includes(f.inscriptionId)),
-    );
+    const fault = faults.find((f) => f.route === route && (f.inscriptionId === undefined || inscriptionIds.includes(f.inscriptionId)));
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) faults = faults.filter((f) => f !== fault);
@@ -332,7 +335,8 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
         sendText(req, res, 500, INTERNAL_SERVER_ERROR);
         return true;
       case "not-found":
-        if (id !== undefined && (fault.route === "inscription" || fault.route === "validate")) sendText(req, res, 404, transientNotFound(id));
+        if (id !== undefined && (fault.route === "inscription" || fault.route === "validate"))
+          sendText(req, res, 404, transientNotFound(id));
         else sendEmpty(req, res, 404);
         return true;
       case "html":
@@ -346,8 +350,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     }
   }
 
-  const otherInscriptionId = (inscriptionId: string) =>
-    inscriptionId.startsWith("f") ? `${"e".repeat(64)}i0` : `${"f".repeat(64)}i0`;
+  const otherInscriptionId = (inscriptionId: string) => (inscriptionId.startsWith("f") ? `${"e".repeat(64)}i0` : `${"f".repeat(64)}i0`);
 
   function jsonOverrides(mode: FaultMode, view: InscriptionView): Record<string, unknown> {
     if (mode === "invalid-address") return { address: INVALID_ADDRESS };
@@ -421,7 +424,13 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     if (!/^\d{1,20}$/.test(from) || BigInt(from) > 0xffff_ffff_ffff_ffffn) {
       return sendText(req, res, 400, invalidUrl(`Cannot parse \`${JSON.stringify(from)}\` to a \`u64\``));
     }
-    send(req, res, 200, `<!doctype html><html><head><title>Shibescriptions</title></head><body><h1>Shibescriptions</h1></body></html>`, HTML);
+    send(
+      req,
+      res,
+      200,
+      `<!doctype html><html><head><title>Shibescriptions</title></head><body><h1>Shibescriptions</h1></body></html>`,
+      HTML,
+    );
   }
 
   function contentRoute(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
@@ -447,31 +456,41 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
   // ---- control ------------------------------------------------------------------------------------------
 
   function runControl(action: ControlAction, body: unknown): unknown {
-    const parsed = ControlBodies[action].safeParse(body);
-    if (!parsed.success) throw new Error(`bad body for /control/${action}: ${z.prettifyError(parsed.error)}`);
-    const input = parsed.data as Record<string, unknown>;
-    const id = input.inscriptionId as string;
-    const moved = () => ({ inscriptionId: id, address: chain.ownerOf(id), satpoint: chain.satpointOf(id), height: ledger.height() });
+    const moved = (id: string) => ({
+      inscriptionId: id,
+      address: chain.ownerOf(id),
+      satpoint: chain.satpointOf(id),
+      height: ledger.height(),
+    });
     switch (action) {
-      case "transfer":
-        if ("to" in input) chain.transfer(id, input.to as string);
-        else chain.moveToScript(id, input.script as AddresslessScript);
-        return moved();
-      case "move-within-owner":
-        chain.moveWithinOwner(id);
-        return moved();
+      case "transfer": {
+        const input = controlBody("transfer", body);
+        if ("to" in input) chain.transfer(input.inscriptionId, input.to);
+        else chain.moveToScript(input.inscriptionId, input.script);
+        return moved(input.inscriptionId);
+      }
+      case "move-within-owner": {
+        const { inscriptionId } = controlBody("move-within-owner", body);
+        chain.moveWithinOwner(inscriptionId);
+        return moved(inscriptionId);
+      }
       case "mine":
-        return { height: chain.mine((input.blocks as number | undefined) ?? 1) };
-      case "fail":
-        chain.failNext(input.mode as FaultMode, input as FaultOptions);
+        return { height: chain.mine(controlBody("mine", body).blocks ?? 1) };
+      case "fail": {
+        const { mode, ...options } = controlBody("fail", body);
+        chain.failNext(mode, options);
         return { ok: true };
-      case "rollback":
-        chain.beginRollback(input.depth as number, { afterRequests: input.afterRequests as number | undefined });
+      }
+      case "rollback": {
+        const { depth, afterRequests } = controlBody("rollback", body);
+        chain.beginRollback(depth, { afterRequests });
         return { blockCount: chain.blockCount() };
+      }
       case "rollback/end":
-        chain.endRollback({ afterRequests: input.afterRequests as number | undefined });
+        chain.endRollback({ afterRequests: controlBody("rollback/end", body).afterRequests });
         return { blockCount: chain.blockCount() };
       case "unrecoverable":
+        controlBody("unrecoverable", body);
         chain.markUnrecoverable();
         return { blockCount: chain.blockCount() };
     }
@@ -526,7 +545,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
         if (!res.headersSent) sendJson(req, res, 500, { message: error.message });
         else res.destroy();
       });
-    if (latencyMs > 0) setTimeout(handle, latencyMs);
+    if (latencyMs > 0) setTimeout(() => void handle(), latencyMs);
     else void handle();
   }
 

@@ -26,15 +26,31 @@ const P2SH = encodeChainAddress(hash160(new TextEncoder().encode("a redeem scrip
 const TESTNET_ALICE = encodeChainAddress(hash160(new TextEncoder().encode("testnet key")), "p2pkh", "testnet");
 
 const FIELDS = [
-  "chain", "genesis_fee", "genesis_height", "inscription", "inscription_id", "inscription_number", "next",
-  "output", "address", "previous", "dune", "sat", "satpoint", "timestamp",
+  "chain",
+  "genesis_fee",
+  "genesis_height",
+  "inscription",
+  "inscription_id",
+  "inscription_number",
+  "next",
+  "output",
+  "address",
+  "previous",
+  "dune",
+  "sat",
+  "satpoint",
+  "timestamp",
 ];
 const SATPOINT = /^[0-9a-f]{64}:\d+:\d+$/;
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; text: string };
 
 /** A raw HTTP request: no automatic Accept-Encoding, no decompression (unlike fetch). */
-function request(chain: SimulatedChain, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> {
+function request(
+  chain: SimulatedChain,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body);
     const req = http.request(`${chain.url}${path}`, { method: init.method ?? "GET", headers: init.headers }, (res) => {
@@ -66,14 +82,22 @@ const inscription = async (chain: SimulatedChain, id: string) => {
 const validate = (chain: SimulatedChain, ids: string[], addresses?: string[]) =>
   request(chain, `/inscriptions/validate?inscription_ids=${ids.join(",")}${addresses ? `&addresses=${addresses.join(",")}` : ""}`);
 const blockCount = async (chain: SimulatedChain) => Number((await request(chain, "/block-count")).text);
-const control = (chain: SimulatedChain, action: string, body: unknown = {}) => request(chain, `/control/${action}`, { method: "POST", body });
+const control = (chain: SimulatedChain, action: string, body: unknown = {}) =>
+  request(chain, `/control/${action}`, { method: "POST", body });
 
 const base58check = createBase58check(sha256);
 const hashOf = (address: string) => bytesToHex(base58check.decode(address).subarray(1));
 
 const chains: SimulatedChain[] = [];
 async function newChain(options: Partial<SimulatedChainOptions> = {}): Promise<SimulatedChain> {
-  const chain = await startSimulatedChain({ owners: new Map([[ID_A, ALICE], [ID_B, ALICE], [ID_C, BOB]]), ...options });
+  const chain = await startSimulatedChain({
+    owners: new Map([
+      [ID_A, ALICE],
+      [ID_B, ALICE],
+      [ID_C, BOB],
+    ]),
+    ...options,
+  });
   chains.push(chain);
   return chain;
 }
@@ -85,11 +109,11 @@ afterAll(async () => {
 function pngChunks(bytes: Buffer): { type: string; data: Buffer }[] {
   expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   const chunks = [];
-  for (let at = 8; at < bytes.length; ) {
+  for (let at = 8; at < bytes.length;) {
     const length = bytes.readUInt32BE(at);
     const type = bytes.subarray(at + 4, at + 8);
     const data = bytes.subarray(at + 8, at + 8 + length);
-    expect(bytes.readUInt32BE(at + 8 + length), `CRC of ${type}`).toBe(zlib.crc32(data, zlib.crc32(type)));
+    expect(bytes.readUInt32BE(at + 8 + length), `CRC of ${type.toString("latin1")}`).toBe(zlib.crc32(data, zlib.crc32(type)));
     chunks.push({ type: type.toString("latin1"), data });
     at += 12 + length;
   }
@@ -137,7 +161,9 @@ describe("GET /inscription/{id}?json=true", () => {
     expect(Object.keys(body.inscription)).toEqual(["body", "content_type", "delegate"]);
     expect(Buffer.from(body.inscription.content_type).toString()).toBe("image/png");
     expect(body.inscription.delegate).toBeNull();
-    expect(body.inscription.body.every((byte: unknown) => Number.isInteger(byte) && (byte as number) >= 0 && (byte as number) < 256)).toBe(true);
+    expect(body.inscription.body.every((byte: unknown) => Number.isInteger(byte) && (byte as number) >= 0 && (byte as number) < 256)).toBe(
+      true,
+    );
     const content = await request(chain, `/content/${ID_A}`);
     expect(Buffer.from(body.inscription.body)).toEqual(content.body);
   });
@@ -169,7 +195,11 @@ describe("GET /inscription/{id}?json=true", () => {
 
   it("answers an unknown id 404 and a malformed id 400, in plain text with the real texts", async () => {
     const unknown = await request(chain, `/inscription/${UNKNOWN}?json=true`);
-    expect([unknown.status, unknown.headers["content-type"], unknown.text]).toEqual([404, "text/plain; charset=utf-8", `inscription ${UNKNOWN} not found`]);
+    expect([unknown.status, unknown.headers["content-type"], unknown.text]).toEqual([
+      404,
+      "text/plain; charset=utf-8",
+      `inscription ${UNKNOWN} not found`,
+    ]);
     const cases: [string, string][] = [
       ["abc", "Invalid URL: invalid length: 3"],
       [`${"a".repeat(64)}x0`, "Invalid URL: invalid seprator: `x`"],
@@ -241,7 +271,11 @@ describe("GET /inscriptions/validate", () => {
 
   it("fails the whole batch with 404 for one unknown id and 400 for one malformed id", async () => {
     const unknown = await validate(chain, [ID_A, UNKNOWN, ID_B], [ALICE, ALICE, ALICE]);
-    expect([unknown.status, unknown.headers["content-type"], unknown.text]).toEqual([404, "text/plain; charset=utf-8", `inscription ${UNKNOWN} not found`]);
+    expect([unknown.status, unknown.headers["content-type"], unknown.text]).toEqual([
+      404,
+      "text/plain; charset=utf-8",
+      `inscription ${UNKNOWN} not found`,
+    ]);
     const malformed = await validate(chain, [ID_A, "xyz"], [ALICE, ALICE]);
     expect([malformed.status, malformed.text]).toEqual([400, "invalid length: 3"]);
   });
@@ -390,7 +424,11 @@ describe("moves", () => {
   });
 
   it("a move to P2PK, bare multisig or a nonstandard script answers a null address and that script", async () => {
-    const scripts = { p2pk: /^21(02|03)[0-9a-f]{64}ac$/, multisig: /^5121(02|03)[0-9a-f]{64}21(02|03)[0-9a-f]{64}52ae$/, nonstandard: /^aa20[0-9a-f]{64}87$/ };
+    const scripts = {
+      p2pk: /^21(02|03)[0-9a-f]{64}ac$/,
+      multisig: /^5121(02|03)[0-9a-f]{64}21(02|03)[0-9a-f]{64}52ae$/,
+      nonstandard: /^aa20[0-9a-f]{64}87$/,
+    };
     for (const [script, pattern] of Object.entries(scripts)) {
       const height = chain.height();
       chain.moveToScript(ID_C, script as keyof typeof scripts);
@@ -539,7 +577,11 @@ describe("faults", () => {
   it("not-found answers the real transient 404 of an existing inscription, once", async () => {
     chain.failNext("not-found");
     const answer = await request(chain, path);
-    expect([answer.status, answer.headers["content-type"], answer.text]).toEqual([404, "text/plain; charset=utf-8", `inscription ${ID_A} current transaction not found`]);
+    expect([answer.status, answer.headers["content-type"], answer.text]).toEqual([
+      404,
+      "text/plain; charset=utf-8",
+      `inscription ${ID_A} current transaction not found`,
+    ]);
     expect((await request(chain, path)).status).toBe(200);
   });
 
@@ -547,7 +589,11 @@ describe("faults", () => {
     chain.failNext("server-error", { times: 2 });
     for (let i = 0; i < 2; i++) {
       const answer = await request(chain, path);
-      expect([answer.status, answer.headers["content-type"], answer.text]).toEqual([500, "text/plain; charset=utf-8", "Internal Server Error"]);
+      expect([answer.status, answer.headers["content-type"], answer.text]).toEqual([
+        500,
+        "text/plain; charset=utf-8",
+        "Internal Server Error",
+      ]);
     }
     expect((await request(chain, path)).status).toBe(200);
   });
@@ -689,7 +735,12 @@ describe("stats", () => {
   it("counts requests by route, the most in flight at once, and resets", async () => {
     const chain = await newChain();
     chain.setLatency(50);
-    await Promise.all([request(chain, "/block-count"), request(chain, "/status"), request(chain, `/inscription/${ID_A}?json=true`), validate(chain, [ID_A], [ALICE])]);
+    await Promise.all([
+      request(chain, "/block-count"),
+      request(chain, "/status"),
+      request(chain, `/inscription/${ID_A}?json=true`),
+      validate(chain, [ID_A], [ALICE]),
+    ]);
     await request(chain, `/content/${ID_A}`);
     const stats = chain.stats();
     expect(stats.requests).toBe(5);

@@ -109,7 +109,14 @@ async function syncPass(options: SyncOptions, client: OrdClient): Promise<SyncRe
   const tally = newTally();
   const finish = async (count: number | null, heldBack: HeldBack | null) => {
     const run = await recordPass(options, { startedAt, count, heldBack, tally });
-    return { ...run, skipped: false as const, firstSeen: tally.firstSeen, satpointMoves: tally.satpointMoves, fullReads: tally.fullReads, durationMs: Math.round(performance.now() - started) };
+    return {
+      ...run,
+      skipped: false as const,
+      firstSeen: tally.firstSeen,
+      satpointMoves: tally.satpointMoves,
+      fullReads: tally.fullReads,
+      durationMs: Math.round(performance.now() - started),
+    };
   };
 
   const highest = await highestBlockCount(options.sql);
@@ -117,7 +124,8 @@ async function syncPass(options: SyncOptions, client: OrdClient): Promise<SyncRe
   if ("held" in opening) return finish(opening.count, opening.held);
 
   const reading = await readPositions(options, client, tally);
-  if (options.signal?.aborted) return finish(opening.count, { state: "unavailable", reason: "interrupted before the end of the pass (shutdown)" });
+  if (options.signal?.aborted)
+    return finish(opening.count, { state: "unavailable", reason: "interrupted before the end of the pass (shutdown)" });
 
   const closing = await checkServer(client, opening.count, options.signal);
   if ("held" in closing) {
@@ -140,7 +148,10 @@ type ServerCheck = { count: number } | { count: number | null; held: HeldBack };
 async function checkServer(client: OrdClient, floor: number | null, signal?: AbortSignal): Promise<ServerCheck> {
   try {
     if ((await client.status(signal)) === "unrecoverable") {
-      return { count: await client.blockCount(signal).catch(() => null), held: { state: "stalled", reason: "the ord server reports an unrecoverable reorg and has stopped indexing" } };
+      return {
+        count: await client.blockCount(signal).catch(() => null),
+        held: { state: "stalled", reason: "the ord server reports an unrecoverable reorg and has stopped indexing" },
+      };
     }
     const count = await client.blockCount(signal);
     if (floor !== null && count < floor) {
@@ -156,7 +167,8 @@ async function checkServer(client: OrdClient, floor: number | null, signal?: Abo
 /** Asks validate for every known (item, owner) pair, then reads in full only what it could not confirm. */
 async function readPositions(options: SyncOptions, client: OrdClient, tally: Tally): Promise<Reading> {
   const known = await knownOwners(options.sql);
-  const report = () => options.onProgress?.({ done: tally.checked, total: known.length, ownersChanged: tally.ownersChanged, errors: tally.errors });
+  const report = () =>
+    options.onProgress?.({ done: tally.checked, total: known.length, ownersChanged: tally.ownersChanged, errors: tally.errors });
   const toRead = await unconfirmed(options, client, known);
   tally.checked = known.length - toRead.length;
   if (tally.checked > 0) report();
@@ -176,7 +188,9 @@ async function readPositions(options: SyncOptions, client: OrdClient, tally: Tal
 
 /** The known items whose owner validate could not confirm (all of them when the server has no validate route). */
 async function unconfirmed(options: SyncOptions, client: OrdClient, known: KnownOwner[]): Promise<KnownOwner[]> {
-  const pairs = known.flatMap((item) => (item.seen && item.ownerAddress !== null ? [{ inscriptionId: item.inscriptionId, address: item.ownerAddress }] : []));
+  const pairs = known.flatMap((item) =>
+    item.seen && item.ownerAddress !== null ? [{ inscriptionId: item.inscriptionId, address: item.ownerAddress }] : [],
+  );
   if (pairs.length === 0) return known;
   try {
     const { confirmed } = await client.validateAll(pairs, options.signal);
@@ -185,7 +199,10 @@ async function unconfirmed(options: SyncOptions, client: OrdClient, known: Known
     if (!(error instanceof OrdError)) throw error;
     if (error.reason === "unsupported" && !warnedNoValidate.has(options.ordUrl)) {
       warnedNoValidate.add(options.ordUrl);
-      (options.logger ?? silentLogger).warn({ msg: "the ord server has no /inscriptions/validate: every pass reads every item in full", ord: options.ordUrl });
+      (options.logger ?? silentLogger).warn({
+        msg: "the ord server has no /inscriptions/validate: every pass reads every item in full",
+        ord: options.ordUrl,
+      });
     }
     return known;
   }
@@ -203,7 +220,12 @@ function noteReading(reading: Reading, item: KnownOwner, position: OrdInscriptio
 
 function noteUnreadable(options: SyncOptions, tally: Tally, item: KnownOwner, error: OrdError): void {
   tally.errors += 1;
-  (options.logger ?? silentLogger).warn({ msg: "owner unreadable, left as it was", inscriptionId: item.inscriptionId, reason: error.reason, error: error.message });
+  (options.logger ?? silentLogger).warn({
+    msg: "owner unreadable, left as it was",
+    inscriptionId: item.inscriptionId,
+    reason: error.reason,
+    error: error.message,
+  });
 }
 
 /** Why the answers must be from an older state, or null: an item is back at a satpoint it left within a reorg's reach. */
@@ -225,7 +247,7 @@ async function applyReading(options: SyncOptions, reading: Reading, height: numb
       tally.firstSeen += recorded;
     } catch (error) {
       tally.errors += batch.length;
-      logger.error({ msg: "first owners not recorded", items: batch.length, error: String((error as Error).message) });
+      logger.error({ msg: "first owners not recorded", items: batch.length, err: error });
     }
   }
   for (const move of reading.moves) await applyOneMove(options, { ...move, blockHeight: height, at }, tally);
@@ -239,10 +261,16 @@ async function applyOneMove(options: SyncOptions, move: Move, tally: Tally): Pro
     tally.stakesEnded += applied.stakesEnded;
     if (!applied.ownerChanged) return void (tally.satpointMoves += 1);
     tally.ownersChanged += 1;
-    logger.debug({ msg: "owner changed", itemId: move.itemId, from: applied.from, to: { address: move.address, kind: move.kind }, stakesEnded: applied.stakesEnded });
+    logger.debug({
+      msg: "owner changed",
+      itemId: move.itemId,
+      from: applied.from,
+      to: { address: move.address, kind: move.kind },
+      stakesEnded: applied.stakesEnded,
+    });
   } catch (error) {
     tally.errors += 1;
-    logger.error({ msg: "move not recorded", itemId: move.itemId, error: String((error as Error).message) });
+    logger.error({ msg: "move not recorded", itemId: move.itemId, err: error });
   }
 }
 
@@ -266,7 +294,8 @@ async function recordPass(
   };
   await recordSyncRun(options.sql, run, applied ? count : null);
   const logger = options.logger ?? silentLogger;
-  if (applied) logger.info({ msg: "sync", ...run, firstSeen: tally.firstSeen, satpointMoves: tally.satpointMoves, fullReads: tally.fullReads });
+  if (applied)
+    logger.info({ msg: "sync", ...run, firstSeen: tally.firstSeen, satpointMoves: tally.satpointMoves, fullReads: tally.fullReads });
   else logger.warn({ msg: `sync held back (${run.state}): nothing changed`, ...run });
   return run;
 }

@@ -7,7 +7,17 @@ import { PASS_LOCKS } from "./pass-lock.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "./simulated-chain.server.ts";
 import { indexerStatus } from "./status.server.ts";
 import { syncOnce, type SyncOptions, type SyncReport } from "./sync.server.ts";
-import { at, indexerConfig, openStake, resetIndexerState, seedItems, testAddress, testClock, unitsOf, type SeededItem } from "./test-support.ts";
+import {
+  at,
+  indexerConfig,
+  openStake,
+  resetIndexerState,
+  seedItems,
+  testAddress,
+  testClock,
+  unitsOf,
+  type SeededItem,
+} from "./test-support.ts";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -66,7 +76,14 @@ async function transfersOf(itemId: number) {
 describe("sync: ownership from the ord server", () => {
   it("the first pass records every owner, a transfer from nobody, and the pass with its block height", async () => {
     const report = await ran(sync());
-    expect(report).toMatchObject({ itemsChecked: 10, ownersChanged: 10, firstSeen: 10, stakesEnded: 0, errors: 0, blockHeight: chain.height() });
+    expect(report).toMatchObject({
+      itemsChecked: 10,
+      ownersChanged: 10,
+      firstSeen: 10,
+      stakesEnded: 0,
+      errors: 0,
+      blockHeight: chain.height(),
+    });
     for (const item of items) expect(await ownerOf(item.id)).toBe(ALICE);
     expect(await transfersOf(items[0].id)).toEqual([{ fromAddress: null, toAddress: ALICE }]);
     const [row] = await db.sql`select satpoint, block_height, seen_at from ownership where item_id = ${items[0].id}`;
@@ -174,14 +191,26 @@ describe("sync: ownership from the ord server", () => {
 
   it("the same change applied twice at once is recorded once", async () => {
     await sync();
-    const change = { itemId: items[3].id, address: BOB, kind: "p2pkh" as const, satpoint: `${"ab".repeat(32)}:1:0`, blockHeight: 7, at: at(0, 1) };
+    const change = {
+      itemId: items[3].id,
+      address: BOB,
+      kind: "p2pkh" as const,
+      satpoint: `${"ab".repeat(32)}:1:0`,
+      blockHeight: 7,
+      at: at(0, 1),
+    };
     const results = await Promise.all([applyMove(db.sql, change), applyMove(db.sql, change)]);
     expect(results.filter((r) => r.moved)).toHaveLength(1);
     expect((await transfersOf(items[3].id)).map((t) => t.toAddress)).toEqual([ALICE, BOB]);
   });
 
   it("first sightings recorded by two passes at once are recorded once", async () => {
-    const sightings = items.map((item) => ({ itemId: item.id, address: ALICE, kind: "p2pkh" as const, satpoint: chain.satpointOf(item.inscriptionId)! }));
+    const sightings = items.map((item) => ({
+      itemId: item.id,
+      address: ALICE,
+      kind: "p2pkh" as const,
+      satpoint: chain.satpointOf(item.inscriptionId)!,
+    }));
     const counts = await Promise.all([recordFirstOwners(db.sql, sightings, 5, at(0)), recordFirstOwners(db.sql, sightings, 5, at(0))]);
     expect(counts[0] + counts[1]).toBe(items.length);
     expect((await db.sql`select count(*)::int as n from transfers where from_address is null`)[0].n).toBe(items.length);
@@ -191,7 +220,14 @@ describe("sync: ownership from the ord server", () => {
   it("two different changes racing keep the transfer chain consistent (each from = the owner before it)", async () => {
     await sync();
     const CAROL = testAddress(`sync-carol-${run}`);
-    const change = (address: string) => ({ itemId: items[4].id, address, kind: "p2pkh" as const, satpoint: `${"cd".repeat(32)}:0:0`, blockHeight: 8, at: at(0, 2) });
+    const change = (address: string) => ({
+      itemId: items[4].id,
+      address,
+      kind: "p2pkh" as const,
+      satpoint: `${"cd".repeat(32)}:0:0`,
+      blockHeight: 8,
+      at: at(0, 2),
+    });
     await Promise.all([applyMove(db.sql, change(BOB)), applyMove(db.sql, change(CAROL))]);
     const chainOfOwners = await transfersOf(items[4].id);
     expect(chainOfOwners).toHaveLength(3);

@@ -17,7 +17,17 @@ export function testAddress(label: string): string {
 
 export function indexerConfig(overrides: Partial<Config["indexer"]> = {}): Pick<Config, "indexer"> {
   return {
-    indexer: { syncCron: "* * * * *", accrualCron: "0 * * * *", concurrency: 16, timeoutMs: 2000, retries: 0, catchUpHours: 72, chain: "mainnet", maxBodyBytes: 16 * 1024 * 1024, ...overrides },
+    indexer: {
+      syncCron: "* * * * *",
+      accrualCron: "0 * * * *",
+      concurrency: 16,
+      timeoutMs: 2000,
+      retries: 0,
+      catchUpHours: 72,
+      chain: "mainnet",
+      maxBodyBytes: 16 * 1024 * 1024,
+      ...overrides,
+    },
   };
 }
 

@@ -7,8 +7,10 @@ import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
+import { createLogger, type Logger } from "../app/utils/logger.server.ts";
 import { rateLimits } from "./rate-limits.ts";
 import { createRequestHandler } from "./request-handler.ts";
+import { requestLog } from "./request-log.ts";
 import { securityHeaders } from "./security.ts";
 
 export type AppOptions = {
@@ -22,9 +24,11 @@ export type AppOptions = {
   dev?: boolean;
   /** The rate limits' window (one minute; tests shorten it to see a limit reset). */
   rateLimitWindowMs?: number;
+  /** Where request lines and errors are logged (default: a "web" logger at LOG_LEVEL). */
+  logger?: Logger;
 };
 
-export function createApp({ context, build, clientDir, before = [], dev = false, rateLimitWindowMs }: AppOptions): express.Express {
+export function createApp({ context, build, clientDir, before = [], dev = false, rateLimitWindowMs, logger }: AppOptions): express.Express {
   const { config } = context;
   const app = express();
   app.disable("x-powered-by");
@@ -42,12 +46,14 @@ export function createApp({ context, build, clientDir, before = [], dev = false,
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
   for (const middleware of before) app.use(middleware);
+  // One line per request from here on: static files (above) and vite's modules in dev are not logged.
+  app.use(requestLog(logger ?? createLogger("web", config)));
   app.use(rateLimits(config.rateLimits, rateLimitWindowMs));
   app.use(
     createRequestHandler({
       build,
       publicUrl: config.publicUrl,
-      getLoadContext: (_req, res) => ({ ...context, cspNonce: res.locals.cspNonce as string }),
+      getLoadContext: (req, res) => ({ ...context, cspNonce: res.locals.cspNonce as string, logger: req.log }),
     }),
   );
   return app;

@@ -94,7 +94,9 @@ describe("npm start", () => {
     if (npm?.pid) {
       try {
         process.kill(-npm.pid, "SIGKILL");
-      } catch {}
+      } catch {
+        // The group is already gone (npm exited and took its children with it): nothing left to stop.
+      }
     }
     await db?.close();
     if (project) fs.rmSync(project, { recursive: true, force: true });

@@ -26,7 +26,10 @@ const ROUTES: { kind: Kind; methods: string[] | null; path: RegExp }[] = [
 /** Which limit a request counts against. Paths as React Router matches them: any case, a trailing
  * slash or a `.data` suffix (its data requests) name the same route. */
 export function limitOf(method: string, path: string): Kind | null {
-  const normalized = path.toLowerCase().replace(/\.data$/, "").replace(/\/+$/, "");
+  const normalized = path
+    .toLowerCase()
+    .replace(/\.data$/, "")
+    .replace(/\/+$/, "");
   const route = ROUTES.find((candidate) => candidate.path.test(normalized) && (!candidate.methods || candidate.methods.includes(method)));
   return route?.kind ?? null;
 }
@@ -44,7 +47,7 @@ function limiter(kind: Kind, limit: number, windowMs: number): express.RequestHa
     validate: { xForwardedForHeader: false },
     handler: (_req, res) => {
       res.setHeader("Cache-Control", "no-store");
-      const retryAfter = res.getHeader("Retry-After") ?? seconds;
+      const retryAfter = String(res.getHeader("Retry-After") ?? seconds);
       res.status(429).json({
         message: `Too many ${DESCRIPTION[kind]} from your address: at most ${limit} per ${seconds} s. Try again in ${retryAfter} s.`,
       });
@@ -52,10 +55,7 @@ function limiter(kind: Kind, limit: number, windowMs: number): express.RequestHa
   });
 }
 
-export function rateLimits(
-  limits: Config["rateLimits"],
-  windowMs: number = RATE_LIMIT_WINDOW_MS,
-): express.RequestHandler {
+export function rateLimits(limits: Config["rateLimits"], windowMs: number = RATE_LIMIT_WINDOW_MS): express.RequestHandler {
   const limiters: Record<Kind, express.RequestHandler | null> = {
     signIn: limits.signInPerMin > 0 ? limiter("signIn", limits.signInPerMin, windowMs) : null,
     signed: limits.signedPerMin > 0 ? limiter("signed", limits.signedPerMin, windowMs) : null,

@@ -11,6 +11,7 @@
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
 import { createRequestHandler as createReactRouterHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import { withRequestLogger } from "../app/utils/logger.server.ts";
 
 /** A host as a URL may carry it: name or IPv4, or [IPv6], with an optional port. */
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
@@ -73,7 +74,9 @@ export function createRequestHandler({ build, getLoadContext, publicUrl }: Reque
   return async (req, res, next) => {
     try {
       const request = toFetchRequest(req, res, requestOrigin(req, publicUrl));
-      await send(res, await handle(request, getLoadContext(req, res)));
+      const context = getLoadContext(req, res);
+      // Code that sees only the Request (errorResponse in app/utils/api.server.ts) finds it with requestLogger().
+      await withRequestLogger(context.logger, async () => send(res, await handle(request, context)));
     } catch (error) {
       if (error instanceof BadHostError) return void res.status(400).json({ message: error.message });
       next(error);

@@ -7,6 +7,8 @@
  *   no <base> elsewhere, no framing, forms post only here;
  * - nosniff, Referrer-Policy strict-origin-when-cross-origin, X-Frame-Options DENY (old browsers);
  * - Strict-Transport-Security when the site is served over https (PUBLIC_URL, or TLS at a trusted proxy).
+ * The API reference (/api/docs, Swagger UI) is a page of its own with a narrower policy: its own files
+ * only, no inline script at all, nothing from elsewhere.
  */
 import type express from "express";
 import helmet from "helmet";
@@ -29,12 +31,46 @@ function isHttps(req: express.Request, publicUrl: string | undefined): boolean {
   }
 }
 
+/** /api/docs and its files (app/routes/api/docs.server.ts), as React Router matches them: any case, a trailing slash. */
+export function isApiDocsPath(path: string): boolean {
+  return /^\/api\/docs(?:\/[^/]*)?\/?$/i.test(path);
+}
+
+/**
+ * The API reference: Swagger UI's script and the page's initializer from this site (no inline script, no
+ * nonce needed), its style attributes, the stylesheet's data: icons, and calls to this site only (the
+ * document, and "Try it out").
+ */
+const API_DOCS_DIRECTIVES = {
+  defaultSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", "data:"],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
 export function securityHeaders({ config, dev = false }: SecurityOptions): express.RequestHandler[] {
   const nonce: express.RequestHandler = (_req, res, next) => {
     res.locals.cspNonce = randomBytes(18).toString("base64");
     next();
   };
-  const headers = helmet({
+  const upgradeInsecureRequests = config.publicUrl?.startsWith("https:") ? [] : null;
+  const common = {
+    // Sent below, and only when the site is https: over plain http browsers ignore it anyway.
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    xFrameOptions: { action: "deny" },
+  } as const;
+  const docsHeaders = helmet({
+    ...common,
+    contentSecurityPolicy: { useDefaults: false, directives: { ...API_DOCS_DIRECTIVES, upgradeInsecureRequests } },
+  });
+  const siteHeaders = helmet({
+    ...common,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -50,14 +86,11 @@ export function securityHeaders({ config, dev = false }: SecurityOptions): expre
         baseUri: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
-        upgradeInsecureRequests: config.publicUrl?.startsWith("https:") ? [] : null,
+        upgradeInsecureRequests,
       },
     },
-    // Sent below, and only when the site is https: over plain http browsers ignore it anyway.
-    strictTransportSecurity: false,
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-    xFrameOptions: { action: "deny" },
   });
+  const headers: express.RequestHandler = (req, res, next) => (isApiDocsPath(req.path) ? docsHeaders : siteHeaders)(req, res, next);
   const hsts: express.RequestHandler = (req, res, next) => {
     if (isHttps(req, config.publicUrl)) res.setHeader("Strict-Transport-Security", `max-age=${HSTS_MAX_AGE_SECONDS}`);
     next();

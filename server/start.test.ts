@@ -39,7 +39,11 @@ function startServer(env: Record<string, string>) {
 describe("start-up refusals", () => {
   it.each([
     ["a malformed DATABASE_URL", { DATABASE_URL: "not a url" }, /^spooks: DATABASE_URL is not a valid URL/],
-    ["an unreachable server", { DATABASE_URL: "postgres://postgres@127.0.0.1:1/x" }, /^spooks: Cannot reach the database at 127\.0\.0\.1:1\/x/],
+    [
+      "an unreachable server",
+      { DATABASE_URL: "postgres://postgres@127.0.0.1:1/x" },
+      /^spooks: Cannot reach the database at 127\.0\.0\.1:1\/x/,
+    ],
     ["production without ORD_URL", { NODE_ENV: "production" }, /^spooks: ORD_URL is not set: demo mode/],
     [
       "production without PUBLIC_URL",

@@ -40,7 +40,7 @@ async function loadBuild(): Promise<{ build: ServerBuild | (() => Promise<Server
 async function main() {
   const config = loadConfig();
   checkWebServerConfig(config);
-  const logger = createLogger(config.logLevel, { service: "web" });
+  const logger = createLogger("web", config);
   if (buildIfStale) {
     if (isBuildFresh(buildDir)) logger.info({ msg: "build up to date", dir: buildDir });
     else {
@@ -65,7 +65,7 @@ async function main() {
     const ordUrl = config.ordUrl ?? demo!.chain.url;
 
     if (withIndexer) {
-      const indexer = await startIndexer({ sql: db.sql, config: { ...config, ordUrl }, logger: createLogger(config.logLevel, { service: "indexer" }) });
+      const indexer = await startIndexer({ sql: db.sql, config: { ...config, ordUrl }, logger: createLogger("indexer", config) });
       cleanups.unshift(() => indexer.stop());
     }
 
@@ -75,7 +75,7 @@ async function main() {
       demoWallets: demo?.wallets ?? [],
     };
     const { build, clientDir, before } = await loadBuild();
-    const app = createApp({ context, build, clientDir, before, dev });
+    const app = createApp({ context, build, clientDir, before, dev, logger });
     const server = app.listen(config.port, config.host, () => {
       const { port } = server.address() as AddressInfo;
       const host = config.host === "0.0.0.0" ? "localhost" : config.host;
@@ -92,7 +92,7 @@ async function main() {
     const shutdown = async (signal: string) => {
       logger.info({ msg: "shutting down", signal });
       const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-      for (const cleanup of cleanups) await cleanup().catch((error) => logger.error({ msg: "shutdown step failed", error: String(error) }));
+      for (const cleanup of cleanups) await cleanup().catch((error) => logger.error({ msg: "shutdown step failed", err: error }));
       clearTimeout(force);
       process.exit(0);
     };

@@ -1,2 +1,176 @@
-/** Placeholder: filled in by the contract work (see app/api/kit.ts). */
-export {};
+/**
+ * The admin's points tools: the wallets list, adding and clearing points, and the ledger repairs. Every
+ * change writes its ledger row(s) and an audit row in one transaction; the ledger is the truth.
+ */
+import { z } from "zod";
+import { addPointsSchema, DEFAULT_ADJUSTMENT_DESCRIPTION, MAX_POINTS, MESSAGES } from "../domain/validation.ts";
+import { addressSchema, defineRoute, errorBody, hasNoNul, NUL_MESSAGE, successTrue, type ClientAnswer, type RequestBody } from "./kit.ts";
+
+const TAG = "Admin points";
+const EXAMPLE_ADDRESS = "DQgYiZSiku7PNs3VhdMwJCTFfU9rcLKTzM";
+
+/** The most wallets GET /api/admin/users answers (db/queries/points.server.ts listUsers). */
+const USERS_LIMIT = 1000;
+const SEARCH_MAX = 100;
+
+const badBody = (message: string) => ({
+  description: "A field breaks its rule (the admin form's texts), or the body is not JSON.",
+  schema: errorBody,
+  example: { message },
+});
+
+// Answers ------------------------------------------------------------------------------------------
+
+export const userRowSchema = z
+  .object({
+    address: z.string(),
+    totalPoints: z.number().meta({ description: "The wallet's balance in points (2 decimals; negative after an over-correction)." }),
+    stakedCount: z.number().int().min(0).meta({ description: "Items staked now." }),
+  })
+  .meta({ id: "UserPoints" });
+
+export const pointsAddedSchema = z.object({
+  success: successTrue,
+  address: z.string(),
+  totalPoints: z.number().meta({ description: "The wallet's balance after the addition." }),
+});
+
+export const pointsClearedSchema = z.object({
+  success: successTrue,
+  address: z.string(),
+  clearedPoints: z.number().meta({ description: "The balance removed (0 when it was already 0)." }),
+});
+
+export const pointsRecalculatedSchema = z.object({
+  success: successTrue,
+  addressesProcessed: z.number().int().min(0).meta({ description: "Wallets whose cached balance was rebuilt from the ledger." }),
+});
+
+export const negativeBalancesResetSchema = z.object({
+  success: successTrue,
+  adjustmentsApplied: z.number().int().min(0).meta({ description: "Negative balances brought to 0, one ledger row each." }),
+});
+
+// Inputs ---------------------------------------------------------------------------------------------
+
+const usersQuery = z.object({
+  search: z
+    .string()
+    .refine(hasNoNul, NUL_MESSAGE)
+    .default("")
+    .transform((text) => text.slice(0, SEARCH_MAX))
+    .meta({
+      description: `Only addresses containing this text, ignoring case (its first ${SEARCH_MAX} characters count).`,
+      examples: ["DQgY"],
+    }),
+});
+
+/** The admin form's rules (addPointsSchema, with its texts). */
+export const addPointsBody = addPointsSchema.extend({
+  address: addressSchema,
+  amount: addPointsSchema.shape.amount.meta({
+    description: `Points to add: more than 0, at most ${MAX_POINTS.toLocaleString("en-US")}, at most 2 decimals (a numeric string is read as its number).`,
+  }),
+  description: addPointsSchema.shape.description.meta({
+    description: `The ledger row's description; "${DEFAULT_ADJUSTMENT_DESCRIPTION}" when absent or blank.`,
+  }),
+});
+
+export const clearPointsBody = z.object({ address: addressSchema });
+
+// Routes ---------------------------------------------------------------------------------------------
+
+export const listUsers = defineRoute({
+  operationId: "listUsers",
+  method: "GET",
+  path: "/api/admin/users",
+  tag: TAG,
+  summary: "Wallets with their points and staked count",
+  description: `Wallets with a balance or an open stake, highest balance first, at most ${USERS_LIMIT}.`,
+  auth: "admin-session",
+  query: usersQuery,
+  responses: {
+    200: {
+      description: "The wallets, highest balance first.",
+      schema: z.array(userRowSchema),
+      example: [
+        { address: EXAMPLE_ADDRESS, totalPoints: 1234.5, stakedCount: 4 },
+        { address: "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", totalPoints: 20, stakedCount: 0 },
+      ],
+    },
+  },
+});
+
+export const addPermanentPoints = defineRoute({
+  operationId: "addPoints",
+  method: "POST",
+  path: "/api/add-permanent-points",
+  tag: TAG,
+  summary: "Add points to a wallet",
+  description: "One ledger row of kind admin_add. Audited.",
+  auth: "admin-session",
+  body: { kind: "json", schema: addPointsBody, example: { address: EXAMPLE_ADDRESS, amount: 150, description: "Halloween bonus" } },
+  responses: {
+    200: {
+      description: "Added; the wallet's new balance.",
+      schema: pointsAddedSchema,
+      example: { success: true, address: EXAMPLE_ADDRESS, totalPoints: 1384.5 },
+    },
+    400: badBody(MESSAGES.positivePoints),
+  },
+});
+
+export const clearPoints = defineRoute({
+  operationId: "clearPoints",
+  method: "POST",
+  path: "/api/admin/clear-points",
+  tag: TAG,
+  summary: "Bring a wallet's balance to 0",
+  description: "One ledger row of kind admin_clear for the whole balance (none when it is already 0). Audited.",
+  auth: "admin-session",
+  body: { kind: "json", schema: clearPointsBody, example: { address: EXAMPLE_ADDRESS } },
+  responses: {
+    200: {
+      description: "Cleared; the points removed.",
+      schema: pointsClearedSchema,
+      example: { success: true, address: EXAMPLE_ADDRESS, clearedPoints: 1384.5 },
+    },
+    400: badBody(MESSAGES.invalidAddress),
+  },
+});
+
+export const recalculatePoints = defineRoute({
+  operationId: "recalculatePoints",
+  method: "POST",
+  path: "/api/admin/recalculate-points",
+  tag: TAG,
+  summary: "Rebuild every cached balance from the ledger",
+  description:
+    "The ledger is the truth: each wallet's cached balance is set to its ledger sum, with balances locked meanwhile. No body. Audited.",
+  auth: "admin-session",
+  responses: {
+    200: { description: "Rebuilt.", schema: pointsRecalculatedSchema, example: { success: true, addressesProcessed: 312 } },
+  },
+});
+
+export const resetNegativeBalances = defineRoute({
+  operationId: "resetNegativeBalances",
+  method: "POST",
+  path: "/api/admin/reset-negative-balances",
+  tag: TAG,
+  summary: "Bring every negative balance to 0",
+  description: "One ledger row of kind negative_reset per negative balance. No body. Audited.",
+  auth: "admin-session",
+  responses: {
+    200: { description: "Reset.", schema: negativeBalancesResetSchema, example: { success: true, adjustmentsApplied: 2 } },
+  },
+});
+
+// Client types ---------------------------------------------------------------------------------------
+
+export type UserPoints = ClientAnswer<typeof listUsers>[number];
+export type AddPointsRequest = RequestBody<typeof addPermanentPoints>;
+export type AddPointsResponse = ClientAnswer<typeof addPermanentPoints>;
+export type ClearPointsResponse = ClientAnswer<typeof clearPoints>;
+export type RecalculatePointsResponse = ClientAnswer<typeof recalculatePoints>;
+export type ResetNegativeBalancesResponse = ClientAnswer<typeof resetNegativeBalances>;

@@ -1,2 +1,465 @@
-/** Placeholder: filled in by the contract work (see app/api/kit.ts). */
-export {};
+/**
+ * Giveaways: the public list and entries, signed entries that spend points on tickets, and the admin's
+ * management (create, end or reactivate, change the image, draw the winner, delete, upload an image).
+ */
+import { z } from "zod";
+import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "../domain/giveaways.ts";
+import { createGiveawaySchema, MAX_TICKETS, MESSAGES } from "../domain/validation.ts";
+import { EXAMPLE_REWARDS, rewardsSchema } from "./holdings.ts";
+import { dateInput, formBody } from "./forms.ts";
+import {
+  addressParams,
+  defineRoute,
+  errorBody,
+  positiveIdSchema,
+  rowIdParam,
+  signedFields,
+  successTrue,
+  timestamp,
+  type ClientAnswer,
+  type RequestBody,
+} from "./kit.ts";
+
+const TAG = "Giveaways";
+
+/** The examples' holder; the entry example's signature is this wallet's real signature of its message. */
+const EXAMPLE_ADDRESS = "DQgYiZSiku7PNs3VhdMwJCTFfU9rcLKTzM";
+const OTHER_ADDRESS = "D7xT6oNcq3iykfrW6akqVoaydBFXVyArP4";
+const EXAMPLE_COMMITMENT = "9f2c4a1e6b0d8f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a";
+const EXAMPLE_SEED = "3b8e1f0a9c2d4e6f8a0b2c4d6e8f0a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d1e3f";
+
+const giveawayParams = z.object({ id: rowIdParam("Giveaway") });
+
+const notFound = { description: "No giveaway has this id.", schema: errorBody, example: { message: "Giveaway not found" } };
+const badAddress = {
+  description: "The address is not a Dogecoin address.",
+  schema: errorBody,
+  example: { message: MESSAGES.invalidAddress },
+};
+
+// Answers ------------------------------------------------------------------------------------------
+
+export const giveawaySchema = z
+  .object({
+    id: z.number().int().min(1),
+    title: z.string(),
+    description: z.string(),
+    imageUrl: z.string().meta({ description: "A site path (`/uploads/…`) or an http(s) URL." }),
+    pointsCost: z.number().int().min(1).meta({ description: "Points per ticket." }),
+    endDate: timestamp,
+    active: z.boolean().meta({ description: "False once the admin ends it; open = active, not past endDate, no winner." }),
+    winnerAddress: z.string().nullable().meta({ description: "The winner's address once drawn, else null." }),
+    entriesCount: z.number().int().min(0),
+    ticketsCount: z.number().int().min(0),
+    drawCommitment: z.string().meta({ description: "SHA-256 (hex) of the secret draw seed, published at creation." }),
+    drawSeed: z.string().nullable().meta({ description: "The draw seed (hex), revealed once the winner is drawn; null before." }),
+  })
+  .meta({ id: "Giveaway" });
+
+const giveawayExample = {
+  id: 7,
+  title: "Golden Spook",
+  description: "One golden Spook for a lucky holder.",
+  imageUrl: "/uploads/2f1c9a4e-7b1d-4c1e-9d3a-5e8f6a7b9c0d.png",
+  pointsCost: 100,
+  endDate: "2099-10-31T18:00:00.000Z",
+  active: true,
+  winnerAddress: null,
+  entriesCount: 12,
+  ticketsCount: 40,
+  drawCommitment: EXAMPLE_COMMITMENT,
+  drawSeed: null,
+};
+
+export const giveawayEntrySchema = z
+  .object({
+    id: z.number().int().min(1).meta({ description: "Entry id; entries are drawn in ascending id." }),
+    giveawayId: z.number().int().min(1),
+    address: z.string(),
+    tickets: z.number().int().min(1),
+    enteredAt: timestamp,
+    isWinner: z.boolean(),
+  })
+  .meta({ id: "GiveawayEntry" });
+
+const entryExample = {
+  id: 31,
+  giveawayId: 7,
+  address: EXAMPLE_ADDRESS,
+  tickets: 3,
+  enteredAt: "2026-10-20T09:15:00.000Z",
+  isWinner: false,
+};
+
+export const userGiveawayEntrySchema = giveawayEntrySchema
+  .extend({
+    giveawayTitle: z.string(),
+    pointsCost: z.number().int().min(1),
+    endDate: timestamp,
+    active: z.boolean(),
+    winnerAddress: z.string().nullable().meta({ description: "The giveaway's winner once drawn (a drawn giveaway is closed)." }),
+  })
+  .meta({ id: "UserGiveawayEntry" });
+
+export const drawResultSchema = z
+  .object({
+    winner: z.object({
+      address: z.string(),
+      tickets: z.number().int().min(1).meta({ description: "All the tickets the winner holds in this giveaway." }),
+    }),
+    drawSeed: z.string().meta({ description: "The revealed seed (hex): SHA-256 of its bytes is drawCommitment." }),
+    drawCommitment: z.string(),
+    winningTicket: z.number().int().min(0).meta({
+      description: "uint256(SHA-256(`spooks-draw:{drawSeed}:{totalTickets}`)) mod totalTickets, 0-based over the entries in id order.",
+    }),
+    totalTickets: z.number().int().min(1),
+  })
+  .meta({ id: "DrawResult" });
+
+export const giveawayDeletedSchema = z.object({
+  success: successTrue,
+  refunded: z.number().int().min(0).meta({ description: "Entries whose points went back to their wallet (0 once a winner was drawn)." }),
+});
+
+// Request bodies -------------------------------------------------------------------------------------
+
+/**
+ * The admin form's rules (createGiveawaySchema, with its texts) behind a body whose end date is ISO text;
+ * the service checks the image URL (a site path or an http(s) URL).
+ */
+export const createGiveawayBody = formBody(
+  z.object(
+    {
+      ...createGiveawaySchema.shape,
+      imageUrl: createGiveawaySchema.shape.imageUrl.meta({
+        description: "A site path (`/uploads/…`, from POST /api/upload-image) or an http(s) URL.",
+      }),
+      pointsCost: createGiveawaySchema.shape.pointsCost.meta({ description: "Points per ticket; 100 when absent." }),
+      endDate: dateInput(MESSAGES.missingFields).meta({ description: "When entries close (ISO 8601); in the future." }),
+    },
+    { error: "The body must be a JSON object" },
+  ),
+  createGiveawaySchema,
+);
+
+export const enterGiveawayBody = z.object({
+  ...signedFields,
+  giveawayId: positiveIdSchema("giveawayId"),
+  tickets: z
+    .number({ error: "tickets must be a number" })
+    .int("tickets must be a whole number")
+    .min(1, "Tickets must be at least 1")
+    .max(MAX_TICKETS, `Tickets must be at most ${MAX_TICKETS}`),
+});
+
+export const setGiveawayActiveBody = z.object({ active: z.boolean({ error: "active must be true or false" }) });
+
+export const setGiveawayImageBody = z.object({
+  imageUrl: z
+    .string({ error: "Please select an image to update." })
+    .trim()
+    .min(1, "Please select an image to update.")
+    .meta({ description: "A site path (`/uploads/…`, from POST /api/upload-image) or an http(s) URL." }),
+});
+
+export const uploadImageBody = z.object({
+  image: z.string().meta({
+    description: `The image file (${IMAGE_MEDIA_TYPES.join(", ")}; at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB), checked by its content.`,
+    contentMediaType: "application/octet-stream",
+  }),
+});
+
+// Routes ---------------------------------------------------------------------------------------------
+
+export const listGiveaways = defineRoute({
+  operationId: "listGiveaways",
+  method: "GET",
+  path: "/api/giveaways",
+  tag: TAG,
+  summary: "Every giveaway, newest first",
+  description: "Each giveaway with its entry and ticket counts, its draw commitment, and, once drawn, its winner and seed.",
+  auth: "none",
+  responses: {
+    200: { description: "The giveaways, newest first.", schema: z.array(giveawaySchema), example: [giveawayExample] },
+  },
+});
+
+export const createGiveaway = defineRoute({
+  operationId: "createGiveaway",
+  method: "POST",
+  path: "/api/giveaways",
+  tag: TAG,
+  summary: "Create a giveaway",
+  description:
+    "Creates an active giveaway and commits to its draw: the server draws a secret 32-byte seed and publishes only its SHA-256 " +
+    "(`drawCommitment`); the seed is revealed at the draw. The end date must be in the future. Audited.",
+  auth: "admin-session",
+  body: {
+    kind: "json",
+    schema: createGiveawayBody,
+    example: {
+      title: "Golden Spook",
+      description: "One golden Spook for a lucky holder.",
+      imageUrl: "/uploads/2f1c9a4e-7b1d-4c1e-9d3a-5e8f6a7b9c0d.png",
+      pointsCost: 100,
+      endDate: "2099-10-31T18:00:00.000Z",
+    },
+  },
+  responses: {
+    201: { description: "The new giveaway.", schema: giveawaySchema, example: { ...giveawayExample, entriesCount: 0, ticketsCount: 0 } },
+    400: {
+      description:
+        "A field breaks its rule (the admin form's texts), the image URL is neither a site path nor an http(s) URL, or the body is not JSON.",
+      schema: errorBody,
+      example: { message: MESSAGES.endInFuture },
+    },
+  },
+});
+
+export const enterGiveaway = defineRoute({
+  operationId: "enterGiveaway",
+  method: "POST",
+  path: "/api/giveaways/enter",
+  tag: TAG,
+  summary: "Spend points on tickets of an open giveaway",
+  description:
+    "Spends `pointsCost × tickets` of the wallet's points in one transaction that checks the balance under a row lock, so " +
+    "concurrent entries never overspend. The giveaway must be open: active, before its end date, no winner drawn. The signed " +
+    "message must name this giveaway and ticket count; each signature is accepted once. Answers the entry and the wallet's new rewards.",
+  auth: "signature",
+  rateLimit: "signed",
+  signedMessage: "giveaway-entry",
+  body: {
+    kind: "json",
+    schema: enterGiveawayBody,
+    example: {
+      address: EXAMPLE_ADDRESS,
+      giveawayId: 7,
+      tickets: 3,
+      message: "Entering giveaway #7 with 3 ticket(s). Timestamp: 2026-10-20T09:15:00.000Z",
+      signature: "H/2XG8bVWVYQ7077qlkx7Kwv2XzvN39P0jcGW9MzkfGdK4pK++OgVCWHqWmrlZdfFjugcFy0JJJrDv/tsP5hL+o=",
+    },
+  },
+  responses: {
+    200: {
+      description: "The entry, and the wallet's rewards after the spend.",
+      schema: z.object({ success: successTrue, entry: giveawayEntrySchema, rewards: rewardsSchema }),
+      example: {
+        success: true,
+        entry: entryExample,
+        rewards: { ...EXAMPLE_REWARDS, unclaimedRewards: 934.5 },
+      },
+    },
+    400: {
+      description: "A field breaks its rule, or the body is not JSON.",
+      schema: errorBody,
+      example: { message: "Tickets must be at least 1" },
+    },
+    404: notFound,
+    409: {
+      description: "The giveaway is closed (inactive, ended or drawn), or the wallet has too few points; nothing was spent.",
+      schema: errorBody,
+      example: { message: "Not enough points: you need 300 points for 3 ticket(s), but you only have 120." },
+    },
+  },
+});
+
+export const listEntriesOfAddress = defineRoute({
+  operationId: "listEntriesOfAddress",
+  method: "GET",
+  path: "/api/giveaways/entries/user/{address}",
+  tag: TAG,
+  summary: "A wallet's entries, newest first",
+  description: "Each entry with its giveaway's title, cost, end date, state and winner.",
+  auth: "none",
+  params: addressParams,
+  responses: {
+    200: {
+      description: "The wallet's entries, newest first.",
+      schema: z.array(userGiveawayEntrySchema),
+      example: [
+        {
+          ...entryExample,
+          giveawayTitle: "Golden Spook",
+          pointsCost: 100,
+          endDate: "2099-10-31T18:00:00.000Z",
+          active: true,
+          winnerAddress: null,
+        },
+      ],
+    },
+    400: badAddress,
+  },
+});
+
+export const getGiveaway = defineRoute({
+  operationId: "getGiveaway",
+  method: "GET",
+  path: "/api/giveaways/{id}",
+  tag: TAG,
+  summary: "One giveaway",
+  auth: "none",
+  params: giveawayParams,
+  responses: {
+    200: { description: "The giveaway.", schema: giveawaySchema, example: giveawayExample },
+    404: notFound,
+  },
+});
+
+export const setGiveawayActive = defineRoute({
+  operationId: "setGiveawayActive",
+  method: "PATCH",
+  path: "/api/giveaways/{id}",
+  tag: TAG,
+  summary: "End a giveaway, or make it active again",
+  description: "`active: false` ends it now (no more entries, no draw); `active: true` reopens it until its end date. Audited.",
+  auth: "admin-session",
+  params: giveawayParams,
+  body: { kind: "json", schema: setGiveawayActiveBody, example: { active: false } },
+  responses: {
+    200: { description: "The giveaway after the change.", schema: giveawaySchema, example: { ...giveawayExample, active: false } },
+    400: {
+      description: "`active` is not a boolean, or the body is not JSON.",
+      schema: errorBody,
+      example: { message: "active must be true or false" },
+    },
+    404: notFound,
+  },
+});
+
+export const deleteGiveaway = defineRoute({
+  operationId: "deleteGiveaway",
+  method: "DELETE",
+  path: "/api/giveaways/{id}",
+  tag: TAG,
+  summary: "Delete a giveaway and its entries",
+  description: "Without a winner drawn, every entry's points go back to its wallet through the ledger. Audited.",
+  auth: "admin-session",
+  params: giveawayParams,
+  responses: {
+    200: {
+      description: "Deleted, with the count of entries refunded.",
+      schema: giveawayDeletedSchema,
+      example: { success: true, refunded: 12 },
+    },
+    404: notFound,
+  },
+});
+
+export const listEntries = defineRoute({
+  operationId: "listGiveawayEntries",
+  method: "GET",
+  path: "/api/giveaways/{id}/entries",
+  tag: TAG,
+  summary: "A giveaway's entries, in draw order",
+  description: "Ascending entry id: the order the draw lays the ticket ranges in, so anyone can recompute the winner.",
+  auth: "none",
+  params: giveawayParams,
+  responses: {
+    200: {
+      description: "The entries in ascending id.",
+      schema: z.array(giveawayEntrySchema),
+      example: [entryExample, { ...entryExample, id: 32, address: OTHER_ADDRESS, tickets: 1 }],
+    },
+    404: notFound,
+  },
+});
+
+export const setGiveawayImage = defineRoute({
+  operationId: "setGiveawayImage",
+  method: "PATCH",
+  path: "/api/giveaways/{id}/image",
+  tag: TAG,
+  summary: "Change a giveaway's image",
+  description: "Audited.",
+  auth: "admin-session",
+  params: giveawayParams,
+  body: { kind: "json", schema: setGiveawayImageBody, example: { imageUrl: "/uploads/8d0e2c4a-1f3b-4d5e-8a7c-9b0d1e2f3a4b.webp" } },
+  responses: {
+    200: {
+      description: "The giveaway after the change.",
+      schema: giveawaySchema,
+      example: { ...giveawayExample, imageUrl: "/uploads/8d0e2c4a-1f3b-4d5e-8a7c-9b0d1e2f3a4b.webp" },
+    },
+    400: {
+      description: "No image URL, one that is neither a site path nor an http(s) URL, or a body that is not JSON.",
+      schema: errorBody,
+      example: { message: "Please select an image to update." },
+    },
+    404: notFound,
+  },
+});
+
+export const drawGiveawayWinner = defineRoute({
+  operationId: "drawGiveawayWinner",
+  method: "POST",
+  path: "/api/giveaways/{id}/select-winner",
+  tag: TAG,
+  summary: "Draw the winner (commit-reveal, weighted by tickets)",
+  description:
+    "Reveals the seed committed at creation and marks the entry holding the winning ticket: each entry, in ascending id, holds the " +
+    "ticket range [before, before + tickets); the winning ticket is uint256(SHA-256(`spooks-draw:{seed}:{totalTickets}`)) mod " +
+    "totalTickets. Anyone can check SHA-256(seed) = drawCommitment and recompute it from GET /api/giveaways/{id}/entries. Once only. Audited.",
+  auth: "admin-session",
+  params: giveawayParams,
+  responses: {
+    200: {
+      description: "The winner and what proves the draw.",
+      schema: drawResultSchema,
+      example: {
+        winner: { address: EXAMPLE_ADDRESS, tickets: 3 },
+        drawSeed: EXAMPLE_SEED,
+        drawCommitment: EXAMPLE_COMMITMENT,
+        winningTicket: 2,
+        totalTickets: 4,
+      },
+    },
+    404: notFound,
+    409: {
+      description: "A winner is already drawn, the giveaway is inactive, or it has no entries.",
+      schema: errorBody,
+      example: { message: "A winner has already been drawn for this giveaway" },
+    },
+  },
+});
+
+export const uploadImage = defineRoute({
+  operationId: "uploadImage",
+  method: "POST",
+  path: "/api/upload-image",
+  tag: TAG,
+  summary: "Upload a giveaway image",
+  description:
+    "A multipart/form-data body with the file in the field `image`. Its type is read from its bytes, never from its name: PNG, " +
+    "JPEG, GIF and WebP only, at most 5 MB. Saved under a generated name and served from `/uploads/`.",
+  auth: "admin-session",
+  body: { kind: "multipart", schema: uploadImageBody },
+  responses: {
+    200: {
+      description: "Saved: `filePath` is where it is served, for a giveaway's imageUrl.",
+      schema: z.object({ success: successTrue, filePath: z.string(), message: z.string() }),
+      example: { success: true, filePath: "/uploads/2f1c9a4e-7b1d-4c1e-9d3a-5e8f6a7b9c0d.png", message: "Image uploaded successfully" },
+    },
+    400: {
+      description: "The multipart body is malformed, has no file in the field `image`, or the file is empty.",
+      schema: errorBody,
+      example: { message: "Send the image as multipart/form-data in the field 'image'" },
+    },
+    413: { description: "The image is larger than 5 MB.", schema: errorBody, example: { message: "Image is larger than 5 MB" } },
+    415: {
+      description: "The body is not multipart/form-data, or the file is not a PNG, JPEG, GIF or WebP image.",
+      schema: errorBody,
+      example: { message: "Only PNG, JPEG, GIF and WebP images are accepted" },
+    },
+  },
+});
+
+// Client types (app/lib/api.ts) ---------------------------------------------------------------------
+
+export type Giveaway = ClientAnswer<typeof getGiveaway>;
+export type GiveawayEntry = ClientAnswer<typeof listEntries>[number];
+export type UserGiveawayEntry = ClientAnswer<typeof listEntriesOfAddress>[number];
+export type EnterGiveawayResponse = ClientAnswer<typeof enterGiveaway>;
+export type EnterGiveawayRequest = RequestBody<typeof enterGiveaway>;
+export type DrawResult = ClientAnswer<typeof drawGiveawayWinner>;
+export type UploadImageResponse = ClientAnswer<typeof uploadImage>;

@@ -1,9 +1,92 @@
 /** Holdings, stats, rewards and the leaderboard: public reads, no auth. */
 import { z } from "zod";
-import { defineRoute, addressParams, errorBody, timestamp, type ClientAnswer } from "./kit.ts";
+import { COLLECTION_KEYS, RARITIES } from "../domain/collections.ts";
+import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT } from "../domain/leaderboard.ts";
+import { defineRoute, addressParams, addressSchema, errorBody, timestamp, type ClientAnswer } from "./kit.ts";
 
 const TAG = "Holdings and rewards";
-const badAddress = { description: "The address is not a Dogecoin address.", schema: errorBody, example: { message: "Invalid Dogecoin address" } };
+const badAddress = {
+  description: "The address is not a Dogecoin address.",
+  schema: errorBody,
+  example: { message: "Invalid Dogecoin address" },
+};
+const EXAMPLE_ADDRESS = "DHy2eGMWsFUmjur4GVeafrioGdHj7HGDyj";
+
+/** An address the server answers (already checked when it was stored, so not checked again here). */
+const walletAddress = z.string().meta({ description: "A Dogecoin address.", examples: [EXAMPLE_ADDRESS] });
+
+export const walletItemSchema = z
+  .object({
+    id: z.number().int().meta({ description: "The item's catalogue id (the page's own id for it)." }),
+    name: z.string().meta({ examples: ["Spooks #5"] }),
+    inscriptionId: z.string().meta({ description: "The item's inscription id (lower case)." }),
+    collection: z.enum(COLLECTION_KEYS),
+    imageUrl: z.string().nullable().meta({ description: "The catalogue's picture URL; null: the page shows /content/{inscriptionId}." }),
+    rarity: z.literal([1, 2, 3, 4]).meta({ description: "The rarity as a level: 1 Common, 2 Rare, 3 Epic, 4 Legendary." }),
+    rarityLabel: z.enum(RARITIES),
+    rank: z.number().int().meta({ description: "The item's rarity rank in its collection (1 = rarest)." }),
+    isStaked: z.boolean(),
+    stakedAt: timestamp.nullable().meta({ description: "When the wallet's open stake on the item began; null when not staked." }),
+    rewardRate: z.number().meta({ description: "Points per day each staked item of this wallet earns at its current tier." }),
+  })
+  .meta({ id: "WalletItem" });
+
+export const walletDoginals = defineRoute({
+  operationId: "getWalletItems",
+  method: "GET",
+  path: "/api/wallet-doginals/{address}",
+  tag: TAG,
+  summary: "The catalogue items a wallet owns, with their staking state",
+  description:
+    "Ownership is as the indexer last synced it from the chain; items the wallet does not own are never listed, " +
+    "whoever staked them. Ordered by collection, then item number. An empty list for a wallet without items. " +
+    "The `_t` query parameter the page adds against caches is ignored.",
+  auth: "none",
+  params: addressParams,
+  responses: {
+    200: {
+      description: "The wallet's items (possibly none).",
+      schema: z.array(walletItemSchema),
+      example: [
+        {
+          id: 5,
+          name: "Spooks #5",
+          inscriptionId: `${"a1".repeat(32)}i0`,
+          collection: "spooks",
+          imageUrl: null,
+          rarity: 3,
+          rarityLabel: "Epic",
+          rank: 120,
+          isStaked: true,
+          stakedAt: "2026-10-01T12:00:00.000Z",
+          rewardRate: 100,
+        },
+      ],
+    },
+    400: badAddress,
+  },
+});
+
+export const verifyHoldingsBody = z.object({
+  address: addressSchema,
+  inscriptionIds: z
+    .array(z.string().max(200), { error: "inscriptionIds must be a list" })
+    .max(10_000)
+    .optional()
+    .meta({ description: "Count only these items (case-insensitive); without it, every item the wallet owns." }),
+});
+
+/** A realistic rewards answer (the examples of every route that answers rewards). */
+export const EXAMPLE_REWARDS = {
+  unclaimedRewards: 1234.5,
+  dailyRate: 48,
+  rewardTier: 2,
+  stakedCount: 4,
+  totalCount: 5,
+  stakingPercentage: 80,
+  stakingSince: "2026-10-01T12:00:00.000Z",
+  rank: 3,
+};
 
 export const rewardsSchema = z
   .object({
@@ -30,16 +113,7 @@ export const rewards = defineRoute({
     200: {
       description: "The wallet's rewards figures.",
       schema: rewardsSchema,
-      example: {
-        unclaimedRewards: 1234.5,
-        dailyRate: 48,
-        rewardTier: 2,
-        stakedCount: 4,
-        totalCount: 5,
-        stakingPercentage: 80,
-        stakingSince: "2026-10-01T12:00:00.000Z",
-        rank: 3,
-      },
+      example: EXAMPLE_REWARDS,
     },
     400: badAddress,
   },
@@ -72,5 +146,81 @@ export const stats = defineRoute({
   },
 });
 
+export const verifyHoldings = defineRoute({
+  operationId: "verifyHoldings",
+  method: "POST",
+  path: "/api/verify-holdings",
+  tag: TAG,
+  summary: "How many of the listed items a wallet really owns, per collection",
+  description:
+    "Checks a list of inscription ids against the indexer's ownership: only the listed items the address owns " +
+    "count (ids it does not own, or unknown ones, are left out, not refused). Changes nothing; no signature needed. " +
+    "Without `inscriptionIds`, the counts of everything the wallet owns (as GET /api/stats/{address}).",
+  auth: "none",
+  body: {
+    kind: "json",
+    schema: verifyHoldingsBody,
+    example: { address: EXAMPLE_ADDRESS, inscriptionIds: [`${"a1".repeat(32)}i0`, `${"b2".repeat(32)}i0`] },
+  },
+  responses: {
+    200: {
+      description: "The counts of the listed items the wallet owns.",
+      schema: holdingCountsSchema,
+      example: { totalCount: 2, spooksCount: 1, societyCount: 1, stakedCount: 1 },
+    },
+  },
+});
+
+export const leaderboardQuery = z.object({
+  limit: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.coerce
+      .number({ error: "limit must be a number" })
+      .int("limit must be a whole number")
+      .min(1, "limit must be at least 1")
+      .max(LEADERBOARD_MAX_LIMIT, `limit must be at most ${LEADERBOARD_MAX_LIMIT}`)
+      .default(LEADERBOARD_DEFAULT_LIMIT)
+      .meta({ description: "How many wallets to list." }),
+  ),
+});
+
+export const leaderboardEntrySchema = z
+  .object({
+    address: walletAddress,
+    rewards: z.number().meta({ description: "The wallet's Spook Points (2 decimals)." }),
+  })
+  .meta({ id: "LeaderboardEntry" });
+
+export const leaderboard = defineRoute({
+  operationId: "getLeaderboard",
+  method: "GET",
+  path: "/api/leaderboard",
+  tag: TAG,
+  summary: "Wallets by Spook Points, most first",
+  description:
+    "Only wallets with points above 0, most first; ties by address (the order ranks are counted in). " +
+    `The top ${LEADERBOARD_DEFAULT_LIMIT} unless \`limit\` asks for 1 to ${LEADERBOARD_MAX_LIMIT}. The ranks of ` +
+    "GET /api/rewards/{address} count within that longest list only.",
+  auth: "none",
+  query: leaderboardQuery,
+  responses: {
+    200: {
+      description: "The leaderboard (possibly empty).",
+      schema: z.array(leaderboardEntrySchema),
+      example: [
+        { address: EXAMPLE_ADDRESS, rewards: 15230.5 },
+        { address: "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", rewards: 980 },
+      ],
+    },
+    400: {
+      description: "`limit` is not a whole number from 1 to the maximum.",
+      schema: errorBody,
+      example: { message: `limit must be at most ${LEADERBOARD_MAX_LIMIT}` },
+    },
+  },
+});
+
+export type WalletItem = ClientAnswer<typeof walletDoginals>[number];
 export type Rewards = ClientAnswer<typeof rewards>;
 export type WalletStats = ClientAnswer<typeof stats>;
+export type LeaderboardEntry = ClientAnswer<typeof leaderboard>[number];

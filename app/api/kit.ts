@@ -65,7 +65,9 @@ export function defineRoute<const R extends RouteContract>(route: R): R {
 }
 
 /** The body schema of the answer `status` of route `R`. */
-export type AnswerSchema<R extends RouteContract, S extends number> = R["responses"][S] extends { schema: infer T extends z.ZodType } ? T : never;
+export type AnswerSchema<R extends RouteContract, S extends number> = R["responses"][S] extends { schema: infer T extends z.ZodType }
+  ? T
+  : never;
 
 /** The success status a handler's plain return value is answered with: 201 where the route creates, else 200. */
 export type SuccessStatus<R extends RouteContract> = 201 extends keyof R["responses"] ? 201 : 200;
@@ -163,6 +165,10 @@ export const signedFields = {
 
 export const successTrue = z.literal(true);
 
+/** PostgreSQL text cannot hold U+0000: free text is refused up front with the server's own words. */
+export const NUL_MESSAGE = "Text must not contain NUL characters";
+export const hasNoNul = (text: string) => !text.includes("\u0000");
+
 // Answers every route of a kind can give --------------------------------------------------------------
 
 const error = (description: string, message: string): AnswerSpec => ({ description, schema: errorBody, example: { message } });
@@ -171,7 +177,10 @@ const error = (description: string, message: string): AnswerSpec => ({ descripti
 const ALWAYS: Record<number, AnswerSpec> = {
   500: error("Something unexpected failed on the server (it is logged); nothing was changed.", "Internal server error"),
   503: {
-    ...error("The database is unreachable; try again after Retry-After seconds.", "The database is unavailable right now; try again in a few seconds"),
+    ...error(
+      "The database is unreachable; try again after Retry-After seconds.",
+      "The database is unavailable right now; try again in a few seconds",
+    ),
     headers: { "Retry-After": "Seconds to wait before trying again." },
   },
 };
@@ -181,13 +190,20 @@ const JSON_BODY: Record<number, AnswerSpec> = {
   413: error("The body is larger than 1 MB.", "Request body is larger than 1024 KB"),
 };
 
+const PARAMETERS: Record<number, AnswerSpec> = {
+  400: error("A path or query parameter breaks its rule (the message says which).", "Invalid Dogecoin address"),
+};
+
 const ADMIN: Record<number, AnswerSpec> = {
   401: error("No admin session: sign in first (POST /api/auth/session).", "Sign in as the admin first"),
   403: error("The session is not the admin's, or the change comes from another site.", "Only the admin may do this"),
 };
 
 const ADMIN_CHANGE: Record<number, AnswerSpec> = {
-  415: error("A change must send its body as the route's content type (JSON unless it says otherwise).", "Send the body as application/json"),
+  415: error(
+    "A change must send its body as the route's content type (JSON unless it says otherwise).",
+    "Send the body as application/json",
+  ),
 };
 
 const SIGNED: Record<number, AnswerSpec> = {
@@ -199,7 +215,10 @@ const SIGNED: Record<number, AnswerSpec> = {
 
 const LIMITED: Record<number, AnswerSpec> = {
   429: {
-    ...error("Too many requests of this kind from your IP address in the current minute.", "Too many signed requests from your address: at most 300 per 60 s. Try again in 42 s."),
+    ...error(
+      "Too many requests of this kind from your IP address in the current minute.",
+      "Too many signed requests from your address: at most 300 per 60 s. Try again in 42 s.",
+    ),
     headers: { "Retry-After": "Seconds until the window resets.", RateLimit: "The IETF draft-8 rate limit header." },
   },
 };
@@ -212,6 +231,7 @@ export function answersOf(route: RouteContract): Record<number, AnswerSpec> {
   const isChange = route.method !== "GET";
   return {
     ...ALWAYS,
+    ...(route.params || route.query ? PARAMETERS : {}),
     ...(route.body?.kind === "json" ? JSON_BODY : {}),
     ...(route.auth === "admin-session" ? ADMIN : {}),
     ...(route.auth === "admin-session" && isChange ? ADMIN_CHANGE : {}),

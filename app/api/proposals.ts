@@ -1,2 +1,328 @@
-/** Placeholder: filled in by the contract work (see app/api/kit.ts). */
-export {};
+/**
+ * Governance: proposals and their results, snapshot voting power, one signed vote per wallet per
+ * proposal, and the admin's create and delete.
+ */
+import { z } from "zod";
+import { VOTE_TYPES, type ProposalStatus } from "../domain/governance.ts";
+import { createProposalSchema, MESSAGES } from "../domain/validation.ts";
+import { dateInput, formBody } from "./forms.ts";
+import {
+  addressParams,
+  defineRoute,
+  errorBody,
+  positiveIdSchema,
+  rowIdParam,
+  signedFields,
+  successTrue,
+  timestamp,
+  type ClientAnswer,
+  type RequestBody,
+} from "./kit.ts";
+
+const TAG = "Governance";
+
+/** The examples' voter; the vote example's signature is this wallet's real signature of its message. */
+const EXAMPLE_ADDRESS = "DQgYiZSiku7PNs3VhdMwJCTFfU9rcLKTzM";
+const ADMIN_ADDRESS = "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L";
+
+const PROPOSAL_STATUSES = ["upcoming", "active", "completed"] as const satisfies readonly ProposalStatus[];
+
+const proposalParams = z.object({ id: rowIdParam("Proposal") });
+
+const notFound = { description: "No proposal has this id.", schema: errorBody, example: { message: "Proposal not found" } };
+const badAddress = {
+  description: "The address is not a Dogecoin address.",
+  schema: errorBody,
+  example: { message: MESSAGES.invalidAddress },
+};
+
+// Answers ------------------------------------------------------------------------------------------
+
+const optionSchema = z.object({ id: z.number().int().min(1), optionText: z.string() });
+
+export const proposalSchema = z
+  .object({
+    id: z.number().int().min(1),
+    title: z.string(),
+    description: z.string(),
+    startDate: timestamp,
+    endDate: timestamp,
+    status: z.enum(PROPOSAL_STATUSES).meta({ description: "From the clock: upcoming before start, active until end, then completed." }),
+    voteType: z.enum(VOTE_TYPES),
+    options: z.array(optionSchema).meta({ description: "In the order they were given (Yes, No for yes_no)." }),
+    createdBy: z.string().meta({ description: "Who created it: the admin's address, or `cli`." }),
+  })
+  .meta({ id: "Proposal" });
+
+export const proposalDetailSchema = proposalSchema
+  .extend({
+    options: z.array(
+      optionSchema.extend({
+        voteCount: z.number().int().min(0).meta({ description: "The sum of the weights of the votes for this option." }),
+      }),
+    ),
+    totalVotes: z.number().int().min(0).meta({ description: "The sum of every vote's weight." }),
+    uniqueVoters: z.number().int().min(0).meta({ description: "How many wallets voted." }),
+  })
+  .meta({ id: "ProposalDetail" });
+
+export const userVoteSchema = z.object({ proposalId: z.number().int().min(1), optionId: z.number().int().min(1) }).meta({ id: "UserVote" });
+
+export const voteSchema = z
+  .object({
+    id: z.number().int().min(1),
+    proposalId: z.number().int().min(1),
+    optionId: z.number().int().min(1),
+    address: z.string(),
+    weight: z.number().int().min(1).meta({ description: "The wallet's snapshot voting power on this proposal." }),
+    votedAt: timestamp,
+  })
+  .meta({ id: "Vote" });
+
+const proposalExample = {
+  id: 4,
+  title: "Add a third collection?",
+  description: "Should holders of a third collection earn Spook Points too?",
+  startDate: "2026-11-01T00:00:00.000Z",
+  endDate: "2026-11-08T00:00:00.000Z",
+  status: "active",
+  voteType: "yes_no",
+  options: [
+    { id: 9, optionText: "Yes" },
+    { id: 10, optionText: "No" },
+  ],
+  createdBy: ADMIN_ADDRESS,
+};
+
+// Request bodies -------------------------------------------------------------------------------------
+
+/**
+ * The admin form's rules (createProposalSchema, with its texts: options normalized, dates checked) behind a
+ * body whose dates are ISO text.
+ */
+export const createProposalBody = formBody(
+  z.object(
+    {
+      ...createProposalSchema.in.shape,
+      startDate: dateInput(MESSAGES.missingFields).meta({ description: "When voting opens (ISO 8601); not in the past." }),
+      endDate: dateInput(MESSAGES.missingFields).meta({ description: "When voting closes (ISO 8601); after startDate." }),
+      options: createProposalSchema.in.shape.options.meta({
+        description: "For multiple_choice: at least two non-blank texts (trimmed, blanks dropped). Ignored for yes_no (Yes, No).",
+      }),
+    },
+    { error: "The body must be a JSON object" },
+  ),
+  createProposalSchema,
+);
+
+export const voteBody = z.object({ ...signedFields, optionId: positiveIdSchema("optionId") });
+
+const votingPowerQuery = z.object({
+  proposalId: z
+    .preprocess((value) => (value === "" ? undefined : value), rowIdParam("Proposal").optional())
+    .meta({ description: "A proposal's id: answers the wallet's snapshot power on it instead of its current staked count." }),
+});
+
+// Routes ---------------------------------------------------------------------------------------------
+
+export const listProposals = defineRoute({
+  operationId: "listProposals",
+  method: "GET",
+  path: "/api/proposals",
+  tag: TAG,
+  summary: "Every proposal with its status and options",
+  description: "Latest start first.",
+  auth: "none",
+  responses: {
+    200: { description: "The proposals, latest start first.", schema: z.array(proposalSchema), example: [proposalExample] },
+  },
+});
+
+export const createProposal = defineRoute({
+  operationId: "createProposal",
+  method: "POST",
+  path: "/api/proposals",
+  tag: TAG,
+  summary: "Create a proposal",
+  description:
+    "yes_no proposals get the options Yes and No; multiple_choice ones need at least two. The start must not be in the past and the " +
+    "end must follow it. The creator recorded is the signed-in admin, whatever the body says. Audited.",
+  auth: "admin-session",
+  body: {
+    kind: "json",
+    schema: createProposalBody,
+    example: {
+      title: "Next drop theme",
+      description: "What should the next drop be about?",
+      startDate: "2099-11-01T00:00:00.000Z",
+      endDate: "2099-11-08T00:00:00.000Z",
+      voteType: "multiple_choice",
+      options: ["Ghosts", "Pumpkins"],
+    },
+  },
+  responses: {
+    201: {
+      description: "The new proposal.",
+      schema: proposalSchema,
+      example: {
+        ...proposalExample,
+        id: 5,
+        title: "Next drop theme",
+        description: "What should the next drop be about?",
+        startDate: "2099-11-01T00:00:00.000Z",
+        endDate: "2099-11-08T00:00:00.000Z",
+        status: "upcoming",
+        voteType: "multiple_choice",
+        options: [
+          { id: 11, optionText: "Ghosts" },
+          { id: 12, optionText: "Pumpkins" },
+        ],
+      },
+    },
+    400: {
+      description: "A field breaks its rule (the admin form's texts), or the body is not JSON.",
+      schema: errorBody,
+      example: { message: MESSAGES.needMoreOptions },
+    },
+  },
+});
+
+export const listVotesOfAddress = defineRoute({
+  operationId: "listVotesOfAddress",
+  method: "GET",
+  path: "/api/proposals/user/{address}",
+  tag: TAG,
+  summary: "The proposals a wallet voted on, and its option",
+  auth: "none",
+  params: addressParams,
+  responses: {
+    200: { description: "The wallet's votes, by proposal id.", schema: z.array(userVoteSchema), example: [{ proposalId: 4, optionId: 9 }] },
+    400: badAddress,
+  },
+});
+
+export const getVotingPower = defineRoute({
+  operationId: "getVotingPower",
+  method: "GET",
+  path: "/api/proposals/voting-power/{address}",
+  tag: TAG,
+  summary: "A wallet's voting power",
+  description:
+    "Without `proposalId`: the items it has staked now. With one: its snapshot power on that proposal, the items it had staked at " +
+    "the proposal's start (for an upcoming proposal, what it has staked now). A vote is weighted by the snapshot power.",
+  auth: "none",
+  params: addressParams,
+  query: votingPowerQuery,
+  responses: {
+    200: {
+      description: "The voting power.",
+      schema: z.object({ votingPower: z.number().int().min(0) }).meta({ id: "VotingPower" }),
+      example: { votingPower: 3 },
+    },
+    400: badAddress,
+    404: notFound,
+  },
+});
+
+export const getProposal = defineRoute({
+  operationId: "getProposal",
+  method: "GET",
+  path: "/api/proposals/{id}",
+  tag: TAG,
+  summary: "A proposal with its results",
+  description: "Vote counts are sums of weights (snapshot voting power); uniqueVoters counts wallets.",
+  auth: "none",
+  params: proposalParams,
+  responses: {
+    200: {
+      description: "The proposal and its results.",
+      schema: proposalDetailSchema,
+      example: {
+        ...proposalExample,
+        options: [
+          { id: 9, optionText: "Yes", voteCount: 12 },
+          { id: 10, optionText: "No", voteCount: 5 },
+        ],
+        totalVotes: 17,
+        uniqueVoters: 6,
+      },
+    },
+    404: notFound,
+  },
+});
+
+export const deleteProposal = defineRoute({
+  operationId: "deleteProposal",
+  method: "DELETE",
+  path: "/api/proposals/{id}",
+  tag: TAG,
+  summary: "Delete a proposal and its votes",
+  description: "Audited.",
+  auth: "admin-session",
+  params: proposalParams,
+  responses: {
+    200: { description: "Deleted.", schema: z.object({ success: successTrue }), example: { success: true } },
+    404: notFound,
+  },
+});
+
+export const castVote = defineRoute({
+  operationId: "castVote",
+  method: "POST",
+  path: "/api/proposals/{id}/vote",
+  tag: TAG,
+  summary: "Vote on an active proposal",
+  description:
+    "One vote per wallet per proposal, while it is active, weighted by the wallet's snapshot voting power (items staked at the " +
+    "proposal's start); a wallet without any is refused. The signed message must name this proposal, its exact title and the " +
+    "option; each signature is accepted once.",
+  auth: "signature",
+  rateLimit: "signed",
+  signedMessage: "vote",
+  params: proposalParams,
+  body: {
+    kind: "json",
+    schema: voteBody,
+    example: {
+      address: EXAMPLE_ADDRESS,
+      optionId: 9,
+      message: "Voting on proposal #4: Add a third collection?. Option: 9. Timestamp: 2026-11-02T10:30:00.000Z",
+      signature: "Hz3sRdhICskNo9I9NcTCWUdifvM9D+Klw/mAji8vDPP9JCM+6Oyb4NP7sfACZ+4wN6ydggtPXvxNt+zz2g0wQZA=",
+    },
+  },
+  responses: {
+    200: {
+      description: "The recorded vote.",
+      schema: z.object({ success: successTrue, vote: voteSchema }),
+      example: {
+        success: true,
+        vote: { id: 57, proposalId: 4, optionId: 9, address: EXAMPLE_ADDRESS, weight: 3, votedAt: "2026-11-02T10:30:01.000Z" },
+      },
+    },
+    400: {
+      description: "The option is not one of this proposal's, a field breaks its rule, or the body is not JSON.",
+      schema: errorBody,
+      example: { message: "This option does not belong to this proposal" },
+    },
+    403: {
+      description: "The wallet had nothing staked when the proposal started.",
+      schema: errorBody,
+      example: { message: "No voting power: you need Spooks staked when the proposal started" },
+    },
+    404: notFound,
+    409: {
+      description: "The wallet already voted on it, or voting has not started or has ended.",
+      schema: errorBody,
+      example: { message: "You've already voted on this proposal" },
+    },
+  },
+});
+
+// Client types (app/lib/api.ts, app/components/governance/types.ts) -------------------------------
+
+export type Proposal = ClientAnswer<typeof listProposals>[number];
+export type ProposalDetail = ClientAnswer<typeof getProposal>;
+export type UserVote = ClientAnswer<typeof listVotesOfAddress>[number];
+export type VotingPower = ClientAnswer<typeof getVotingPower>;
+export type VoteRequest = RequestBody<typeof castVote>;
+export type VoteResponse = ClientAnswer<typeof castVote>;

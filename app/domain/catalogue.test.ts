@@ -25,10 +25,23 @@ describe("parseCatalogueRow", () => {
 
   it("accepts CSV-style text fields, any collection label the spec matches, any rarity case, and no rarity", () => {
     const parsed = parseCatalogueRow(
-      { name: " Spook Society #995 ", inscriptionId: id(995).toUpperCase().replace("I0", "i0"), collection: "Spook Society", rank: "1", rarity: "legendary" },
+      {
+        name: " Spook Society #995 ",
+        inscriptionId: id(995).toUpperCase().replace("I0", "i0"),
+        collection: "Spook Society",
+        rank: "1",
+        rarity: "legendary",
+      },
       3,
     );
-    expect(parsed).toEqual({ name: "Spook Society #995", inscriptionId: id(995), collection: "spook-society", number: 995, rank: 1, rarity: "Legendary" });
+    expect(parsed).toEqual({
+      name: "Spook Society #995",
+      inscriptionId: id(995),
+      collection: "spook-society",
+      number: 995,
+      rank: 1,
+      rarity: "Legendary",
+    });
     expect(parseCatalogueRow(row({ rarity: undefined, rank: 445 }), 1)).toMatchObject({ rarity: "Common" });
     expect(parseCatalogueRow(row({ collection: "SPOOKS" }), 1)).toMatchObject({ collection: "spooks" });
   });
@@ -50,6 +63,8 @@ describe("parseCatalogueRow", () => {
     ["fractional rank", row({ rank: 4.5 }), /invalid rank/],
     ["rank in exponent form", row({ rank: "1e2" }), /invalid rank/],
     ["missing rank", row({ rank: undefined }), /invalid rank ''/],
+    ["rank in an array", row({ rank: [50] }), /invalid rank '\[50\]'/],
+    ["name in an object", row({ name: { text: "Spooks #12" } }), /name '\{"text":"Spooks #12"\}' must be 'Spooks #N'/],
     ["unknown rarity", row({ rarity: "Mythic" }), /unknown rarity 'Mythic'/],
     ["rarity not matching rank 44", row({ rank: 44, rarity: "Epic" }), /rarity 'Epic' does not match rank 44 \(Legendary\)/],
     ["rarity not matching rank 45", row({ rank: 45, rarity: "Legendary" }), /does not match rank 45 \(Epic\)/],
@@ -76,7 +91,11 @@ describe("validateCatalogue", () => {
   });
 
   it("returns no items at all when any row is bad, and names every bad row", () => {
-    const { items, errors } = validateCatalogue([...good, row({ name: "Spooks #14", inscriptionId: "bad" }), row({ name: "Spooks #15", inscriptionId: id(15), rank: 0 })]);
+    const { items, errors } = validateCatalogue([
+      ...good,
+      row({ name: "Spooks #14", inscriptionId: "bad" }),
+      row({ name: "Spooks #15", inscriptionId: id(15), rank: 0 }),
+    ]);
     expect(items).toEqual([]);
     expect(errors.map((error) => error.row)).toEqual([4, 5]);
   });

@@ -23,7 +23,11 @@ export type RowError = { row: number; message: string };
 
 function field(raw: Record<string, unknown>, key: string): string {
   const value = raw[key];
-  return value === undefined || value === null ? "" : String(value).trim();
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value.trim();
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  // A nested array or object shows as JSON, so it fails as what it is: String() would pass `[5]` as rank "5".
+  return JSON.stringify(value);
 }
 
 /** Checks one raw row (from JSON or CSV); `row` is its 1-based position for messages. */

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  COLLECTIONS,
-  collectionKeyOf,
-  isInscriptionId,
-  itemName,
-  itemNumberFromName,
-  rarityForRank,
-  rarityLevel,
-} from "./collections.ts";
+import { COLLECTIONS, collectionKeyOf, isInscriptionId, itemName, itemNumberFromName, rarityForRank, rarityLevel } from "./collections.ts";
 
 describe("collectionKeyOf (case-insensitive: exactly 'spooks', or containing both 'spook' and 'society')", () => {
   it.each([

@@ -33,6 +33,8 @@ describe("item image URL templates (ITEM_IMAGE_URLS)", () => {
       "https://a.example/c/{id}",
       "https://b.example/{id}",
     ]);
-    expect(() => loadConfig({ ITEM_IMAGE_URLS: "https://a.example/c/" })).toThrow(/^ITEM_IMAGE_URLS: "https:\/\/a.example\/c\/" must contain \{id\}/);
+    expect(() => loadConfig({ ITEM_IMAGE_URLS: "https://a.example/c/" })).toThrow(
+      /^ITEM_IMAGE_URLS: "https:\/\/a.example\/c\/" must contain \{id\}/,
+    );
   });
 });

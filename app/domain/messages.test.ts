@@ -81,9 +81,7 @@ describe("bulk stake and unstake messages", () => {
     expect(bulkStakeMessage("stake", names, AT)).toBe(
       `Staking 3 Spooks for Spook Points: Spooks #1, Spook Society #22, Spooks #888. Timestamp: ${ISO}`,
     );
-    expect(bulkStakeMessage("unstake", ["Spooks #1"], AT)).toBe(
-      `Unstaking 1 Spooks from SPOOK Points: Spooks #1. Timestamp: ${ISO}`,
-    );
+    expect(bulkStakeMessage("unstake", ["Spooks #1"], AT)).toBe(`Unstaking 1 Spooks from SPOOK Points: Spooks #1. Timestamp: ${ISO}`);
   });
 
   it.each(["stake", "unstake"] as const)("%s round-trips through its parser", (action) => {

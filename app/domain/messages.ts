@@ -29,10 +29,7 @@ const STAKE_PATTERNS: Record<StakeAction, RegExp> = {
   unstake: new RegExp(String.raw`^Unstaking Spook #(\d+) from SPOOK Points\. Timestamp: ${ISO}$`),
 };
 
-export function parseStakeMessage(
-  action: StakeAction,
-  message: string,
-): { itemNumber: number; timestamp: Date } | null {
+export function parseStakeMessage(action: StakeAction, message: string): { itemNumber: number; timestamp: Date } | null {
   const match = STAKE_PATTERNS[action].exec(message);
   if (!match) return null;
   const itemNumber = positiveInt(match[1]);
@@ -52,10 +49,7 @@ const BULK_PATTERNS: Record<StakeAction, RegExp> = {
   unstake: new RegExp(String.raw`^Unstaking (\d+) Spooks from SPOOK Points: (.+)\. Timestamp: ${ISO}$`),
 };
 
-export function parseBulkStakeMessage(
-  action: StakeAction,
-  message: string,
-): { names: string[]; timestamp: Date } | null {
+export function parseBulkStakeMessage(action: StakeAction, message: string): { names: string[]; timestamp: Date } | null {
   const match = BULK_PATTERNS[action].exec(message);
   if (!match) return null;
   const count = positiveInt(match[1]);
@@ -73,9 +67,7 @@ export function entryMessage(giveawayId: number, tickets: number, at: Date): str
 
 const ENTRY_PATTERN = new RegExp(String.raw`^Entering giveaway #(\d+) with (\d+) ticket\(s\)\. Timestamp: ${ISO}$`);
 
-export function parseEntryMessage(
-  message: string,
-): { giveawayId: number; tickets: number; timestamp: Date } | null {
+export function parseEntryMessage(message: string): { giveawayId: number; tickets: number; timestamp: Date } | null {
   const match = ENTRY_PATTERN.exec(message);
   if (!match) return null;
   const giveawayId = positiveInt(match[1]);
@@ -88,21 +80,15 @@ export function voteMessage(proposalId: number, title: string, optionId: number,
   return `Voting on proposal #${proposalId}: ${title}. Option: ${optionId}. Timestamp: ${at.toISOString()}`;
 }
 
-const VOTE_PATTERN = new RegExp(
-  String.raw`^Voting on proposal #(\d+): ([\s\S]*)\. Option: (\d+)\. Timestamp: ${ISO}$`,
-);
+const VOTE_PATTERN = new RegExp(String.raw`^Voting on proposal #(\d+): ([\s\S]*)\. Option: (\d+)\. Timestamp: ${ISO}$`);
 
-export function parseVoteMessage(
-  message: string,
-): { proposalId: number; title: string; optionId: number; timestamp: Date } | null {
+export function parseVoteMessage(message: string): { proposalId: number; title: string; optionId: number; timestamp: Date } | null {
   const match = VOTE_PATTERN.exec(message);
   if (!match) return null;
   const proposalId = positiveInt(match[1]);
   const optionId = positiveInt(match[3]);
   const timestamp = parseIso(match[4]);
-  return proposalId && optionId && timestamp
-    ? { proposalId, title: match[2], optionId, timestamp }
-    : null;
+  return proposalId && optionId && timestamp ? { proposalId, title: match[2], optionId, timestamp } : null;
 }
 
 /** Sign-in challenge, laid out as Sign-In With Ethereum (EIP-4361) with "Dogecoin" for "Ethereum". */

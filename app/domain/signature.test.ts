@@ -74,9 +74,7 @@ describe("verifySignedMessage", () => {
 
   it("refuses a malformed or wrong-version address", () => {
     const signature = independentSign(message, "\x18Bitcoin Signed Message:\n");
-    expect(() => verifySignedMessage(message, address.slice(0, -1) + (address.endsWith("a") ? "b" : "a"), signature)).toThrow(
-      /checksum/,
-    );
+    expect(() => verifySignedMessage(message, address.slice(0, -1) + (address.endsWith("a") ? "b" : "a"), signature)).toThrow(/checksum/);
     expect(() => verifySignedMessage(message, "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", signature)).toThrow(/P2PKH/);
   });
 });

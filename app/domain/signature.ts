@@ -60,9 +60,7 @@ function recoverAddress(hash: Uint8Array, header: number, compact: Uint8Array, n
   const compressed = header >= 31;
   const recovery = (header - 27) & 3;
   try {
-    const point = secp256k1.Signature.fromBytes(compact, "compact")
-      .addRecoveryBit(recovery)
-      .recoverPublicKey(hash);
+    const point = secp256k1.Signature.fromBytes(compact, "compact").addRecoveryBit(recovery).recoverPublicKey(hash);
     return addressFromPublicKey(point.toBytes(compressed), network);
   } catch {
     return null;

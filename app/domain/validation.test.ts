@@ -103,12 +103,9 @@ describe("createGiveawaySchema", () => {
     expect(parsed.endDate).toEqual(inMs(DAY));
   });
 
-  it.each(["title", "description", "imageUrl", "endDate"])(
-    "refuses a missing %s with 'Please fill out all required fields'",
-    (field) => {
-      expect(shown(createGiveawaySchema, { ...valid, [field]: undefined })).toBe(MESSAGES.missingFields);
-    },
-  );
+  it.each(["title", "description", "imageUrl", "endDate"])("refuses a missing %s with 'Please fill out all required fields'", (field) => {
+    expect(shown(createGiveawaySchema, { ...valid, [field]: undefined })).toBe(MESSAGES.missingFields);
+  });
 
   it.each(["title", "description", "imageUrl"])("refuses a blank %s", (field) => {
     expect(shown(createGiveawaySchema, { ...valid, [field]: "   " })).toBe(MESSAGES.missingFields);
@@ -152,10 +149,7 @@ describe("createProposalSchema", () => {
   });
 
   it("trims multiple-choice options and drops blank ones", () => {
-    expect(createProposalSchema.parse({ ...valid, options: ["  Ghosts ", "", "  ", "Ghouls\n"] }).options).toEqual([
-      "Ghosts",
-      "Ghouls",
-    ]);
+    expect(createProposalSchema.parse({ ...valid, options: ["  Ghosts ", "", "  ", "Ghouls\n"] }).options).toEqual(["Ghosts", "Ghouls"]);
   });
 
   it("requires at least two non-blank options for multiple choice", () => {
@@ -184,9 +178,14 @@ describe("createProposalSchema", () => {
   });
 
   it("reports every broken rule at once", () => {
-    expect(messages(createProposalSchema, { ...valid, options: ["x"], startDate: inMs(-DAY).toISOString(), endDate: inMs(-2 * DAY).toISOString() }).sort()).toEqual(
-      [MESSAGES.endAfterStart, MESSAGES.needMoreOptions, MESSAGES.startInFuture].sort(),
-    );
+    expect(
+      messages(createProposalSchema, {
+        ...valid,
+        options: ["x"],
+        startDate: inMs(-DAY).toISOString(),
+        endDate: inMs(-2 * DAY).toISOString(),
+      }).sort(),
+    ).toEqual([MESSAGES.endAfterStart, MESSAGES.needMoreOptions, MESSAGES.startInFuture].sort());
   });
 
   it("follows the app clock, not the machine's", () => {

@@ -30,17 +30,10 @@ export const MESSAGES = {
 
 export const DEFAULT_ADJUSTMENT_DESCRIPTION = "Manual adjustment by admin";
 
-export const addressSchema = z
-  .string({ error: MESSAGES.invalidAddress })
-  .trim()
-  .refine(isDogecoinAddress, MESSAGES.invalidAddress);
+export const addressSchema = z.string({ error: MESSAGES.invalidAddress }).trim().refine(isDogecoinAddress, MESSAGES.invalidAddress);
 
 const requiredText = (max: number, label: string) =>
-  z
-    .string({ error: MESSAGES.missingFields })
-    .trim()
-    .min(1, MESSAGES.missingFields)
-    .max(max, `${label} must be at most ${max} characters`);
+  z.string({ error: MESSAGES.missingFields }).trim().min(1, MESSAGES.missingFields).max(max, `${label} must be at most ${max} characters`);
 
 const date = z.coerce.date({ error: MESSAGES.missingFields });
 
@@ -82,7 +75,10 @@ export const createProposalSchema = z
     startDate: date,
     endDate: date,
     voteType: z.enum(VOTE_TYPES),
-    options: z.array(z.string().max(TITLE_MAX, `Options must be at most ${TITLE_MAX} characters`)).max(20).default([]),
+    options: z
+      .array(z.string().max(TITLE_MAX, `Options must be at most ${TITLE_MAX} characters`))
+      .max(20)
+      .default([]),
   })
   .transform((p) => ({ ...p, options: normalizeOptions(p.voteType, p.options) }))
   .superRefine((p, ctx) => {

@@ -1,18 +1,12 @@
 /**
  * The browser's client for /api. A failed call raises the server's `message`, or 'API Error: {status text}'
- * (spec section 7). Shapes follow the API issue; times are ISO strings.
+ * (spec section 7). The shapes are the contract's (app/api/): what the server's answer schemas send.
  */
-import type {
-  Giveaway as ServerGiveaway,
-  GiveawayEntry as ServerGiveawayEntry,
-  UserGiveawayEntry as ServerUserGiveawayEntry,
-} from "../../db/queries/giveaways.server.ts";
-import type {
-  HoldingCounts,
-  LeaderboardEntry as ServerLeaderboardEntry,
-  Rewards as ServerRewards,
-  WalletItem as ServerWalletItem,
-} from "../../db/queries/holdings.server.ts";
+import type { Rewards } from "../api/holdings.ts";
+
+export type { Rewards, WalletItem, WalletStats, LeaderboardEntry } from "../api/holdings.ts";
+export type { StakeResponse, BulkStakeResponse } from "../api/staking.ts";
+export type { Giveaway, GiveawayEntry, UserGiveawayEntry, EnterGiveawayResponse } from "../api/giveaways.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -40,8 +34,9 @@ export async function api<T>(path: string, { method = "GET", body, signal }: Api
     signal,
     credentials: "same-origin",
     // Every change is sent as JSON (even with no body): the server refuses other types on cookie routes (415).
-    headers: method === "GET" || isForm ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-    body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
+    headers:
+      method === "GET" || isForm ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
   });
   const text = await response.text();
   let data: unknown = null;
@@ -63,19 +58,7 @@ export async function api<T>(path: string, { method = "GET", body, signal }: Api
 export const apiGet = <T>(path: string, signal?: AbortSignal) => api<T>(path, { signal });
 export const apiPost = <T>(path: string, body?: unknown) => api<T>(path, { method: "POST", body });
 
-// Shapes: the server's types as they arrive over JSON (a Date becomes its ISO string) -------------------
-
-/** `T` after JSON.stringify / JSON.parse: dates become strings. */
-export type Json<T> = T extends Date
-  ? string
-  : T extends readonly (infer U)[]
-    ? Json<U>[]
-    : T extends object
-      ? { [K in keyof T]: Json<T[K]> }
-      : T;
-
-export type WalletItem = Json<ServerWalletItem>;
-export type Rewards = Json<ServerRewards>;
+/** What the rewards panel shows before the first answer (and for no wallet). */
 export const DEFAULT_REWARDS: Rewards = {
   unclaimedRewards: 0,
   dailyRate: 0,
@@ -87,23 +70,7 @@ export const DEFAULT_REWARDS: Rewards = {
   rank: 0,
 };
 
-
-
-export type WalletStats = Json<HoldingCounts>;
-export type LeaderboardEntry = Json<ServerLeaderboardEntry>;
-export type Giveaway = Json<ServerGiveaway>;
-export type GiveawayEntry = Json<ServerGiveawayEntry>;
-export type UserGiveawayEntry = Json<ServerUserGiveawayEntry>;
-
-export type StakeResponse = { success: true; alreadyStaked?: boolean; rewards?: Rewards };
-export type BulkStakeResponse = { success: true; count: number; alreadyStaked: number; rewards?: Rewards };
-
-
-
-
-export type EnterGiveawayResponse = { success: true; entry: GiveawayEntry; rewards?: Rewards };
-
-// Paths (also the cache keys of app/lib/query.ts) ------------------------------------------------------
+// Paths (the query keys of app/lib/queries.ts are made from them) ---------------------------------------
 
 export const paths = {
   walletItems: (address: string) => `/api/wallet-doginals/${address}`,

@@ -154,11 +154,7 @@ export default function AdminPage({ loaderData }: Route.ComponentProps) {
         <p className="text-sm text-zinc-400">
           Sign the one-time sign-in message in your wallet to open the admin panel. Nothing is sent to the chain.
         </p>
-        <Button
-          className="justify-self-center"
-          onClick={() => access.view === "sign-in" && void access.signIn()}
-          disabled={signingIn}
-        >
+        <Button className="justify-self-center" onClick={() => access.view === "sign-in" && void access.signIn()} disabled={signingIn}>
           {signingIn && <Spinner />} {signingIn ? "Signing in..." : "Sign In"}
         </Button>
       </Gate>

@@ -42,7 +42,13 @@ beforeAll(async () => {
   // Items padded to 20 KB each, as real pictures are.
   bigChain = await startSimulatedChain({ owners, contentBytes: 20_000 });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-content-"));
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, ORD_URL: chain.url, CONTENT_MAX_BYTES: "16384", CONTENT_TIMEOUT_MS: "3000" });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    ORD_URL: chain.url,
+    CONTENT_MAX_BYTES: "16384",
+    CONTENT_TIMEOUT_MS: "3000",
+  });
   context = { sql: db.sql, config: { ...config, adminAddress: owner }, demoWallets: [] };
 });
 
@@ -61,7 +67,9 @@ afterEach(() => {
 
 async function get(inscriptionId: string): Promise<Response> {
   const request = new Request(`http://spooks.test/content/${inscriptionId}`);
-  return loader({ request, params: { inscriptionId }, context, unstable_pattern: "/content/:inscriptionId" } as unknown as Parameters<typeof loader>[0]);
+  return loader({ request, params: { inscriptionId }, context, unstable_pattern: "/content/:inscriptionId" } as unknown as Parameters<
+    typeof loader
+  >[0]);
 }
 
 const cacheFile = (inscriptionId: string) => path.join(contentCacheDir(dataDir), inscriptionId);
@@ -178,7 +186,9 @@ describe("GET /content/{inscriptionId}", () => {
     expect(html.requests()).toBe(2); // asked again: nothing was cached
 
     const svg = await fakeOrd((res) =>
-      res.writeHead(200, { "content-type": "image/svg+xml" }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      res
+        .writeHead(200, { "content-type": "image/svg+xml" })
+        .end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
     );
     context.config.ordUrl = svg.url;
     expect(await expect502(item.inscriptionId)).toMatch(/not a PNG/);
@@ -207,7 +217,9 @@ describe("GET /content/{inscriptionId}", () => {
     expect(await expect502(item.inscriptionId)).toMatch(/larger than/);
 
     // At the limit is fine.
-    const exact = await fakeOrd((res) => res.writeHead(200, { "content-type": "image/png" }).end(Buffer.concat([png, Buffer.alloc(16384 - png.length)])));
+    const exact = await fakeOrd((res) =>
+      res.writeHead(200, { "content-type": "image/png" }).end(Buffer.concat([png, Buffer.alloc(16384 - png.length)])),
+    );
     context.config.ordUrl = exact.url;
     const response = await get(item.inscriptionId);
     expect(response.status).toBe(200);

@@ -21,7 +21,12 @@ export const loader = apiRoute<Route.LoaderArgs>(async ({ params, context }) => 
   const { config } = context;
   try {
     const { mediaType, bytes } = await getContent(
-      { dir: contentCacheDir(config.dataDir), ordUrl: config.ordUrl, maxBytes: config.content.maxBytes, timeoutMs: config.content.timeoutMs },
+      {
+        dir: contentCacheDir(config.dataDir),
+        ordUrl: config.ordUrl,
+        maxBytes: config.content.maxBytes,
+        timeoutMs: config.content.timeoutMs,
+      },
       inscriptionId,
     );
     return new Response(bytes, {

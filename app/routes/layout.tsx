@@ -1,23 +1,30 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { useState } from "react";
 import { Outlet } from "react-router";
 import { CollectionStats } from "../components/layout/collection-stats.tsx";
 import { Footer } from "../components/layout/footer.tsx";
 import { Header } from "../components/layout/header.tsx";
 import { Toaster } from "../components/ui/toast.tsx";
+import { createQueryClient } from "../lib/queries.ts";
 import { WalletProvider } from "../wallet/wallet-context.tsx";
 
-/** The shell of every page: wallet, header, collection statistics, the page, footer, toasts. */
+/** The shell of every page: data cache, wallet, header, collection statistics, the page, footer, toasts. */
 export default function Layout() {
+  // One cache for the page's life (a new one per server render, which never fetches).
+  const [queryClient] = useState(createQueryClient);
   return (
-    <WalletProvider>
-      <div className="flex min-h-screen flex-col">
-        <Header />
-        <CollectionStats />
-        <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
-          <Outlet />
-        </main>
-        <Footer />
-      </div>
-      <Toaster />
-    </WalletProvider>
+    <QueryClientProvider client={queryClient}>
+      <WalletProvider>
+        <div className="flex min-h-screen flex-col">
+          <Header />
+          <CollectionStats />
+          <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
+            <Outlet />
+          </main>
+          <Footer />
+        </div>
+        <Toaster />
+      </WalletProvider>
+    </QueryClientProvider>
   );
 }

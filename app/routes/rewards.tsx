@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
 import { ENTER_DIALOG_DELAY_MS, EnterGiveawayDialog } from "../components/rewards/enter-dialog.tsx";
@@ -18,7 +19,7 @@ import { toast } from "../components/ui/toast.tsx";
 import { isGiveawayOpen } from "../domain/giveaways.ts";
 import { entryMessage } from "../domain/messages.ts";
 import { apiPost, paths, type EnterGiveawayResponse, type Giveaway, type UserGiveawayEntry } from "../lib/api.ts";
-import { invalidateQueries, setQueryData, useQuery } from "../lib/query.ts";
+import { queryKeyOf, useApiQuery } from "../lib/queries.ts";
 import { isWalletHandledError, useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/rewards";
 
@@ -50,7 +51,11 @@ function DisconnectedRewards() {
         {wallet.status === "detecting" ? (
           <Skeleton className="h-12 w-48" />
         ) : wallet.hasExtension ? (
-          <Button size="lg" disabled={wallet.loading} onClick={() => void wallet.connect({ failureDescription: "Failed to connect to MyDoge wallet. Please try again." })}>
+          <Button
+            size="lg"
+            disabled={wallet.loading}
+            onClick={() => void wallet.connect({ failureDescription: "Failed to connect to MyDoge wallet. Please try again." })}
+          >
             <WalletIcon /> Connect Wallet
           </Button>
         ) : (
@@ -64,8 +69,9 @@ function DisconnectedRewards() {
 function ConnectedRewards({ address }: { address: string }) {
   const wallet = useWallet();
   const now = useNow();
-  const giveawaysQuery = useQuery<Giveaway[]>(paths.giveaways(), { staleTime: 10_000, refetchOnFocus: true });
-  const entriesQuery = useQuery<UserGiveawayEntry[]>(paths.userEntries(address), { staleTime: 10_000 });
+  const queryClient = useQueryClient();
+  const giveawaysQuery = useApiQuery<Giveaway[]>(paths.giveaways(), { staleTime: 10_000, refetchOnWindowFocus: true });
+  const entriesQuery = useApiQuery<UserGiveawayEntry[]>(paths.userEntries(address), { staleTime: 10_000 });
   const [entering, setEntering] = useState<Giveaway | null>(null);
   const [enlarged, setEnlarged] = useState<Giveaway | null>(null);
 
@@ -106,16 +112,20 @@ function ConnectedRewards({ address }: { address: string }) {
         signature,
         message,
       });
-      if (response.rewards) setQueryData(paths.rewards(address), response.rewards);
+      if (response.rewards) queryClient.setQueryData(queryKeyOf(paths.rewards(address)), response.rewards);
       toast({ title: "Entry Successful!", description: `You've entered the giveaway with ${tickets} ticket(s).`, variant: "success" });
-      await Promise.all([
-        invalidateQueries(paths.giveaways()),
-        invalidateQueries(paths.userEntries(address)),
-        invalidateQueries(paths.rewards(address)),
-      ]);
+      await Promise.all(
+        [paths.giveaways(), paths.userEntries(address), paths.rewards(address)].map((path) =>
+          queryClient.invalidateQueries({ queryKey: queryKeyOf(path) }),
+        ),
+      );
       return true;
     } catch {
-      toast({ title: "Failed to Enter", description: "There was an error entering the giveaway. Please try again.", variant: "destructive" });
+      toast({
+        title: "Failed to Enter",
+        description: "There was an error entering the giveaway. Please try again.",
+        variant: "destructive",
+      });
       return false;
     }
   };

@@ -1,20 +1,19 @@
-import { useMemo, useState } from "react";
+import { lazy, useMemo, useState } from "react";
 import { GhostIcon, WalletIcon } from "../components/icons.tsx";
 import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
 import { HowStakingWorks } from "../components/staking/how-staking-works.tsx";
 import { ItemCard, ItemCardSkeleton } from "../components/staking/item-card.tsx";
 import { RewardsPanel } from "../components/staking/rewards-panel.tsx";
-import { StakeDialog } from "../components/staking/stake-dialog.tsx";
 import { bulkTargets, inFilter, useStaking, type StakeFilter } from "../components/staking/use-staking.ts";
-import { ConfirmDialog } from "../components/ui/alert-dialog.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Card } from "../components/ui/card.tsx";
+import { OpenedOnce } from "../components/ui/opened-once.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import { itemNumberFromName } from "../domain/collections.ts";
 import type { StakeAction } from "../domain/messages.ts";
 import { paths, type WalletItem } from "../lib/api.ts";
-import { useQuery } from "../lib/query.ts";
+import { useApiQuery } from "../lib/queries.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/stake";
 
@@ -22,6 +21,10 @@ export const meta: Route.MetaFunction = () => [
   { title: "Stake Spooks, Earn Rewards | Spooks" },
   { name: "description", content: "Soft-stake your Spooks and Spook Society inscriptions and earn Spook Points every hour." },
 ];
+
+// The dialogs load when first opened: the page's first paint does not need them.
+const StakeDialog = lazy(() => import("../components/staking/stake-dialog.tsx").then((module) => ({ default: module.StakeDialog })));
+const ConfirmDialog = lazy(() => import("../components/ui/alert-dialog.tsx").then((module) => ({ default: module.ConfirmDialog })));
 
 const SKELETON_CARDS = 8;
 const FILTERS: { value: StakeFilter; label: string }[] = [
@@ -103,7 +106,7 @@ function Dashboard({ address }: { address: string }) {
   const [staking, setStaking] = useState<WalletItem | null>(null);
   const [confirm, setConfirm] = useState<{ action: StakeAction; targets: WalletItem[] } | null>(null);
   const [bulkBusy, setBulkBusy] = useState(false);
-  const itemsQuery = useQuery<WalletItem[]>(paths.walletItems(address), { staleTime: 10_000 });
+  const itemsQuery = useApiQuery<WalletItem[]>(paths.walletItems(address), { staleTime: 10_000 });
   const { stake, unstake, bulk, ensureIdle } = useStaking(address);
 
   // Spec section 8: on a fetch error the list falls back silently to empty.
@@ -180,30 +183,34 @@ function Dashboard({ address }: { address: string }) {
 
       <RewardsPanel items={items} />
 
-      <StakeDialog
-        item={staking}
-        onOpenChange={(open) => !open && setStaking(null)}
-        onConfirm={(item, message) => stake(item, message)}
-      />
-      <ConfirmDialog
-        open={confirm !== null}
-        onOpenChange={(open) => !open && setConfirm(null)}
-        title={confirm ? `${confirm.action === "stake" ? "Stake" : "Unstake"} all ${confirm.targets.length} Spooks?` : ""}
-        description={
-          confirm?.action === "stake"
-            ? "You will sign one message listing every Spook. They stay in your wallet and start earning SPOOK Points."
-            : "You will sign one message listing every Spook. They stop earning SPOOK Points."
-        }
-        confirmLabel={confirm?.action === "stake" ? "Stake All" : "Unstake All"}
-        destructive={confirm?.action === "unstake"}
-        onConfirm={() => {
-          if (!confirm) return;
-          const { action, targets } = confirm;
-          setConfirm(null);
-          setBulkBusy(true);
-          void bulk(action, targets).finally(() => setBulkBusy(false));
-        }}
-      />
+      <OpenedOnce open={staking !== null}>
+        <StakeDialog
+          item={staking}
+          onOpenChange={(open) => !open && setStaking(null)}
+          onConfirm={(item, message) => stake(item, message)}
+        />
+      </OpenedOnce>
+      <OpenedOnce open={confirm !== null}>
+        <ConfirmDialog
+          open={confirm !== null}
+          onOpenChange={(open) => !open && setConfirm(null)}
+          title={confirm ? `${confirm.action === "stake" ? "Stake" : "Unstake"} all ${confirm.targets.length} Spooks?` : ""}
+          description={
+            confirm?.action === "stake"
+              ? "You will sign one message listing every Spook. They stay in your wallet and start earning SPOOK Points."
+              : "You will sign one message listing every Spook. They stop earning SPOOK Points."
+          }
+          confirmLabel={confirm?.action === "stake" ? "Stake All" : "Unstake All"}
+          destructive={confirm?.action === "unstake"}
+          onConfirm={() => {
+            if (!confirm) return;
+            const { action, targets } = confirm;
+            setConfirm(null);
+            setBulkBusy(true);
+            void bulk(action, targets).finally(() => setBulkBusy(false));
+          }}
+        />
+      </OpenedOnce>
     </div>
   );
 }

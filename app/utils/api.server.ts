@@ -3,12 +3,14 @@
  * `{ message }` with an honest status. Refusals and bad input are 4xx; only the unexpected is a 500.
  */
 import type { z } from "zod";
+import { API_ROUTES } from "../api/index.ts";
 import { issueStatus, type AnswerSchema, type RouteContract, type ServerAnswer, type SuccessStatus } from "../api/kit.ts";
 import { AddressError, isDogecoinAddress } from "../domain/address.ts";
-import { badRequest, Refusal, type RefusalStatus } from "../domain/errors.ts";
+import { badRequest, Refusal } from "../domain/errors.ts";
 import { SignatureError } from "../domain/signature.ts";
 import type { AppLoadContext } from "react-router";
 import { requireAdmin, type WebActor } from "./auth.server.ts";
+import { requestLogger } from "./logger.server.ts";
 import { MESSAGES } from "../domain/validation.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/availability.server.ts";
 import { issueText, parseOrRefuse, requireRowId } from "../../db/queries/input.server.ts";
@@ -120,17 +122,7 @@ export function errorResponse(error: unknown, request: Request): Response {
     // Postgres text cannot hold U+0000; whatever text carried it (a body, a query, a signed message) is refused.
     if (error.code === "22021") return json({ message: "Text must not contain NUL characters" }, 400);
   }
-  console.error(
-    JSON.stringify({
-      time: new Date().toISOString(),
-      level: "error",
-      service: "web",
-      msg: "unexpected API error",
-      method: request.method,
-      path: new URL(request.url).pathname,
-      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    }),
-  );
+  requestLogger().error({ msg: "unexpected API error", method: request.method, path: new URL(request.url).pathname, err: error });
   return json({ message: "Internal server error" }, 500);
 }
 
@@ -158,19 +150,28 @@ type Method = "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** An action answering several methods; any other is 405. */
 export function apiMethods<A extends RequestArgs>(handlers: Partial<Record<Method, Handler<A>>>): (args: A) => Promise<Response> {
-  const allow = ["GET", ...Object.keys(handlers)].join(", ");
+  const contracted = Object.values(handlers).find((handler) => handler && "route" in handler) as ContractHandler<A> | undefined;
+  const allow = contracted ? allowOf(contracted.route.path) : ["GET", ...Object.keys(handlers)].join(", ");
   return apiRoute<A>((args) => {
     const handler = handlers[args.request.method.toUpperCase() as Method];
-    if (!handler) return json({ message: `Method ${args.request.method} not allowed` }, 405, { Allow: allow });
+    if (!handler) return methodNotAllowed(args.request.method, allow);
     return handler(args);
   });
 }
 
 /** For the methods a route does not answer (a GET-only route's action, a POST-only route's loader). */
 export function onlyMethods(...allowed: string[]) {
-  return ({ request }: RequestArgs): Response =>
-    json({ message: `Method ${request.method} not allowed` }, 405, { Allow: allowed.join(", ") });
+  return ({ request }: RequestArgs): Response => methodNotAllowed(request.method, allowed.join(", "));
 }
+
+const methodNotAllowed = (method: string, allow: string) => json({ message: `Method ${method} not allowed` }, 405, { Allow: allow });
+
+/** The methods the contract documents for `path` (the Allow header of its 405s). */
+function allowOf(path: string): string {
+  return [...new Set(API_ROUTES.filter((route) => route.path === path).map((route) => route.method))].join(", ");
+}
+
+type ContractHandler<A> = Handler<A> & { route: RouteContract };
 
 // Contract-driven handlers (app/api/) ------------------------------------------------------------------
 
@@ -178,12 +179,12 @@ export function onlyMethods(...allowed: string[]) {
 function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new Refusal(issueStatus(parsed.error.issues[0]) as RefusalStatus, issueText(parsed.error));
+  throw new Refusal(issueStatus(parsed.error.issues[0]), issueText(parsed.error));
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export type EndpointInput<R extends RouteContract, A> = A & {
+export type EndpointInput<R extends RouteContract, A> = Omit<A, "params"> & {
   /** The signed-in admin, for `auth: "admin-session"` routes (checked before any input is read). */
   actor: R["auth"] extends "admin-session" ? WebActor : undefined;
   params: Parsed<R["params"]>;
@@ -210,18 +211,26 @@ export function answer<R extends RouteContract, S extends keyof R["responses"] &
  * A handler bound to its contract: path params, query and JSON body parsed by the route's schemas before
  * `work` runs; `work` returns the success answer's data (or a Response built with `answer`).
  */
-export function endpoint<R extends RouteContract, A extends { request: Request; context: AppLoadContext; params?: Record<string, string | undefined> }>(
+export function endpoint<
+  R extends RouteContract,
+  A extends { request: Request; context: AppLoadContext; params?: Record<string, string | undefined> },
+>(
   route: R,
-  work: (input: EndpointInput<R, A>) => ServerAnswer<R> | Response | Promise<ServerAnswer<R> | Response>,
-): Handler<A> {
+  // NoInfer: R comes from `route` alone; inferred from the work's answer, `success: true` would widen to boolean.
+  work: NoInfer<(input: EndpointInput<R, A>) => ServerAnswer<R> | Response | Promise<ServerAnswer<R> | Response>>,
+): ContractHandler<A> {
   const success = (route.responses[201] ? 201 : 200) as SuccessStatus<R> & keyof R["responses"] & number;
-  return async (args) => {
+  const handler = async (args: A) => {
+    // A method the contract does not give this route (PUT on a POST route) never reaches its work.
+    const method = args.request.method.toUpperCase();
+    if (method !== route.method && !(method === "HEAD" && route.method === "GET")) return methodNotAllowed(method, allowOf(route.path));
     // Who may call comes first: an outsider learns nothing from how the input would have been judged.
     const actor = route.auth === "admin-session" ? await requireAdmin(args.request, args.context, route.body?.kind ?? "json") : undefined;
     const params = route.params ? parseInput(route.params, args.params ?? {}) : undefined;
     const query = route.query ? parseInput(route.query, Object.fromEntries(new URL(args.request.url).searchParams)) : undefined;
     const body = route.body?.kind === "json" ? await readJson(args.request, route.body.schema) : undefined;
-    const result = await work({ ...args, actor, params, query, body } as EndpointInput<R, A>);
+    const result = await work({ ...args, actor, params, query, body } as unknown as EndpointInput<R, A>);
     return result instanceof Response ? result : answer(route, success, result as z.input<AnswerSchema<R, typeof success>>);
   };
+  return Object.assign(handler, { route });
 }

@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileTypeFromBuffer } from "file-type";
 import { isInscriptionId } from "../domain/collections.ts";
 import { IMAGE_MEDIA_TYPES } from "../domain/giveaways.ts";
+import { requestLogger } from "./logger.server.ts";
 
 export type ContentMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
 
@@ -146,8 +147,6 @@ async function writeAtomically(file: string, bytes: Uint8Array): Promise<void> {
   } catch (error) {
     await fs.rm(temp, { force: true }).catch(() => {});
     // A full or read-only disk costs a fetch next time, not this answer.
-    process.stdout.write(
-      `${JSON.stringify({ time: new Date().toISOString(), level: "warn", service: "web", msg: "content cache write failed", file, error: String(error) })}\n`,
-    );
+    requestLogger().warn({ msg: "content cache write failed", file, err: error });
   }
 }

@@ -87,6 +87,7 @@ describe("loadConfig", () => {
       ["ADMIN_ADDRESS", { ADMIN_ADDRESS: "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2" }],
       ["NODE_ENV", { NODE_ENV: "staging" }],
       ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
+      ["LOG_FORMAT", { LOG_FORMAT: "colour" }],
       ["INDEXER_CONCURRENCY", { INDEXER_CONCURRENCY: "0" }],
       ["PUBLIC_URL", { PUBLIC_URL: "spooks.example" }],
       ["PUBLIC_URL", { PUBLIC_URL: "ftp://spooks.example" }],
@@ -126,9 +127,17 @@ describe("loadConfig", () => {
       expect(loadConfig({ PUBLIC_URL: "http://localhost:3000" }).publicUrl).toBe("http://localhost:3000");
       expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
       expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
-      expect(loadConfig({ TRUST_PROXY: "10.0.0.2, 172.16.0.0/12,loopback,::1" }).trustProxy).toEqual(["10.0.0.2", "172.16.0.0/12", "loopback", "::1"]);
+      expect(loadConfig({ TRUST_PROXY: "10.0.0.2, 172.16.0.0/12,loopback,::1" }).trustProxy).toEqual([
+        "10.0.0.2",
+        "172.16.0.0/12",
+        "loopback",
+        "::1",
+      ]);
       expect(loadConfig({ SESSION_TTL_HOURS: "0.5" }).sessionTtlMs).toBe(30 * 60_000);
-      expect(loadConfig({ RATE_LIMIT_SIGNIN_PER_MIN: "0", RATE_LIMIT_SIGNED_PER_MIN: "1000" }).rateLimits).toEqual({ signInPerMin: 0, signedPerMin: 1000 });
+      expect(loadConfig({ RATE_LIMIT_SIGNIN_PER_MIN: "0", RATE_LIMIT_SIGNED_PER_MIN: "1000" }).rateLimits).toEqual({
+        signInPerMin: 0,
+        signedPerMin: 1000,
+      });
       expect(loadConfig({ IMAGE_HOSTS: "https://images.example/x, http://cdn.example:8080" }).imageHosts).toEqual([
         "https://images.example",
         "http://cdn.example:8080",
@@ -138,7 +147,11 @@ describe("loadConfig", () => {
     it("the web server refuses production without PUBLIC_URL; the indexer and CLI do not need it", () => {
       const production = loadConfig({ NODE_ENV: "production", ORD_URL: ORD, ADMIN_ADDRESS: ADMIN });
       expect(() => checkWebServerConfig(production)).toThrow(/^PUBLIC_URL is required with NODE_ENV=production/);
-      expect(() => checkWebServerConfig(loadConfig({ NODE_ENV: "production", ORD_URL: ORD, ADMIN_ADDRESS: ADMIN, PUBLIC_URL: "https://spooks.example" }))).not.toThrow();
+      expect(() =>
+        checkWebServerConfig(
+          loadConfig({ NODE_ENV: "production", ORD_URL: ORD, ADMIN_ADDRESS: ADMIN, PUBLIC_URL: "https://spooks.example" }),
+        ),
+      ).not.toThrow();
       expect(() => checkWebServerConfig(loadConfig({}))).not.toThrow();
     });
   });

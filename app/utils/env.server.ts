@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { isDogecoinAddress, ORD_CHAINS, type OrdChain } from "../domain/address.ts";
 import { parseItemImageUrl } from "../domain/image-hosts.ts";
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "./logger.server.ts";
 
 const cron = z.string().trim().min(1);
 
@@ -42,7 +43,10 @@ const trustProxy = z
   .transform((value, ctx): false | number | string[] => {
     if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
     if (value === "false") return false;
-    const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+    const entries = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     if (entries.length === 0 || !entries.every(isProxyAddress)) {
       ctx.addIssue({
         code: "custom",
@@ -62,7 +66,10 @@ const imageHosts = z
   .trim()
   .transform((value, ctx) => {
     const origins: string[] = [];
-    for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
+    for (const entry of value
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const url = URL.canParse(entry) ? new URL(entry) : null;
       if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.origin === "null") {
         ctx.addIssue({ code: "custom", message: `IMAGE_HOSTS: "${entry}" is not an http(s) origin such as https://images.example` });
@@ -82,7 +89,10 @@ const itemImageUrls = z
   .trim()
   .transform((value, ctx) => {
     const templates: string[] = [];
-    for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
+    for (const entry of value
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const problem = parseItemImageUrl(entry);
       if (typeof problem === "string") {
         ctx.addIssue({ code: "custom", message: `"${entry}" ${problem}` });
@@ -101,25 +111,45 @@ const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   ORD_URL: z.url().optional(),
   ORD_CHAIN: z.enum(ORD_CHAINS).default("mainnet"),
-  ORD_MAX_BODY_BYTES: z.coerce.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
+  ORD_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(1024 * 1024 * 1024)
+    .default(16 * 1024 * 1024),
   ADMIN_ADDRESS: z.string().trim().refine(isDogecoinAddress, "ADMIN_ADDRESS is not a valid Dogecoin address").optional(),
   UPLOAD_DIR: z.string().trim().min(1).optional(),
   PUBLIC_URL: publicUrl.optional(),
   TRUST_PROXY: trustProxy.optional(),
-  SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(12),
   RATE_LIMIT_SIGNIN_PER_MIN: perMinute.default(30),
   RATE_LIMIT_SIGNED_PER_MIN: perMinute.default(300),
   IMAGE_HOSTS: imageHosts.optional(),
   ITEM_IMAGE_URLS: itemImageUrls.optional(),
-  CONTENT_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(5 * 1024 * 1024),
+  CONTENT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
   CONTENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   INDEXER_SYNC_CRON: cron.default("* * * * *"),
   INDEXER_ACCRUAL_CRON: cron.default("0 * * * *"),
   INDEXER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   INDEXER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   INDEXER_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
-  ACCRUAL_CATCHUP_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(72),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  ACCRUAL_CATCHUP_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(72),
+  LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
 });
 
 export type Config = {
@@ -159,7 +189,10 @@ export type Config = {
     /** Largest decoded ord answer accepted (ORD_MAX_BODY_BYTES): wonky-ord inlines each item's content. */
     maxBodyBytes: number;
   };
-  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** LOG_LEVEL; unset: info, or warn for the CLI and under NODE_ENV=test (app/utils/logger.server.ts). */
+  logLevel?: LogLevel;
+  /** LOG_FORMAT; unset: readable in development on a terminal, JSON otherwise. */
+  logFormat?: LogFormat;
 };
 
 export class ConfigError extends Error {}
@@ -172,9 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (e.NODE_ENV === "production" && !e.ORD_URL) {
-    throw new ConfigError(
-      "ORD_URL is not set: demo mode (simulated chain, demo wallets) never runs with NODE_ENV=production",
-    );
+    throw new ConfigError("ORD_URL is not set: demo mode (simulated chain, demo wallets) never runs with NODE_ENV=production");
   }
   if (e.NODE_ENV === "production" && !e.ADMIN_ADDRESS) {
     throw new ConfigError("ADMIN_ADDRESS is required with NODE_ENV=production");
@@ -208,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBodyBytes: e.ORD_MAX_BODY_BYTES,
     },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
   };
 }
 

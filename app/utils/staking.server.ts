@@ -3,7 +3,10 @@
  * items acted on (single: the item's number; bulk: the names in the order sent), the signature is
  * recorded in the same transaction as the change, and the answer carries the wallet's fresh rewards.
  */
+import type { z } from "zod";
 import type { AppLoadContext } from "react-router";
+import type { ServerAnswer } from "../api/kit.ts";
+import type { bulkStakeBody, stakeBody, stakeItem, stakeItems } from "../api/staking.ts";
 import { unauthorized } from "../domain/errors.ts";
 import { parseBulkStakeMessage, parseStakeMessage, type StakeAction } from "../domain/messages.ts";
 import { rewardsOf, type Rewards } from "../../db/queries/holdings.server.ts";
@@ -57,24 +60,23 @@ export async function signedStake(
   return { ...result, rewards: await rewardsOf(sql, request.address) };
 }
 
-/** The single call's answer: `alreadyStaked: true` when the item already was in the asked state. */
+/** The single call's answer (POST /api/stake, /api/unstake): `alreadyStaked: true` when the item already was in the asked state. */
 export async function singleStakeAnswer(
   context: AppLoadContext,
   action: StakeAction,
-  body: SignedInput & { inscriptionId: string },
-): Promise<{ success: true; alreadyStaked?: true; rewards: Rewards }> {
+  body: z.output<typeof stakeBody>,
+): Promise<ServerAnswer<typeof stakeItem>> {
   // `doginalId` (the page's own id for the item) is accepted and not needed: the inscription id names it.
   const { address, message, signature, inscriptionId } = body;
   const result = await signedStake(context, action, { address, message, signature, inscriptionIds: [inscriptionId] }, "single");
-  return result.count === 0
-    ? { success: true, alreadyStaked: true, rewards: result.rewards }
-    : { success: true, rewards: result.rewards };
+  return result.count === 0 ? { success: true, alreadyStaked: true, rewards: result.rewards } : { success: true, rewards: result.rewards };
 }
 
+/** The bulk call's answer (POST /api/stake/bulk, /api/unstake/bulk). */
 export async function bulkStakeAnswer(
   context: AppLoadContext,
   action: StakeAction,
-  body: SignedStakeRequest,
-): Promise<{ success: true } & StakeAnswer> {
+  body: z.output<typeof bulkStakeBody>,
+): Promise<ServerAnswer<typeof stakeItems>> {
   return { success: true, ...(await signedStake(context, action, body, "bulk")) };
 }

@@ -21,8 +21,8 @@ export function DemoWalletChooser({
             Demo wallet <Badge variant="warning">Demo mode</Badge>
           </DialogTitle>
           <DialogDescription>
-            No MyDoge extension was found, and this server runs in demo mode. Pick one of its local demo wallets; it signs
-            messages exactly as MyDoge does. Demo wallets never exist in production.
+            No MyDoge extension was found, and this server runs in demo mode. Pick one of its local demo wallets; it signs messages exactly
+            as MyDoge does. Demo wallets never exist in production.
           </DialogDescription>
         </DialogHeader>
         <ul className="grid gap-2">

@@ -61,10 +61,7 @@ export function createDemoDoge(wallets: DemoWallet[], choose: () => Promise<Demo
     async requestSignedMessage({ message }) {
       if (!message) throw new Error(MYDOGE_ERRORS.invalidData);
       if (!current) throw new Error(MYDOGE_ERRORS.notConnected);
-      const [{ signMessage }, { hexToBytes }] = await Promise.all([
-        import("../domain/signature.ts"),
-        import("@noble/hashes/utils.js"),
-      ]);
+      const [{ signMessage }, { hexToBytes }] = await Promise.all([import("../domain/signature.ts"), import("@noble/hashes/utils.js")]);
       return { signedMessage: signMessage(hexToBytes(current.privateKeyHex), message) };
     },
   };

@@ -45,11 +45,12 @@ export const CONNECTION_LOST_TOAST = {
   description: "MyDoge is no longer connected to this website. Connect your wallet again to continue.",
 } as const;
 
-/** The message of a rejection (MyDoge rejects with Errors; be lenient with strings). */
+/** The message of a rejection (MyDoge rejects with Errors; be lenient with strings and `{ message }` objects). */
 export function rejectionMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === "string") return error;
-  return String((error as { message?: unknown } | null)?.message ?? "");
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" ? message : "";
 }
 
 /** The provider can sign messages (old `isMyDogeMask` builds cannot). */

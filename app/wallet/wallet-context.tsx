@@ -2,14 +2,16 @@
  * The wallet, for every page: MyDoge detection and connection (DECISIONS "Wallet extension", REAL-WORLD.md
  * "MyDoge", docs/decisions.md "Wallet"), the DOGE
  * balance, the Spook Points balance (GET /api/rewards/{address}, refetched every 30 s while connected,
- * stale after 10 s, and on window focus), message signing, and in demo mode the built-in demo wallet.
+ * stale after 10 s, and on window focus: `REWARDS_REFRESH`), message signing, and in demo mode the built-in
+ * demo wallet. Disconnecting (or another account) drops the wallet's cached queries.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { createContext, lazy, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { DemoWallet } from "../context.ts";
 import { DEFAULT_REWARDS, paths, type Rewards } from "../lib/api.ts";
-import { removeQueries, useQuery } from "../lib/query.ts";
+import { REWARDS_REFRESH, REWARDS_STALE_MS, useApiQuery, walletQueries } from "../lib/queries.ts";
+import { OpenedOnce } from "../components/ui/opened-once.tsx";
 import { toast } from "../components/ui/toast.tsx";
-import { DemoWalletChooser } from "./demo-wallet-chooser.tsx";
 import { createDemoDoge } from "./demo-wallet.ts";
 import {
   canSignMessages,
@@ -24,6 +26,9 @@ import {
   UPDATE_MYDOGE_TOAST,
   type DogeProvider,
 } from "./mydoge.ts";
+
+// Demo mode's wallet chooser (a dialog) loads when first asked for: no page needs it for its first paint.
+const DemoWalletChooser = lazy(() => import("./demo-wallet-chooser.tsx").then((module) => ({ default: module.DemoWalletChooser })));
 
 /** Success toasts of the wallet button last 5 s (spec section 9). */
 const WALLET_TOAST_MS = 5000;
@@ -78,12 +83,10 @@ export type WalletState = {
 
 const WalletContext = createContext<WalletState | null>(null);
 
-const REWARDS_POLL_MS = 30_000;
-const REWARDS_STALE_MS = 10_000;
-
 type Provider = { kind: "mydoge" | "demo"; doge: DogeProvider };
 
 export function WalletProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
   const [status, setStatus] = useState<WalletStatus>("detecting");
   const [busy, setBusy] = useState(false);
   const [address, setAddress] = useState<string | null>(null);
@@ -96,11 +99,11 @@ export function WalletProvider({ children }: { children: ReactNode }) {
   const connectingRef = useRef(false);
 
   const clearWallet = useCallback(() => {
-    if (addressRef.current) removeQueries("/api/");
+    if (addressRef.current) queryClient.removeQueries(walletQueries(addressRef.current));
     addressRef.current = null;
     setAddress(null);
     setBalance(0);
-  }, []);
+  }, [queryClient]);
 
   const readBalance = useCallback(async (doge: DogeProvider) => {
     try {
@@ -182,8 +185,8 @@ export function WalletProvider({ children }: { children: ReactNode }) {
 
     if (!providerRef.current) {
       // Demo mode: the server offers its demo wallets (404 outside demo mode).
-      fetch(paths.demoWallets(), { headers: { accept: "application/json" } })
-        .then(async (response) => (response.ok ? ((await response.json()) as { wallets?: DemoWallet[] }).wallets ?? [] : []))
+      void fetch(paths.demoWallets(), { headers: { accept: "application/json" } })
+        .then(async (response) => (response.ok ? (((await response.json()) as { wallets?: DemoWallet[] }).wallets ?? []) : []))
         .catch(() => [] as DemoWallet[])
         .then((wallets) => {
           demoChecked = true;
@@ -214,11 +217,7 @@ export function WalletProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener("focus", onFocus);
   }, [busy, readConnection]);
 
-  const rewardsQuery = useQuery<Rewards>(address ? paths.rewards(address) : null, {
-    refetchInterval: REWARDS_POLL_MS,
-    staleTime: REWARDS_STALE_MS,
-    refetchOnFocus: true,
-  });
+  const rewardsQuery = useApiQuery<Rewards>(address ? paths.rewards(address) : null, REWARDS_REFRESH);
 
   const connect = useCallback(
     async ({ failureDescription = "Failed to connect to MyDoge wallet." }: { failureDescription?: string } = {}) => {
@@ -309,9 +308,10 @@ export function WalletProvider({ children }: { children: ReactNode }) {
     [clearWallet],
   );
 
+  const { refetch: refetchRewards } = rewardsQuery;
   const refreshPoints = useCallback(async () => {
-    await rewardsQuery.refetch();
-  }, [rewardsQuery.refetch]);
+    await refetchRewards();
+  }, [refetchRewards]);
 
   const value = useMemo<WalletState>(
     () => ({
@@ -334,14 +334,16 @@ export function WalletProvider({ children }: { children: ReactNode }) {
   return (
     <WalletContext.Provider value={value}>
       {children}
-      <DemoWalletChooser
-        wallets={chooser?.wallets ?? []}
-        open={chooser !== null}
-        onChoose={(wallet) => {
-          chooser?.resolve(wallet);
-          setChooser(null);
-        }}
-      />
+      <OpenedOnce open={chooser !== null}>
+        <DemoWalletChooser
+          wallets={chooser?.wallets ?? []}
+          open={chooser !== null}
+          onChoose={(wallet) => {
+            chooser?.resolve(wallet);
+            setChooser(null);
+          }}
+        />
+      </OpenedOnce>
     </WalletContext.Provider>
   );
 }
@@ -358,9 +360,11 @@ export function useWallet(): WalletState {
  */
 export function useRewards(): { rewards: Rewards; isLoading: boolean; refetch: () => Promise<void> } {
   const { address } = useWallet();
-  const query = useQuery<Rewards>(address ? paths.rewards(address) : null, { staleTime: REWARDS_STALE_MS });
+  const query = useApiQuery<Rewards>(address ? paths.rewards(address) : null, { staleTime: REWARDS_STALE_MS });
   const rewards = { ...DEFAULT_REWARDS, ...query.data };
   // A tier of 0 or none reads as the default tier 1 (spec: "default tier 1").
   rewards.rewardTier ||= DEFAULT_REWARDS.rewardTier;
-  return { rewards, isLoading: query.isLoading && !query.data, refetch: query.refetch };
+  const { refetch } = query;
+  const refetchRewards = useCallback(async () => void (await refetch()), [refetch]);
+  return { rewards, isLoading: query.isLoading && !query.data, refetch: refetchRewards };
 }

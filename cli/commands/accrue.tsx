@@ -11,6 +11,7 @@ import { recordAudit } from "../../db/queries/audit.server.ts";
 import type { HourCredit } from "../../db/queries/accrual.server.ts";
 import { accrueHour, accruePending } from "../../indexer/accrual.server.ts";
 import { dateTime, points } from "../format.ts";
+import { createCliLogger } from "../logger.ts";
 import { action, CLI_ACTOR, CliError, leaf, output, withDatabase, type OutputOptions } from "../runtime.ts";
 import { statusView } from "../views.tsx";
 
@@ -33,9 +34,20 @@ function parseHour(text: string): Date {
 async function accrue(options: AccrueOptions) {
   if (options.hour !== undefined) return accrueOneHour(parseHour(options.hour), options);
   const report = await withDatabase(async ({ sql, config }) => {
-    const result = await accruePending({ sql, at: now(), maxHours: config.indexer.catchUpHours, source: "cli" });
+    const result = await accruePending({
+      sql,
+      at: now(),
+      maxHours: config.indexer.catchUpHours,
+      source: "cli",
+      logger: createCliLogger(config),
+    });
     if (result.skipped) throw new CliError("another accrual pass is running; try again in a moment");
-    const summary = { hours: result.hours.length, wallets: result.wallets, points: unitsToPoints(result.units), beyondLimit: result.beyondLimit };
+    const summary = {
+      hours: result.hours.length,
+      wallets: result.wallets,
+      points: unitsToPoints(result.units),
+      beyondLimit: result.beyondLimit,
+    };
     await recordAudit(sql, CLI_ACTOR, "points.accrue", null, summary);
     return { ...summary, catchUpHours: config.indexer.catchUpHours, credited: result.hours.map(creditJson) };
   });
@@ -48,16 +60,16 @@ async function accrue(options: AccrueOptions) {
       <Box flexDirection="column">
         {first && last ? (
           <StatusLine status="success">
-            Accrued {formatNumber(report.hours)} hour(s), {dateTime(first.hour)} to {dateTime(last.hour)}:{" "}
-            {points(report.points)} points in {formatNumber(report.wallets)} wallet credit(s)
+            Accrued {formatNumber(report.hours)} hour(s), {dateTime(first.hour)} to {dateTime(last.hour)}: {points(report.points)} points in{" "}
+            {formatNumber(report.wallets)} wallet credit(s)
           </StatusLine>
         ) : (
           <StatusLine status="info">Nothing to accrue: every ended hour is credited</StatusLine>
         )}
         {report.beyondLimit > 0 && (
           <StatusLine status="warning">
-            {formatNumber(report.beyondLimit)} older uncredited hour(s) lie beyond the catch-up limit of{" "}
-            {report.catchUpHours} hours; credit them one by one with --hour
+            {formatNumber(report.beyondLimit)} older uncredited hour(s) lie beyond the catch-up limit of {report.catchUpHours} hours; credit
+            them one by one with --hour
           </StatusLine>
         )}
       </Box>
@@ -70,8 +82,8 @@ function creditJson(credit: HourCredit) {
 }
 
 async function accrueOneHour(hour: Date, options: OutputOptions) {
-  const credit = await withDatabase(async ({ sql }) => {
-    const result = await accrueHour({ sql, hour, at: now(), source: "cli" });
+  const credit = await withDatabase(async ({ sql, config }) => {
+    const result = await accrueHour({ sql, hour, at: now(), source: "cli", logger: createCliLogger(config) });
     const summary = { ...creditJson(result), alreadyCredited: result.alreadyCredited };
     await recordAudit(sql, CLI_ACTOR, "points.accrue-hour", result.hour.toISOString(), summary);
     return summary;

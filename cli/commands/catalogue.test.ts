@@ -79,7 +79,9 @@ describe("spooks-admin catalogue", () => {
     const imported = await runCli(["catalogue", "import", goodCsv], env);
     expect(imported.code).toBe(0);
     expect(imported.stderr).toBe("");
-    expect(imported.stdout).toMatch(/^✔ Imported 50 items from spooks.csv \(50 new, 0 updated\)\n\nCollection\s+Items\s+Legendary\s+Epic\s+Rare\s+Common\s+Owned\n/);
+    expect(imported.stdout).toMatch(
+      /^✔ Imported 50 items from spooks.csv \(50 new, 0 updated\)\n\nCollection\s+Items\s+Legendary\s+Epic\s+Rare\s+Common\s+Owned\n/,
+    );
     expect(await countItems(db.sql)).toBe(50);
 
     const goodJson = writeFile("society.json", JSON.stringify([...society.slice(0, 30), ...spooks.slice(0, 10)]));

@@ -3,6 +3,8 @@ import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { drawResultSchema, giveawaySchema } from "../../app/api/giveaways.ts";
 import { UNITS_PER_POINT } from "../../app/domain/rewards.ts";
 import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
 import { addPoints, getBalanceUnits } from "../../db/queries/points.server.ts";
@@ -10,17 +12,22 @@ import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress } from "../testing/fixtures.ts";
 import { cliEnv, runCli, runJson, type CliEnv } from "../testing/run-cli.ts";
 
-const PNG_1X1 = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
+const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 const FUTURE = "2099-10-31T18:00:00Z";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let env: CliEnv;
 let dataDir: string;
 
-type Giveaway = { id: number; title: string; imageUrl: string; pointsCost: number; active: boolean; winnerAddress: string | null; drawCommitment: string };
+type Giveaway = {
+  id: number;
+  title: string;
+  imageUrl: string;
+  pointsCost: number;
+  active: boolean;
+  winnerAddress: string | null;
+  drawCommitment: string;
+};
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -31,6 +38,11 @@ afterAll(async () => {
   await db?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** `json` is exactly what `schema` (the /api contract) builds: read back and built again, nothing changes. */
+function expectBuiltBy(schema: z.ZodType, json: unknown): void {
+  expect(schema.parse(z.encode(schema, json as never))).toEqual(json);
+}
 
 const giveawayCount = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from giveaways`)[0].n;
 const create = (...extra: string[]) => ["giveaways", "create", "--title", "Spooky raffle", "--description", "Win a Spook", ...extra];
@@ -66,7 +78,9 @@ describe("spooks-admin giveaways", () => {
     fs.writeFileSync(imageFile, PNG_1X1);
     const created = await runCli(create("--image", imageFile, "--end", FUTURE, "--cost", "250"), env);
     expect(created.code).toBe(0);
-    expect(created.stdout).toMatch(/^✔ Giveaway Created: #1 Spooky raffle\nStatus: +Active\nCost: +250 SPOOK per ticket\nEnds: +2099-10-31 18:00 UTC\nImage: +\/uploads\/[\w-]+\.png\n/);
+    expect(created.stdout).toMatch(
+      /^✔ Giveaway Created: #1 Spooky raffle\nStatus: +Active\nCost: +250 SPOOK per ticket\nEnds: +2099-10-31 18:00 UTC\nImage: +\/uploads\/[\w-]+\.png\n/,
+    );
     const [uploaded] = fs.readdirSync(path.join(dataDir, "uploads"));
     expect(fs.readFileSync(path.join(dataDir, "uploads", uploaded))).toEqual(PNG_1X1);
 
@@ -85,12 +99,21 @@ describe("spooks-admin giveaways", () => {
     expect(notFound).toEqual({ code: 1, stdout: "", stderr: "error: Giveaway not found\n" });
     expect(badId).toEqual({ code: 1, stdout: "", stderr: "error: Giveaway id must be a positive whole number (got 'abc')\n" });
 
-    const list = await runCli(["giveaways", "list"], env);
+    const [list, listed] = await Promise.all([
+      runCli(["giveaways", "list"], env),
+      runJson<{ id: number; endDate: string }[]>(["giveaways", "list"], env),
+    ]);
     expect(list.stdout.split("\n").slice(0, 4)).toEqual([
       expect.stringMatching(/^ID\s+Title\s+Status\s+Cost\s+Ends\s+Entries\s+Tickets\s+Winner$/),
       expect.stringMatching(/^─/),
       expect.stringMatching(/^ 2\s+Spooky raffle\s+Active\s+100\s+2099-10-31 18:00 UTC\s+0\s+0$/),
       expect.stringMatching(/^ 1\s+Spooky raffle\s+Active\s+250\s+2099-10-31 18:00 UTC\s+0\s+0$/),
+    ]);
+    // --json prints what GET /api/giveaways answers, built by its contract schema (ISO dates).
+    expectBuiltBy(z.array(giveawaySchema), listed);
+    expect(listed.map((giveaway) => [giveaway.id, giveaway.endDate])).toEqual([
+      [2, "2099-10-31T18:00:00.000Z"],
+      [1, "2099-10-31T18:00:00.000Z"],
     ]);
 
     const audit = await db.sql`select actor, action, target from audit_log order by id`;
@@ -124,15 +147,23 @@ describe("spooks-admin giveaways", () => {
 
     for (const refused of [draw, remove]) {
       expect(refused).toMatchObject({ code: 1, stdout: "" });
-      expect(refused.stderr).toContain("refused: this change needs confirmation and there is no terminal to ask on; nothing was changed (pass --yes to confirm)");
+      expect(refused.stderr).toContain(
+        "refused: this change needs confirmation and there is no terminal to ask on; nothing was changed (pass --yes to confirm)",
+      );
     }
     expect(await db.sql`select winner_address from giveaways where id = 1`).toEqual([{ winnerAddress: null }]);
     expect(await giveawayCount()).toBe(2);
 
-    const result = await runJson<{ winner: { address: string }; drawSeed: string; drawCommitment: string; totalTickets: number }>(
-      ["giveaways", "draw", "1", "--yes"],
-      env,
-    );
+    const result = await runJson<{
+      giveawayId: number;
+      winner: { address: string };
+      drawSeed: string;
+      drawCommitment: string;
+      totalTickets: number;
+    }>(["giveaways", "draw", "1", "--yes"], env);
+    const { giveawayId, ...drawAnswer } = result;
+    expect(giveawayId).toBe(1);
+    expectBuiltBy(drawResultSchema, drawAnswer);
     expect([alice, bob]).toContain(result.winner.address);
     expect(result.totalTickets).toBe(3);
     expect(bytesToHex(sha256(hexToBytes(result.drawSeed)))).toBe(result.drawCommitment);
@@ -145,7 +176,8 @@ describe("spooks-admin giveaways", () => {
     expect(deleted).toEqual({ code: 0, stderr: "", stdout: "✔ Giveaway Deleted: #2 (1 entries refunded, 300 points)\n" });
     expect(await getBalanceUnits(db.sql, bob)).toBe(before + 300 * UNITS_PER_POINT);
     expect(await giveawayCount()).toBe(1);
-    const audit = await db.sql`select actor, action from audit_log where action in ('giveaway.draw', 'giveaway.delete') order by action desc`;
+    const audit =
+      await db.sql`select actor, action from audit_log where action in ('giveaway.draw', 'giveaway.delete') order by action desc`;
     expect(audit).toEqual([
       { actor: "cli", action: "giveaway.draw" },
       { actor: "cli", action: "giveaway.delete" },

@@ -3,6 +3,8 @@
  * db/queries/giveaways.server.ts (audit actor `cli`); input texts are app/domain/validation.ts.
  */
 import type { Command } from "commander";
+import { z } from "zod";
+import { drawResultSchema, giveawayDeletedSchema, giveawayEntrySchema, giveawaySchema } from "../../app/api/giveaways.ts";
 import { now } from "../../app/domain/clock.ts";
 import { formatNumber } from "../../app/domain/format.ts";
 import { createGiveawaySchema } from "../../app/domain/validation.ts";
@@ -25,7 +27,7 @@ import {
   CLI_ACTOR,
   destructiveLeaf,
   leaf,
-  output,
+  outputAnswer,
   parseId,
   parseOptions,
   withConfirmedChange,
@@ -34,6 +36,14 @@ import {
   type OutputOptions,
 } from "../runtime.ts";
 import { detailsView, statusView, tableView } from "../views.tsx";
+
+/** `draw` and `delete` print the API's answer with the giveaway's id (and the points refunded). */
+const drawnSchema = z.object({ giveawayId: giveawaySchema.shape.id, ...drawResultSchema.shape });
+const deletedSchema = z.object({
+  giveawayId: giveawaySchema.shape.id,
+  refunded: giveawayDeletedSchema.shape.refunded,
+  refundedPoints: z.number().min(0),
+});
 
 type CreateOptions = OutputOptions & { title?: string; description?: string; image?: string; cost?: string; end?: string };
 
@@ -56,14 +66,14 @@ export function registerGiveaways(program: Command): void {
     .option("--cost <points>", "points per ticket (default 100, at least 1)")
     .option("--end <iso>", "end date, ISO 8601 (e.g. 2030-01-31T18:00:00Z)")
     .action(action(create));
-  leaf(group, "end <id>", "end a giveaway now (inactive: no more entries)").action(action((id: string, o: OutputOptions) => setActive(id, false, o)));
+  leaf(group, "end <id>", "end a giveaway now (inactive: no more entries)").action(
+    action((id: string, o: OutputOptions) => setActive(id, false, o)),
+  );
   leaf(group, "activate <id>", "make a giveaway active again").action(action((id: string, o: OutputOptions) => setActive(id, true, o)));
   leaf(group, "set-image <id> <image>", "replace a giveaway's image with a file (uploaded) or a URL").action(action(setImage));
   leaf(group, "entries <id>", "a giveaway's entries, in ticket order").action(action(entries));
   destructiveLeaf(group, "draw <id>", "draw the winner (weighted by tickets, provably fair)").action(action(draw));
-  destructiveLeaf(group, "delete <id>", "delete a giveaway and its entries (refunded when no winner was drawn)").action(
-    action(remove),
-  );
+  destructiveLeaf(group, "delete <id>", "delete a giveaway and its entries (refunded when no winner was drawn)").action(action(remove));
 }
 
 function statusOf(giveaway: Giveaway): string {
@@ -73,7 +83,7 @@ function statusOf(giveaway: Giveaway): string {
 
 async function list(options: OutputOptions) {
   const giveaways = await withDatabase(({ sql }) => listGiveaways(sql));
-  await output(options, giveaways, () =>
+  await outputAnswer(options, z.array(giveawaySchema), giveaways, () =>
     tableView({
       rows: giveaways,
       empty: "No giveaways created yet",
@@ -96,13 +106,15 @@ async function create(options: CreateOptions) {
   const giveaway = await withDatabase(({ sql, config }) =>
     withImage(input.imageUrl, config.uploadDir, (imageUrl) => createGiveaway(sql, { ...input, imageUrl }, CLI_ACTOR)),
   );
-  await output(options, giveaway, () => giveawayView("Giveaway Created", giveaway));
+  await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Giveaway Created", giveaway));
 }
 
 async function setActive(idText: string, active: boolean, options: OutputOptions) {
   const id = parseId(idText, "Giveaway");
   const giveaway = await withDatabase(({ sql }) => setGiveawayActive(sql, id, active, CLI_ACTOR));
-  await output(options, giveaway, () => giveawayView(`Giveaway Updated: now ${active ? "active" : "inactive"}`, giveaway));
+  await outputAnswer(options, giveawaySchema, giveaway, () =>
+    giveawayView(`Giveaway Updated: now ${active ? "active" : "inactive"}`, giveaway),
+  );
 }
 
 async function setImage(idText: string, image: string, options: OutputOptions) {
@@ -111,7 +123,7 @@ async function setImage(idText: string, image: string, options: OutputOptions) {
     await getGiveaway(sql, id);
     return withImage(image, config.uploadDir, (imageUrl) => setGiveawayImage(sql, id, imageUrl, CLI_ACTOR));
   });
-  await output(options, giveaway, () => giveawayView("Image updated", giveaway));
+  await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Image updated", giveaway));
 }
 
 function giveawayView(headline: string, giveaway: Giveaway) {
@@ -129,7 +141,7 @@ function giveawayView(headline: string, giveaway: Giveaway) {
 async function entries(idText: string, options: OutputOptions) {
   const id = parseId(idText, "Giveaway");
   const rows = await withDatabase(({ sql }) => listEntries(sql, id));
-  await output(options, rows, () =>
+  await outputAnswer(options, z.array(giveawayEntrySchema), rows, () =>
     tableView({
       rows,
       empty: "No Entries Yet",
@@ -154,7 +166,7 @@ async function draw(idText: string, options: DestructiveOptions) {
     },
     async ({ sql }) => ({ giveawayId: id, ...(await drawGiveawayWinner(sql, id, CLI_ACTOR)) }),
   );
-  await output(options, result, () =>
+  await outputAnswer(options, drawnSchema, result, () =>
     detailsView(`Winner Selected: ${result.winner.address} (${formatNumber(result.winner.tickets)} tickets)`, [
       ["Winning ticket", `${formatNumber(result.winningTicket)} of ${formatNumber(result.totalTickets)} (0-based)`],
       ["Seed", result.drawSeed],
@@ -174,7 +186,7 @@ async function remove(idText: string, options: DestructiveOptions) {
     },
     async ({ sql }) => ({ giveawayId: id, ...(await deleteGiveaway(sql, id, CLI_ACTOR)) }),
   );
-  await output(options, result, () =>
+  await outputAnswer(options, deletedSchema, result, () =>
     statusView(`Giveaway Deleted: #${id} (${formatNumber(result.refunded)} entries refunded, ${points(result.refundedPoints)} points)`),
   );
 }

@@ -48,7 +48,11 @@ describe("spooks-admin points accrue", () => {
     expect(again).toMatchObject({ alreadyCredited: true, wallets: 0 });
     expect(unfinished).toMatchObject({ code: 1, stdout: "" });
     expect(unfinished.stderr).toMatch(/^error: The hour .* has not ended yet .*only ended hours are credited\n$/);
-    expect(badHour).toEqual({ code: 1, stdout: "", stderr: "error: --hour must be an ISO 8601 time such as 2030-10-31T18:00:00Z (got 'yesterday')\n" });
+    expect(badHour).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: --hour must be an ISO 8601 time such as 2030-10-31T18:00:00Z (got 'yesterday')\n",
+    });
     expect(await getBalanceUnits(db.sql, alice)).toBe(perHour);
   });
 
@@ -83,16 +87,26 @@ describe("spooks-admin indexer", () => {
       runCli(["indexer", "sync", "--json"], { ...env, ORD_URL: "http://127.0.0.1:9" }),
     ]);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(new RegExp(`^Ord server: +${chain.url}\\nLast sync: +never\\nLast credited hour: +\\d{4}-.* UTC\\nLast accrual: +.*\\(cli\\): 1 wallets, 16.67 points\\n$`));
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `^Ord server: +${chain.url}\\nLast sync: +never\\nLast credited hour: +\\d{4}-.* UTC\\nLast accrual: +.*\\(cli\\): 1 wallets, 16.67 points\\n$`,
+      ),
+    );
     expect(demo).toMatchObject({ code: 1, stdout: "" });
     expect(demo.stderr).toMatch(/^error: ORD_URL is not set/);
-    expect(unreachable).toEqual({ code: 1, stdout: "", stderr: "error: the ord server at http://127.0.0.1:9 did not answer; nothing was changed\n" });
+    expect(unreachable).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: the ord server at http://127.0.0.1:9 did not answer; nothing was changed\n",
+    });
   });
 
   it("syncs owners from the ord server, ends the moved item's stake, and shows it in status", async () => {
     const result = await runCli(["indexer", "sync"], env);
     expect(result).toMatchObject({ code: 0, stderr: "" });
-    expect(result.stdout).toMatch(/^✔ Sync done at block [\d,]+: 4 items checked\nOwners changed: 1\nFirst seen: +\d+\nStakes ended: +1\nTook: +[\d,]+ ms\n$/);
+    expect(result.stdout).toMatch(
+      /^✔ Sync done at block [\d,]+: 4 items checked\nOwners changed: 1\nFirst seen: +\d+\nStakes ended: +1\nTook: +[\d,]+ ms\n$/,
+    );
     const owner = await db.sql`select owner_address from ownership where item_id = ${items[3].id}`;
     expect(owner).toEqual([{ ownerAddress: bob }]);
     const stakes = await db.sql`select end_reason from stakes where item_id = ${items[3].id}`;
@@ -108,11 +122,7 @@ describe("spooks-admin indexer", () => {
     const status = await runJson<{ lastSync: { source: string; itemsChecked: number; blockHeight: number } }>(["indexer", "status"], env);
     expect(status.lastSync).toMatchObject({ source: "cli", itemsChecked: 4, blockHeight: chain.height() });
     const audit = await db.sql`select actor, action, target from audit_log where action = 'indexer.sync' order by id`;
-    expect(audit.map((row) => `${row.actor} ${row.target}`)).toEqual([
-      "cli http://127.0.0.1:9",
-      `cli ${chain.url}`,
-      `cli ${chain.url}`,
-    ]);
+    expect(audit.map((row) => `${row.actor} ${row.target}`)).toEqual(["cli http://127.0.0.1:9", `cli ${chain.url}`, `cli ${chain.url}`]);
   });
 
   it("a pass during an ord rollback is held back: sync exits 1 naming the reason, status shows it, nothing changes", async () => {
@@ -128,11 +138,16 @@ describe("spooks-admin indexer", () => {
       });
       const status = await runCli(["indexer", "status"], env);
       // Two in all: the pass against the unreachable server above was held back too.
-      expect(status.stdout).toMatch(/\nSync state: +rewinding: block count [\d]+ is below the highest seen, [\d]+ \(nothing changed; 1 pass in a row, 2 in all\)\n/);
+      expect(status.stdout).toMatch(
+        /\nSync state: +rewinding: block count [\d]+ is below the highest seen, [\d]+ \(nothing changed; 1 pass in a row, 2 in all\)\n/,
+      );
       expect(await db.sql`select owner_address from ownership where item_id = ${items[1].id}`).toEqual([{ ownerAddress: alice }]);
     } finally {
       chain.endRollback();
     }
-    expect(await runJson<{ state: string; ownersChanged: number }>(["indexer", "sync"], env)).toMatchObject({ state: "ok", ownersChanged: 1 });
+    expect(await runJson<{ state: string; ownersChanged: number }>(["indexer", "sync"], env)).toMatchObject({
+      state: "ok",
+      ownersChanged: 1,
+    });
   });
 });

@@ -11,6 +11,7 @@ import type { SyncRun } from "../../db/queries/ownership.server.ts";
 import { indexerStatus, type IndexerStatus } from "../../indexer/status.server.ts";
 import { syncOnce } from "../../indexer/sync.server.ts";
 import { dateTime, points } from "../format.ts";
+import { createCliLogger } from "../logger.ts";
 import { action, CLI_ACTOR, CliError, leaf, output, withDatabase, withProgress, type OutputOptions } from "../runtime.ts";
 import { detailsView } from "../views.tsx";
 
@@ -79,7 +80,15 @@ async function sync(options: OutputOptions) {
   const run = await withDatabase(async ({ sql, config }) => {
     const ordUrl = requireOrdUrl(config);
     const report = await withProgress(options, "Checking owners", (progress) =>
-      syncOnce({ sql, ordUrl, config, source: "cli", wait: true, onProgress: ({ done, total }) => progress(done, total) }),
+      syncOnce({
+        sql,
+        ordUrl,
+        config,
+        source: "cli",
+        wait: true,
+        logger: createCliLogger(config),
+        onProgress: ({ done, total }) => progress(done, total),
+      }),
     );
     if (report.skipped) throw new CliError("another sync pass is running; try again in a moment");
     const { skipped: _, ...summary } = report;

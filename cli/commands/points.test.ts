@@ -21,7 +21,7 @@ afterAll(async () => {
 const balance = async (address: string) => (await getBalanceUnits(db.sql, address)) / UNITS_PER_POINT;
 const ledgerCount = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from points_ledger`)[0].n;
 const auditActions = async () =>
-  (await db.sql<{ actor: string; action: string; target: string | null }[]>`select actor, action, target from audit_log order by id`);
+  await db.sql<{ actor: string; action: string; target: string | null }[]>`select actor, action, target from audit_log order by id`;
 
 describe("spooks-admin users and points", () => {
   it("adds points with a ledger row and a cli audit entry; lists and searches users", async () => {

@@ -3,6 +3,8 @@
  * goes through db/queries/points.server.ts (ledger row + audit row with actor `cli`).
  */
 import type { Command } from "commander";
+import { z } from "zod";
+import { negativeBalancesResetSchema, pointsAddedSchema, pointsClearedSchema, pointsRecalculatedSchema } from "../../app/api/admin.ts";
 import { formatNumber } from "../../app/domain/format.ts";
 import { unitsToPoints } from "../../app/domain/rewards.ts";
 import { addPointsSchema, addressSchema, DEFAULT_ADJUSTMENT_DESCRIPTION } from "../../app/domain/validation.ts";
@@ -22,6 +24,7 @@ import {
   destructiveLeaf,
   leaf,
   output,
+  outputAnswer,
   parseInput,
   withConfirmedChange,
   withDatabase,
@@ -32,6 +35,14 @@ import {
 import { statusView, tableView } from "../views.tsx";
 import { registerAccrue } from "./accrue.tsx";
 
+// What the API answers for the same change (without its `success`), and what the CLI adds to it.
+const addedSchema = pointsAddedSchema.omit({ success: true }).extend({ added: z.number(), description: z.string() });
+const clearedSchema = pointsClearedSchema.omit({ success: true });
+const recalculatedSchema = pointsRecalculatedSchema.omit({ success: true }).extend({
+  corrected: z.number().int().min(0).meta({ description: "Cached balances that differed from the ledger." }),
+});
+const resetSchema = negativeBalancesResetSchema.omit({ success: true });
+
 export function registerPoints(program: Command): void {
   const group = program.command("points").description("add, clear, rebuild and inspect Spook Points");
   leaf(group, "add <address> <amount>", "add points to a wallet (amount > 0, at most 2 decimals)")
@@ -39,9 +50,7 @@ export function registerPoints(program: Command): void {
     .action(action(add));
   destructiveLeaf(group, "clear <address>", "bring a wallet's balance to 0 (one ledger row)").action(action(clear));
   leaf(group, "recalculate", "rebuild every cached balance from the ledger").action(action(recalculate));
-  destructiveLeaf(group, "reset-negative", "add an adjustment bringing each negative balance to 0").action(
-    action(resetNegative),
-  );
+  destructiveLeaf(group, "reset-negative", "add an adjustment bringing each negative balance to 0").action(action(resetNegative));
   registerAccrue(group);
   leaf(group, "history <address>", "a wallet's points ledger, newest first").action(action(history));
 }
@@ -52,7 +61,7 @@ async function add(address: string, amount: string, options: OutputOptions & { d
     addPoints(sql, { address: input.address, points: input.amount, description: input.description, actor: CLI_ACTOR }),
   );
   const data = { ...result, added: input.amount, description: input.description };
-  await output(options, data, () =>
+  await outputAnswer(options, addedSchema, data, () =>
     statusView(`Points added: ${points(input.amount)} to ${result.address} (balance ${points(result.totalPoints)})`),
   );
 }
@@ -67,14 +76,16 @@ async function clear(address: string, options: DestructiveOptions) {
     },
     ({ sql }) => clearPoints(sql, { address: wallet, actor: CLI_ACTOR }),
   );
-  await output(options, result, () => statusView(`Points cleared: ${result.address} had ${points(result.clearedPoints)}, now 0`));
+  await outputAnswer(options, clearedSchema, result, () =>
+    statusView(`Points cleared: ${result.address} had ${points(result.clearedPoints)}, now 0`),
+  );
 }
 
 async function recalculate(options: OutputOptions) {
   const result = await withDatabase(({ sql }) =>
     withProgress(options, "Recalculating balances", (report) => recalculateAllPoints(sql, CLI_ACTOR, report)),
   );
-  await output(options, result, () =>
+  await outputAnswer(options, recalculatedSchema, result, () =>
     statusView(
       `Points Recalculated: ${formatNumber(result.addressesProcessed)} addresses processed, ${formatNumber(result.corrected)} corrected`,
     ),
@@ -87,7 +98,9 @@ async function resetNegative(options: DestructiveOptions) {
     () => "Reset every negative balance to 0?",
     ({ sql }) => resetNegativeBalances(sql, CLI_ACTOR),
   );
-  await output(options, result, () => statusView(`Negative Balances Reset: ${formatNumber(result.adjustmentsApplied)} adjusted`));
+  await outputAnswer(options, resetSchema, result, () =>
+    statusView(`Negative Balances Reset: ${formatNumber(result.adjustmentsApplied)} adjusted`),
+  );
 }
 
 async function history(address: string, options: OutputOptions) {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { proposalDetailSchema, proposalSchema } from "../../app/api/proposals.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { cliEnv, runCli, runJson, type CliEnv } from "../testing/run-cli.ts";
 
@@ -13,7 +15,19 @@ afterAll(async () => {
   await db?.close();
 });
 
-type Proposal = { id: number; title: string; status: string; voteType: string; options: { id: number; optionText: string }[]; createdBy: string };
+type Proposal = {
+  id: number;
+  title: string;
+  status: string;
+  voteType: string;
+  options: { id: number; optionText: string }[];
+  createdBy: string;
+};
+
+/** `json` is exactly what `schema` (the /api contract) builds: read back and built again, nothing changes. */
+function expectBuiltBy(schema: z.ZodType, json: unknown): void {
+  expect(schema.parse(z.encode(schema, json as never))).toEqual(json);
+}
 
 const proposalCount = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from proposals`)[0].n;
 const create = (...extra: string[]) => ["proposals", "create", "--title", "Next drop", "--description", "What should we do?", ...extra];
@@ -24,7 +38,10 @@ describe("spooks-admin proposals", () => {
       runCli(["proposals", "create", "--description", "x", "--start", "2099-01-01", "--end", "2099-02-01"], env),
       runCli(create("--start", "2099-01-02T00:00:00Z", "--end", "2099-01-01T00:00:00Z"), env),
       runCli(create("--start", "2001-01-01T00:00:00Z", "--end", "2099-01-01T00:00:00Z"), env),
-      runCli(create("--start", "2099-01-01", "--end", "2099-02-01", "--type", "multiple_choice", "--option", "Only one", "--option", "  "), env),
+      runCli(
+        create("--start", "2099-01-01", "--end", "2099-02-01", "--type", "multiple_choice", "--option", "Only one", "--option", "  "),
+        env,
+      ),
       runCli(create("--start", "2099-01-01", "--end", "2099-02-01", "--type", "ranked", "--json"), env),
       runCli(["proposals", "list"], env),
     ]);
@@ -54,7 +71,20 @@ describe("spooks-admin proposals", () => {
       ].join("\n"),
     );
     const multiple = await runJson<Proposal>(
-      create("--start", "2099-02-01T00:00:00Z", "--end", "2099-02-08T00:00:00Z", "--type", "multiple_choice", "--option", " Ghosts ", "--option", "Pumpkins", "--option", ""),
+      create(
+        "--start",
+        "2099-02-01T00:00:00Z",
+        "--end",
+        "2099-02-08T00:00:00Z",
+        "--type",
+        "multiple_choice",
+        "--option",
+        " Ghosts ",
+        "--option",
+        "Pumpkins",
+        "--option",
+        "",
+      ),
       env,
     );
     expect(multiple).toMatchObject({ id: 2, status: "upcoming", voteType: "multiple_choice", createdBy: "cli" });
@@ -67,19 +97,36 @@ describe("spooks-admin proposals", () => {
       runJson(["proposals", "results", "1"], env),
       runCli(["proposals", "results", "42"], env),
     ]);
+    expectBuiltBy(z.array(proposalSchema), list);
+    expectBuiltBy(proposalDetailSchema, yesNo);
     expect(list.map((proposal) => [proposal.id, proposal.status])).toEqual([
       [2, "upcoming"],
       [1, "upcoming"],
     ]);
-    expect(table.stdout).toMatch(/^ID\s+Title\s+Status\s+Type\s+Dates\s+Options\n─.*\n 2\s+Next drop\s+upcoming\s+Multiple Choice\s+2099-02-01 00:00 UTC → 2099-02-08 00:00 UTC\s+Ghosts \| Pumpkins\n/);
+    expect(table.stdout).toMatch(
+      /^ID\s+Title\s+Status\s+Type\s+Dates\s+Options\n─.*\n 2\s+Next drop\s+upcoming\s+Multiple Choice\s+2099-02-01 00:00 UTC → 2099-02-08 00:00 UTC\s+Ghosts \| Pumpkins\n/,
+    );
 
-    expect(results.stdout).toMatch(/^#2 Next drop\nStatus: +upcoming\n[\s\S]*Unique voters: 0\nTotal votes: +0\n\nOption\s+Votes\s+Share\n─.*\nGhosts\s+0\s+0%\nPumpkins\s+0\s+0%\n$/);
-    expect(yesNo).toMatchObject({ id: 1, totalVotes: 0, uniqueVoters: 0, options: [{ optionText: "Yes", voteCount: 0 }, { optionText: "No", voteCount: 0 }] });
+    expect(results.stdout).toMatch(
+      /^#2 Next drop\nStatus: +upcoming\n[\s\S]*Unique voters: 0\nTotal votes: +0\n\nOption\s+Votes\s+Share\n─.*\nGhosts\s+0\s+0%\nPumpkins\s+0\s+0%\n$/,
+    );
+    expect(yesNo).toMatchObject({
+      id: 1,
+      totalVotes: 0,
+      uniqueVoters: 0,
+      options: [
+        { optionText: "Yes", voteCount: 0 },
+        { optionText: "No", voteCount: 0 },
+      ],
+    });
     expect(missing).toEqual({ code: 1, stdout: "", stderr: "error: Proposal not found\n" });
   });
 
   it("deletes only with --yes when there is no terminal", async () => {
-    const [refused, human] = await Promise.all([runCli(["proposals", "delete", "1"], env), runCli(["proposals", "delete", "2", "-y"], env)]);
+    const [refused, human] = await Promise.all([
+      runCli(["proposals", "delete", "1"], env),
+      runCli(["proposals", "delete", "2", "-y"], env),
+    ]);
     expect(refused).toMatchObject({ code: 1, stdout: "" });
     expect(refused.stderr).toContain("refused: this change needs confirmation and there is no terminal to ask on");
     expect(human).toEqual({ code: 0, stderr: "", stdout: "✔ Proposal Deleted: #2\n" });

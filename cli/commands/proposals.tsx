@@ -3,6 +3,8 @@
  * actor `cli`); input texts are app/domain/validation.ts, statuses app/domain/governance.ts.
  */
 import type { Command } from "commander";
+import { z } from "zod";
+import { proposalDetailSchema, proposalSchema } from "../../app/api/proposals.ts";
 import { formatNumber } from "../../app/domain/format.ts";
 import { VOTE_TYPES } from "../../app/domain/governance.ts";
 import { createProposalSchema } from "../../app/domain/validation.ts";
@@ -21,6 +23,7 @@ import {
   destructiveLeaf,
   leaf,
   output,
+  outputAnswer,
   parseId,
   parseOptions,
   withConfirmedChange,
@@ -89,7 +92,7 @@ function summaryRows(proposal: Pick<Proposal, "status" | "voteType" | "startDate
 
 async function list(options: OutputOptions) {
   const proposals = await withDatabase(({ sql }) => listProposals(sql));
-  await output(options, proposals, () =>
+  await outputAnswer(options, z.array(proposalSchema), proposals, () =>
     tableView({
       rows: proposals,
       empty: "No proposals found. Create your first proposal.",
@@ -108,7 +111,7 @@ async function list(options: OutputOptions) {
 async function create(options: CreateOptions) {
   const input = parseOptions(createProposalSchema, options, CREATE_FIELDS);
   const proposal = await withDatabase(({ sql }) => createProposal(sql, { ...input, createdBy: "cli" }, CLI_ACTOR));
-  await output(options, proposal, () =>
+  await outputAnswer(options, proposalSchema, proposal, () =>
     detailsView(`Proposal Created: #${proposal.id} ${proposal.title}`, [...summaryRows(proposal), ["Options", optionTexts(proposal)]]),
   );
 }
@@ -116,7 +119,7 @@ async function create(options: CreateOptions) {
 async function results(idText: string, options: OutputOptions) {
   const id = parseId(idText, "Proposal");
   const detail = await withDatabase(({ sql }) => getProposalDetail(sql, id));
-  await output(options, detail, () => resultsView(detail));
+  await outputAnswer(options, proposalDetailSchema, detail, () => resultsView(detail));
 }
 
 function percent(votes: number, total: number): string {

@@ -1,9 +1,11 @@
 /** `users [--search TEXT]`: wallets with points or staked items, highest balance first. */
 import type { Command } from "commander";
+import { z } from "zod";
+import { userRowSchema } from "../../app/api/admin.ts";
 import { formatNumber } from "../../app/domain/format.ts";
 import { listUsers, type UserRow } from "../../db/queries/points.server.ts";
 import { points } from "../format.ts";
-import { action, leaf, output, withDatabase, type OutputOptions } from "../runtime.ts";
+import { action, leaf, outputAnswer, withDatabase, type OutputOptions } from "../runtime.ts";
 import { tableView } from "../views.tsx";
 
 type UsersOptions = OutputOptions & { search?: string };
@@ -16,7 +18,7 @@ export function registerUsers(program: Command): void {
 
 async function users(options: UsersOptions): Promise<void> {
   const rows = await withDatabase(({ sql }) => listUsers(sql, { search: options.search }));
-  await output(options, rows, () => usersView(rows, Boolean(options.search?.trim())));
+  await outputAnswer(options, z.array(userRowSchema), rows, () => usersView(rows, Boolean(options.search?.trim())));
 }
 
 function usersView(rows: UserRow[], searched: boolean) {

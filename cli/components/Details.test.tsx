@@ -4,7 +4,14 @@ import { Details } from "./Details.tsx";
 
 describe("Details", () => {
   it("lines up values after labels of different lengths", () => {
-    const { lastFrame } = render(<Details rows={[["ID", "7"], ["Title", "Spooky raffle"]]} />);
+    const { lastFrame } = render(
+      <Details
+        rows={[
+          ["ID", "7"],
+          ["Title", "Spooky raffle"],
+        ]}
+      />,
+    );
     expect(lastFrame()).toBe(["ID:    7", "Title: Spooky raffle"].join("\n"));
   });
 });

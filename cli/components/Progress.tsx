@@ -12,8 +12,7 @@ export function Progress({ label, done, total, width = 30 }: ProgressProps) {
   return (
     <Text>
       {label} <Text color="green">{"█".repeat(filled)}</Text>
-      <Text dimColor>{"░".repeat(width - filled)}</Text> {formatNumber(done)}/{formatNumber(total)} (
-      {Math.floor(ratio * 100)}%)
+      <Text dimColor>{"░".repeat(width - filled)}</Text> {formatNumber(done)}/{formatNumber(total)} ({Math.floor(ratio * 100)}%)
     </Text>
   );
 }

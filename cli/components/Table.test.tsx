@@ -11,7 +11,14 @@ const columns: Column<Row>[] = [
 describe("Table", () => {
   it("pads every column to its widest cell and right-aligns numbers", () => {
     const { lastFrame } = render(
-      <Table columns={columns} rows={[{ address: "DAbc", points: "1,250" }, { address: "DLongerAddress", points: "7" }]} empty="none" />,
+      <Table
+        columns={columns}
+        rows={[
+          { address: "DAbc", points: "1,250" },
+          { address: "DLongerAddress", points: "7" },
+        ]}
+        empty="none"
+      />,
     );
     expect(lastFrame()).toBe(
       ["Wallet Address  Points", "──────────────  ──────", "DAbc             1,250", "DLongerAddress       7"].join("\n"),

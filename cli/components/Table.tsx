@@ -29,7 +29,11 @@ export function Table<Row>({ columns, rows, empty }: TableProps<Row>) {
   if (rows.length === 0) return <Text dimColor>{empty}</Text>;
   const cells = rows.map((row) => columns.map((column) => column.value(row)));
   const widths = columns.map((column, i) => Math.max(textWidth(column.header), ...cells.map((line) => textWidth(line[i]))));
-  const line = (values: string[]) => values.map((value, i) => pad(value, widths[i], columns[i].align)).join(GAP).trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => pad(value, widths[i], columns[i].align))
+      .join(GAP)
+      .trimEnd();
   return (
     <Box flexDirection="column">
       <Text bold>{line(columns.map((column) => column.header))}</Text>

@@ -19,7 +19,10 @@ const SATPOINT = `${"ab".repeat(32)}:0:0`;
 export async function stakeDemoItems(sql: Sql, owner: string, count: number, stakedAt: Date) {
   const items = demoCatalogue().slice(0, count);
   await importCatalogue(sql, items);
-  const rows = await itemsByInscriptionIds(sql, items.map((item) => item.inscriptionId));
+  const rows = await itemsByInscriptionIds(
+    sql,
+    items.map((item) => item.inscriptionId),
+  );
   for (const row of rows) {
     await applyMove(sql, { itemId: row.id, address: owner, kind: "p2pkh", satpoint: SATPOINT, blockHeight: 1, at: stakedAt });
   }

@@ -46,7 +46,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...prefix, BIN, ...args], {
       cwd,
-      env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)) as NodeJS.ProcessEnv,
+      env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -58,10 +58,7 @@ export async function consumeChallenge(
   return row ?? null;
 }
 
-export async function insertSession(
-  sql: Queryable,
-  session: { tokenHash: string; address: string; expiresAt: Date },
-): Promise<void> {
+export async function insertSession(sql: Queryable, session: { tokenHash: string; address: string; expiresAt: Date }): Promise<void> {
   await sql`
     insert into sessions (token_hash, address, created_at, expires_at)
     values (${session.tokenHash}, ${session.address}, ${now()}, ${session.expiresAt})`;

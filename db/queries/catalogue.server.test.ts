@@ -59,7 +59,9 @@ describe("importCatalogue", () => {
   it("is all or nothing: a conflicting row rolls back every row before it, across chunks", async () => {
     const existing = item("spooks", 5000, 7, 999_999);
     await importCatalogue(sql, [existing]);
-    const spooks = demoCatalogue().filter((demo) => demo.collection === "spooks" && demo.rank !== 7).slice(0, 600);
+    const spooks = demoCatalogue()
+      .filter((demo) => demo.collection === "spooks" && demo.rank !== 7)
+      .slice(0, 600);
     // A new inscription claiming the existing item's rank: refused by unique (collection, rank).
     const conflicting = { ...item("spooks", 888_888, 7, 888_888) };
     const progress: number[] = [];

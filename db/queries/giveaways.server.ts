@@ -209,9 +209,7 @@ export async function drawGiveawayWinner(sql: Queryable, id: number, actor: Acto
     if (entries.length === 0) throw conflict("This giveaway has no entries");
     const winningEntry = drawWinner(giveaway.drawSeed, entries);
     const totalTickets = entries.reduce((sum, entry) => sum + entry.tickets, 0);
-    const winnerTickets = entries
-      .filter((entry) => entry.address === winningEntry.address)
-      .reduce((sum, entry) => sum + entry.tickets, 0);
+    const winnerTickets = entries.filter((entry) => entry.address === winningEntry.address).reduce((sum, entry) => sum + entry.tickets, 0);
     await tx`update giveaway_entries set is_winner = true where id = ${winningEntry.id}`;
     await tx`update giveaways set winner_address = ${winningEntry.address}, drawn_at = ${now()} where id = ${id}`;
     const result: DrawResult = {
@@ -227,11 +225,7 @@ export async function drawGiveawayWinner(sql: Queryable, id: number, actor: Acto
 }
 
 /** Deletes a giveaway and its entries; without a winner, every entry's points go back through the ledger. */
-export async function deleteGiveaway(
-  sql: Queryable,
-  id: number,
-  actor: Actor,
-): Promise<{ refunded: number; refundedPoints: number }> {
+export async function deleteGiveaway(sql: Queryable, id: number, actor: Actor): Promise<{ refunded: number; refundedPoints: number }> {
   return inTransaction(sql, async (tx) => {
     const giveaway = await lockGiveaway(tx, id, "update");
     const entries = giveaway.winnerAddress

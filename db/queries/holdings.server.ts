@@ -3,6 +3,7 @@
  * and the leaderboard. A wallet's staked items are its open stakes on items it still owns.
  */
 import { rarityLevel, type CollectionKey, type Rarity } from "../../app/domain/collections.ts";
+import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT } from "../../app/domain/leaderboard.ts";
 import { dailyRate, perItemDailyRate, stakingPercentage, tierFor, unitsToPoints } from "../../app/domain/rewards.ts";
 import type { Queryable } from "../client.server.ts";
 
@@ -35,9 +36,6 @@ export type Rewards = {
 
 export type LeaderboardEntry = { address: string; rewards: number };
 
-export const LEADERBOARD_DEFAULT_LIMIT = 100;
-export const LEADERBOARD_MAX_LIMIT = 1000;
-
 export async function walletItems(sql: Queryable, address: string): Promise<WalletItem[]> {
   const rows = await sql<(Omit<WalletItem, "rarity" | "rarityLabel" | "isStaked" | "rewardRate"> & { rarity: Rarity })[]>`
     select i.id, i.name, i.inscription_id, i.collection, i.image_url, i.rarity, i.rank, s.started_at as staked_at
@@ -60,14 +58,8 @@ export async function walletItems(sql: Queryable, address: string): Promise<Wall
 /**
  * Counts of the wallet's items; with `inscriptionIds`, only those among them that the wallet really owns.
  */
-export async function holdingCounts(
-  sql: Queryable,
-  address: string,
-  inscriptionIds?: readonly string[],
-): Promise<HoldingCounts> {
-  const filter = inscriptionIds
-    ? sql`and i.inscription_id = any(${inscriptionIds.map((id) => id.toLowerCase())}::text[])`
-    : sql``;
+export async function holdingCounts(sql: Queryable, address: string, inscriptionIds?: readonly string[]): Promise<HoldingCounts> {
+  const filter = inscriptionIds ? sql`and i.inscription_id = any(${inscriptionIds.map((id) => id.toLowerCase())}::text[])` : sql``;
   const [row] = await sql<HoldingCounts[]>`
     select count(*)::int as total_count,
            count(*) filter (where i.collection = 'spooks')::int as spooks_count,

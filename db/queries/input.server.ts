@@ -14,7 +14,9 @@ export function requireRowId(id: number, what: string): void {
 export function issueText(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "Invalid input";
-  const generic = /^(Invalid|Too (big|small)|Expected|Unrecognized)/.test(issue.message);
+  // A refinement's own message is already whole ("Invalid Dogecoin address"); zod's defaults are not.
+  const authored = issue.code === "custom" && issue.message !== "Invalid input";
+  const generic = !authored && /^(Invalid|Too (big|small)|Expected|Unrecognized)/.test(issue.message);
   return generic && issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
 

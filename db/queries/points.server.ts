@@ -13,13 +13,7 @@ import { parseOrRefuse } from "./input.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
 export type LedgerKind =
-  | "accrual"
-  | "admin_add"
-  | "admin_clear"
-  | "giveaway_entry"
-  | "giveaway_refund"
-  | "negative_reset"
-  | "recalculation";
+  "accrual" | "admin_add" | "admin_clear" | "giveaway_entry" | "giveaway_refund" | "negative_reset" | "recalculation";
 
 export type LedgerInsert = {
   address: string;
@@ -87,7 +81,11 @@ export async function lockBalanceUnits(tx: TransactionSql, address: string): Pro
  * same rules (addPointsSchema) as the admin form and the CLI that call it.
  */
 export async function addPoints(sql: Queryable, input: AddPointsInput): Promise<{ address: string; totalPoints: number }> {
-  const { address, amount: points, description } = parseOrRefuse(addPointsSchema, {
+  const {
+    address,
+    amount: points,
+    description,
+  } = parseOrRefuse(addPointsSchema, {
     address: input.address,
     amount: input.points,
     description: input.description ?? undefined,

@@ -68,7 +68,10 @@ export async function listProposals(sql: Queryable, at: Date = now(), ids?: numb
     select ${proposalColumns(sql)} from proposals
     ${ids ? sql`where id = any(${ids}::int[])` : sql``}
     order by start_date desc, id desc`;
-  const options = await optionsOf(sql, rows.map((row) => row.id));
+  const options = await optionsOf(
+    sql,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     ...withStatus(row, at),
     options: (options.get(row.id) ?? []).map(({ id, optionText }) => ({ id, optionText })),

@@ -30,7 +30,10 @@ export function preferredEncoding(acceptEncoding: string | undefined): Encoding 
     const encoding = name.trim().toLowerCase();
     if (encoding !== "gzip" && encoding !== "br" && encoding !== "identity") continue;
     const q = parseQuality(quality);
-    if (q !== null && q > bestQuality) (best = encoding), (bestQuality = q);
+    if (q !== null && q > bestQuality) {
+      best = encoding;
+      bestQuality = q;
+    }
   }
   return best;
 }

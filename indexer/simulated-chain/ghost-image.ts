@@ -71,10 +71,17 @@ function drawFace(grid: Uint8Array, seed: Uint8Array) {
   for (const x of eyes === 3 ? [7] : [5, 9]) {
     set(x, 6);
     if (eyes !== 2) set(x, 7); // 2: sleepy, one row high
-    if (eyes === 0 || eyes === 3) set(x + 1, 6), set(x + 1, 7); // 0, 3: big square eyes
+    if (eyes === 0 || eyes === 3) {
+      // 0, 3: big square eyes
+      set(x + 1, 6);
+      set(x + 1, 7);
+    }
   }
   const mouth = seed[7] % 4;
-  if (mouth === 1) set(7, 10), set(8, 10);
+  if (mouth === 1) {
+    set(7, 10);
+    set(8, 10);
+  }
   if (mouth === 2) for (let x = 5; x <= 10; x++) set(x, x === 5 || x === 10 ? 9 : 10);
   if (mouth === 3) for (let x = 5; x <= 10; x++) set(x, 10 + (x % 2));
 }
@@ -82,8 +89,21 @@ function drawFace(grid: Uint8Array, seed: Uint8Array) {
 function drawAccessory(grid: Uint8Array, seed: Uint8Array) {
   const set = (x: number, y: number) => (grid[y * GRID + x] = ACCESSORY);
   const kind = seed[8] % 4;
-  if (kind === 1) for (let x = 4; x <= 11; x++) set(x, 2), x > 5 && x < 10 && (set(x, 1), set(x, 0)); // a hat
-  if (kind === 2) [[11, 2], [12, 2], [13, 2], [12, 3], [11, 3], [13, 3]].forEach(([x, y]) => set(x, y)); // a bow
+  if (kind === 1) {
+    // a hat: a brim on row 2, the crown above its middle
+    for (let x = 4; x <= 11; x++) set(x, 2);
+    for (let x = 6; x <= 9; x++) {
+      set(x, 1);
+      set(x, 0);
+    }
+  }
+  if (kind === 2) {
+    // a bow: a 3×2 block on the right
+    for (let x = 11; x <= 13; x++) {
+      set(x, 2);
+      set(x, 3);
+    }
+  }
   if (kind === 3) for (let x = 5; x <= 10; x++) set(x, 0); // a halo
 }
 

@@ -108,7 +108,8 @@ describe("admin points", () => {
 
   it("refuses every admin points call without a session, even naming the admin in the body (401)", async () => {
     for (const [method, path, body] of adminOnly) {
-      const withAdmin = body === undefined ? undefined : { ...(body as object), address: ctx.admin.address, adminAddress: ctx.admin.address };
+      const withAdmin =
+        body === undefined ? undefined : { ...(body as object), address: ctx.admin.address, adminAddress: ctx.admin.address };
       const answer = await ctx.call(method, path, withAdmin);
       expect(answer.status, path).toBe(401);
       expect(answer.body.message).toEqual(expect.any(String));
@@ -118,7 +119,12 @@ describe("admin points", () => {
   it("adds, lists (with a case-insensitive search), clears, and audits", async () => {
     const cookie = await ctx.adminCookie();
     const holder = newWallet();
-    const added = await ctx.call("POST", "/api/add-permanent-points", { address: holder.address, amount: 12.5, description: "Thanks" }, { cookie });
+    const added = await ctx.call(
+      "POST",
+      "/api/add-permanent-points",
+      { address: holder.address, amount: 12.5, description: "Thanks" },
+      { cookie },
+    );
     expect(added.status).toBe(200);
     expect(added.body).toMatchObject({ success: true, address: holder.address, totalPoints: 12.5 });
     await ctx.call("POST", "/api/add-permanent-points", { address: holder.address, amount: "7.5" }, { cookie });
@@ -132,7 +138,12 @@ describe("admin points", () => {
     const all = await ctx.call("GET", "/api/admin/users", undefined, { cookie });
     expect(all.body.length).toBeGreaterThanOrEqual(1);
 
-    const cleared = await ctx.call("POST", "/api/admin/clear-points", { address: holder.address, adminAddress: ctx.admin.address }, { cookie });
+    const cleared = await ctx.call(
+      "POST",
+      "/api/admin/clear-points",
+      { address: holder.address, adminAddress: ctx.admin.address },
+      { cookie },
+    );
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ success: true, clearedPoints: 20 });
     expect(await balanceUnits(ctx.sql, holder.address)).toBe(0);

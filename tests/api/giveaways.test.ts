@@ -81,7 +81,8 @@ describe("admin giveaway management", () => {
     expect(image.body).toMatchObject({ id, imageUrl: "https://example.com/a.png" });
     const list = await ctx.call("GET", "/api/giveaways");
     expect(list.body.find((g: { id: number }) => g.id === id)).toMatchObject({ active: false, imageUrl: "https://example.com/a.png" });
-    const [audit] = await ctx.sql`select actor, actor_address from audit_log where action = 'giveaway.create' and target = ${`giveaway:${id}`}`;
+    const [audit] =
+      await ctx.sql`select actor, actor_address from audit_log where action = 'giveaway.create' and target = ${`giveaway:${id}`}`;
     expect(audit).toEqual({ actor: "web", actorAddress: ctx.admin.address });
   });
 
@@ -127,12 +128,27 @@ describe("POST /api/giveaways/enter", () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       success: true,
-      entry: { id: expect.any(Number), giveawayId: id, address: holder.address, tickets: 3, enteredAt: expect.any(String), isWinner: false },
+      entry: {
+        id: expect.any(Number),
+        giveawayId: id,
+        address: holder.address,
+        tickets: 3,
+        enteredAt: expect.any(String),
+        isWinner: false,
+      },
       rewards: expect.objectContaining({ unclaimedRewards: 550 }),
     });
     const mine = await ctx.call("GET", `/api/giveaways/entries/user/${holder.address}`);
     expect(mine.body).toEqual([
-      expect.objectContaining({ giveawayId: id, tickets: 3, giveawayTitle: "Golden Spook", pointsCost: 150, active: true, endDate: expect.any(String), isWinner: false }),
+      expect.objectContaining({
+        giveawayId: id,
+        tickets: 3,
+        giveawayTitle: "Golden Spook",
+        pointsCost: 150,
+        active: true,
+        endDate: expect.any(String),
+        isWinner: false,
+      }),
     ]);
     const list = await ctx.call("GET", "/api/giveaways");
     expect(list.body.find((g: { id: number }) => g.id === id)).toMatchObject({ entriesCount: 1, ticketsCount: 3 });
@@ -192,7 +208,8 @@ describe("POST /api/giveaways/enter", () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
     expect(statuses.filter((status) => status === 409)).toHaveLength(40);
     expect(await balanceUnits(ctx.sql, holder.address)).toBe(0);
-    const [ledger] = await ctx.sql`select sum(amount)::int8 as total, min(amount)::int8 as lowest from points_ledger where address = ${holder.address}`;
+    const [ledger] =
+      await ctx.sql`select sum(amount)::int8 as total, min(amount)::int8 as lowest from points_ledger where address = ${holder.address}`;
     expect(ledger.total).toBe(0);
     const entries = await ctx.call("GET", `/api/giveaways/${id}/entries`);
     expect(entries.body).toHaveLength(10);
@@ -262,12 +279,18 @@ describe("select winner (commit-reveal) and delete", () => {
     await ctx.call("POST", "/api/giveaways/enter", entryBody(a, id, 1, minutesFromNow(-1)));
     await ctx.call("POST", "/api/giveaways/enter", entryBody(b, id, 5));
     expect(await balanceUnits(ctx.sql, b.address)).toBe(0);
-    const answer = await ctx.call("DELETE", `/api/giveaways/${id}`, { adminAddress: ctx.admin.address }, { cookie: await ctx.adminCookie() });
+    const answer = await ctx.call(
+      "DELETE",
+      `/api/giveaways/${id}`,
+      { adminAddress: ctx.admin.address },
+      { cookie: await ctx.adminCookie() },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ success: true, refunded: 3 });
     expect(await balanceUnits(ctx.sql, a.address)).toBe(500 * 2400);
     expect(await balanceUnits(ctx.sql, b.address)).toBe(500 * 2400);
-    const refunds = await ctx.sql`select count(*)::int as n from points_ledger where kind = 'giveaway_refund' and reference like ${`giveaway:${id}:%`}`;
+    const refunds =
+      await ctx.sql`select count(*)::int as n from points_ledger where kind = 'giveaway_refund' and reference like ${`giveaway:${id}:%`}`;
     expect(refunds[0].n).toBe(3);
     expect((await ctx.call("GET", `/api/giveaways/${id}`)).status).toBe(404);
     expect((await ctx.call("GET", `/api/giveaways/entries/user/${a.address}`)).body).toEqual([]);
@@ -285,16 +308,26 @@ function imageForm(bytes: Uint8Array, fileName: string, field = "image"): FormDa
 
 describe("POST /api/upload-image", () => {
   it("saves a PNG under a generated name and serves it as image/png", async () => {
-    const answer = await ctx.call("POST", "/api/upload-image", undefined, { raw: imageForm(PNG, "mine.png"), cookie: await ctx.adminCookie() });
+    const answer = await ctx.call("POST", "/api/upload-image", undefined, {
+      raw: imageForm(PNG, "mine.png"),
+      cookie: await ctx.adminCookie(),
+    });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ success: true, filePath: expect.stringMatching(/^\/uploads\/[0-9a-f-]{36}\.png$/), message: expect.any(String) });
+    expect(answer.body).toEqual({
+      success: true,
+      filePath: expect.stringMatching(/^\/uploads\/[0-9a-f-]{36}\.png$/),
+      message: expect.any(String),
+    });
     const served = await fetch(`${ctx.url}${answer.body.filePath}`);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
   });
 
   it("treats a GIF named .png as a GIF (accepted, served as image/gif)", async () => {
-    const answer = await ctx.call("POST", "/api/upload-image", undefined, { raw: imageForm(GIF, "disguised.png"), cookie: await ctx.adminCookie() });
+    const answer = await ctx.call("POST", "/api/upload-image", undefined, {
+      raw: imageForm(GIF, "disguised.png"),
+      cookie: await ctx.adminCookie(),
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.filePath).toMatch(/\.gif$/);
     const served = await fetch(`${ctx.url}${answer.body.filePath}`);
@@ -303,7 +336,8 @@ describe("POST /api/upload-image", () => {
 
   it("refuses non-images (415), oversized files (413), missing fields (400) and callers who are not the admin", async () => {
     const cookie = await ctx.adminCookie();
-    const upload = (form: FormData, options: { cookie?: string } = { cookie }) => ctx.call("POST", "/api/upload-image", undefined, { raw: form, ...options });
+    const upload = (form: FormData, options: { cookie?: string } = { cookie }) =>
+      ctx.call("POST", "/api/upload-image", undefined, { raw: form, ...options });
     const html = Buffer.from("<html><script>alert(1)</script></html>");
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     expect((await upload(imageForm(html, "evil.png"))).status).toBe(415);

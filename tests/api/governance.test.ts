@@ -62,10 +62,17 @@ describe("proposals (admin)", () => {
       ],
       createdBy: ctx.admin.address,
     });
-    const yesNo = await ctx.call("POST", "/api/proposals", proposalInput({ voteType: "yes_no", options: [] }), { cookie: await ctx.adminCookie() });
+    const yesNo = await ctx.call("POST", "/api/proposals", proposalInput({ voteType: "yes_no", options: [] }), {
+      cookie: await ctx.adminCookie(),
+    });
     expect(yesNo.body.options.map((option: { optionText: string }) => option.optionText)).toEqual(["Yes", "No"]);
     const detail = await ctx.call("GET", `/api/proposals/${answer.body.id}`);
-    expect(detail.body).toMatchObject({ id: answer.body.id, totalVotes: 0, uniqueVoters: 0, options: [{ voteCount: 0 }, { voteCount: 0 }] });
+    expect(detail.body).toMatchObject({
+      id: answer.body.id,
+      totalVotes: 0,
+      uniqueVoters: 0,
+      options: [{ voteCount: 0 }, { voteCount: 0 }],
+    });
     const list = await ctx.call("GET", "/api/proposals");
     expect(list.body.map((p: { id: number }) => p.id)).toEqual(expect.arrayContaining([answer.body.id, yesNo.body.id]));
   });
@@ -177,12 +184,16 @@ describe("voting", () => {
     const voter = newWallet();
     await stakeHistory(voter, 1, minutesFromNow(-300));
     expect((await ctx.call("POST", `/api/proposals/${upcoming.id}/vote`, voteBody(voter, upcoming, upcoming.options[0]))).status).toBe(409);
-    expect((await ctx.call("POST", `/api/proposals/${completed.id}/vote`, voteBody(voter, completed, completed.options[0]))).status).toBe(409);
+    expect((await ctx.call("POST", `/api/proposals/${completed.id}/vote`, voteBody(voter, completed, completed.options[0]))).status).toBe(
+      409,
+    );
     const foreign = await ctx.call("POST", `/api/proposals/${active.id}/vote`, voteBody(voter, active, completed.options[0]));
     expect(foreign.status).toBe(400);
     expect((await ctx.call("POST", "/api/proposals/999999/vote", voteBody(voter, { ...active, id: 999999 }, 1))).status).toBe(404);
     expect((await ctx.call("POST", `/api/proposals/${active.id}/vote`, { ...voteBody(voter, active, 1), optionId: "1" })).status).toBe(400);
-    expect((await ctx.call("POST", `/api/proposals/${active.id}/vote`, { ...voteBody(voter, active, 1), optionId: 2 ** 33 })).status).toBe(400);
+    expect((await ctx.call("POST", `/api/proposals/${active.id}/vote`, { ...voteBody(voter, active, 1), optionId: 2 ** 33 })).status).toBe(
+      400,
+    );
     expect((await ctx.call("POST", `/api/proposals/${active.id}/vote`, voteBody(voter, active, active.options[1]))).status).toBe(200);
   });
 

@@ -1,4 +1,4 @@
-/** Holdings, stats, rewards, leaderboard, health, and the API's generic answers (404, 405, 413, bad JSON). */
+/** Holdings, stats, rewards, leaderboard, sign-in's challenge and checks, health, and the API's generic answers (404, 405, 413, bad JSON). */
 import { describe, expect, it } from "vitest";
 import { giveItems, givePoints, newWallet, society, spooks, useApi } from "./support.ts";
 
@@ -33,7 +33,10 @@ describe("wallet items, stats and rewards", () => {
       stakedAt: expect.stringMatching(/Z$/),
       rewardRate: 100,
     });
-    expect(answer.body.find((item: { name: string }) => item.name === "Spook Society #3")).toMatchObject({ collection: "spook-society", isStaked: false });
+    expect(answer.body.find((item: { name: string }) => item.name === "Spook Society #3")).toMatchObject({
+      collection: "spook-society",
+      isStaked: false,
+    });
     expect((await ctx.call("GET", `/api/wallet-doginals/${newWallet().address}`)).body).toEqual([]);
     expect((await ctx.call("GET", "/api/wallet-doginals/not-an-address")).status).toBe(400);
 
@@ -104,9 +107,54 @@ describe("leaderboard", () => {
     const all = (await ctx.call("GET", "/api/leaderboard")).body as { rewards: number }[];
     expect(all.length).toBeLessThanOrEqual(100);
     expect(all.every((entry, i) => entry.rewards > 0 && (i === 0 || all[i - 1].rewards >= entry.rewards))).toBe(true);
-    for (const limit of ["0", "-1", "abc", "1001", "2.5"]) {
-      expect((await ctx.call("GET", `/api/leaderboard?limit=${limit}`)).status, limit).toBe(400);
+    const refusals: [string, string][] = [
+      ["0", "limit must be at least 1"],
+      ["-1", "limit must be at least 1"],
+      ["abc", "limit must be a number"],
+      ["1001", "limit must be at most 1000"],
+      ["2.5", "limit must be a whole number"],
+    ];
+    for (const [limit, message] of refusals) {
+      const refused = await ctx.call("GET", `/api/leaderboard?limit=${limit}`);
+      expect([refused.status, refused.body], limit).toEqual([400, { message }]);
     }
+    // An empty limit is no limit: the default list, as the page's links may send it.
+    expect((await ctx.call("GET", "/api/leaderboard?limit=")).body).toEqual(all);
+  });
+});
+
+describe("sign-in", () => {
+  it("issues a challenge only to the admin, valid 10 minutes, and refuses a missing or bad address", async () => {
+    const challenge = await ctx.call("GET", `/api/auth/challenge?address=${ctx.admin.address}`);
+    expect(challenge.status).toBe(200);
+    expect(Object.keys(challenge.body).sort()).toEqual(["expiresAt", "message"]);
+    const issuedAt = /^Issued At: (.+)$/m.exec(challenge.body.message)![1];
+    expect(Date.parse(challenge.body.expiresAt) - Date.parse(issuedAt)).toBe(10 * 60 * 1000);
+    expect(challenge.body.message).toContain(`Expiration Time: ${challenge.body.expiresAt}`);
+    const stranger = await ctx.call("GET", `/api/auth/challenge?address=${newWallet().address}`);
+    expect([stranger.status, stranger.body]).toEqual([403, { message: "Only the admin wallet can sign in" }]);
+    expect((await ctx.call("GET", "/api/auth/challenge")).status).toBe(400);
+    expect((await ctx.call("GET", "/api/auth/challenge?address=not-an-address")).status).toBe(400);
+  });
+
+  it("judges where a sign-in or sign-out comes from before reading its body", async () => {
+    const malformed = { raw: '{"address": ', headers: { "content-type": "application/json" } };
+    const foreign = await ctx.call("POST", "/api/auth/session", undefined, { ...malformed, origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.message).toMatch(/^Cross-site request refused/);
+    const plain = await ctx.call("POST", "/api/auth/session", undefined, {
+      raw: '{"address": ',
+      headers: { "content-type": "text/plain" },
+    });
+    expect(plain.status).toBe(415);
+    const sameSite = await ctx.call("POST", "/api/auth/session", undefined, malformed);
+    expect([sameSite.status, sameSite.body]).toEqual([400, { message: "Malformed JSON body" }]);
+
+    const signOutPlain = await ctx.call("DELETE", "/api/auth/session", undefined, { headers: { "content-type": "text/plain" } });
+    expect(signOutPlain.status).toBe(415);
+    const signedOut = await ctx.call("DELETE", "/api/auth/session");
+    expect([signedOut.status, signedOut.body]).toEqual([200, { success: true }]);
+    expect(signedOut.headers.get("set-cookie")).toMatch(/^spooks_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0$/);
   });
 });
 
@@ -155,7 +203,10 @@ describe("health and generic answers", () => {
     expect((await ctx.call("PUT", "/api/giveaways", {})).status).toBe(405);
     const big = { address: newWallet().address, inscriptionIds: [], padding: "x".repeat(1024 * 1024) };
     expect((await ctx.call("POST", "/api/verify-holdings", big)).status).toBe(413);
-    const malformed = await ctx.call("POST", "/api/verify-holdings", undefined, { raw: '{"address": ', headers: { "content-type": "application/json" } });
+    const malformed = await ctx.call("POST", "/api/verify-holdings", undefined, {
+      raw: '{"address": ',
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ message: "Malformed JSON body" });
     const invalidUtf8 = await ctx.call("POST", "/api/verify-holdings", undefined, { raw: new Uint8Array([0x7b, 0xff, 0x7d]) });
@@ -171,9 +222,17 @@ describe("health and generic answers", () => {
     const admin = ctx.admin;
     const challenge = (await ctx.call("GET", `/api/auth/challenge?address=${admin.address}`)).body.message as string;
     const tampered = challenge.replace("Sign in to Spooks.", "Sign in\u0000");
-    const refused = await ctx.call("POST", "/api/auth/session", { address: admin.address, message: tampered, signature: admin.sign(tampered) });
+    const refused = await ctx.call("POST", "/api/auth/session", {
+      address: admin.address,
+      message: tampered,
+      signature: admin.sign(tampered),
+    });
     expect(refused.status).toBe(400);
-    const session = await ctx.call("POST", "/api/auth/session", { address: admin.address, message: challenge, signature: admin.sign(challenge) });
+    const session = await ctx.call("POST", "/api/auth/session", {
+      address: admin.address,
+      message: challenge,
+      signature: admin.sign(challenge),
+    });
     expect(session.status).toBe(200);
     const search = await ctx.call("GET", "/api/admin/users?search=%00", undefined, { cookie: await ctx.adminCookie() });
     expect(search.status).toBe(400);

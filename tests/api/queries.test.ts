@@ -6,14 +6,7 @@ import { demoCatalogue } from "../../db/demo-catalogue.ts";
 import { importCatalogue } from "../../db/queries/catalogue.server.ts";
 import { createGiveaway, enterGiveaway, listEntriesOfAddress } from "../../db/queries/giveaways.server.ts";
 import { leaderboardRank } from "../../db/queries/holdings.server.ts";
-import {
-  addPoints,
-  clearPoints,
-  getBalanceUnits,
-  listUsers,
-  pointsHistory,
-  recalculateAllPoints,
-} from "../../db/queries/points.server.ts";
+import { addPoints, clearPoints, getBalanceUnits, listUsers, pointsHistory, recalculateAllPoints } from "../../db/queries/points.server.ts";
 import { votingPower } from "../../db/queries/proposals.server.ts";
 import { findItems, stakeItems, unstakeItems } from "../../db/queries/stakes.server.ts";
 import { inTransaction } from "../../db/queries/transaction.server.ts";

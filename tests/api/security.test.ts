@@ -9,30 +9,35 @@ import { afterAll, describe, expect, it } from "vitest";
 import { bulkStakeMessage, SIGN_IN_STATEMENT, signInMessage } from "../../app/domain/messages.ts";
 import { deleteExpiredAuthRows } from "../../db/queries/auth.server.ts";
 import { startTestServer, type TestServer } from "../support/app-server.ts";
-import { balanceUnits, newWallet, useApi, type Wallet } from "./support.ts";
+import { balanceUnits, newWallet, useApi, type LooseJson, type Wallet } from "./support.ts";
 
 const ctx = useApi();
 
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: any; text: string };
+/** Not checked against the contract (some are not /api answers, or answers to a forged Host): each test checks what it reads. */
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: LooseJson; text: string };
 
 /** One request with exactly these headers (fetch cannot set Host); the body as JSON unless a string. */
 function request(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
   const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request(new URL(path, base), { method, headers: { ...headers, ...(payload ? { "content-length": String(Buffer.byteLength(payload)) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed, text });
-      });
-    });
+    const req = http.request(
+      new URL(path, base),
+      { method, headers: { ...headers, ...(payload ? { "content-length": String(Buffer.byteLength(payload)) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed, text });
+        });
+      },
+    );
     req.on("error", reject);
     req.end(payload);
   });
@@ -56,12 +61,20 @@ async function signInOn(base: string, wallet: Wallet, headers: Record<string, st
   const challenge = await request(base, "GET", `/api/auth/challenge?address=${wallet.address}`, headers);
   expect(challenge.status).toBe(200);
   const message = challenge.body.message as string;
-  const origin = headers["x-forwarded-host"] ? `${headers["x-forwarded-proto"] ?? "http"}://${headers["x-forwarded-host"]}` : new URL(base).origin;
-  const session = await request(base, "POST", "/api/auth/session", { origin, ...json, ...headers }, {
-    address: wallet.address,
-    message,
-    signature: wallet.sign(message),
-  });
+  const origin = headers["x-forwarded-host"]
+    ? `${headers["x-forwarded-proto"] ?? "http"}://${headers["x-forwarded-host"]}`
+    : new URL(base).origin;
+  const session = await request(
+    base,
+    "POST",
+    "/api/auth/session",
+    { origin, ...json, ...headers },
+    {
+      address: wallet.address,
+      message,
+      signature: wallet.sign(message),
+    },
+  );
   return { message, session, setCookie: ([] as string[]).concat(session.headers["set-cookie"] ?? [])[0] ?? "" };
 }
 
@@ -123,17 +136,26 @@ describe("one public origin for sign-in", () => {
     ];
     const sessions = await count("sessions");
     for (const message of foreign) {
-      const answer = await ctx.call("POST", "/api/auth/session", { address: ctx.admin.address, message, signature: ctx.admin.sign(message) });
+      const answer = await ctx.call("POST", "/api/auth/session", {
+        address: ctx.admin.address,
+        message,
+        signature: ctx.admin.sign(message),
+      });
       expect(answer.status, message).toBe(401);
       expect(answer.body.message).toEqual(expect.any(String));
     }
     // Signed by the admin for another address: refused too.
     const other = newWallet();
     const forOther = issued.replace(ctx.admin.address, other.address);
-    expect((await ctx.call("POST", "/api/auth/session", { address: other.address, message: forOther, signature: other.sign(forOther) })).status).toBe(403);
+    expect(
+      (await ctx.call("POST", "/api/auth/session", { address: other.address, message: forOther, signature: other.sign(forOther) })).status,
+    ).toBe(403);
     expect(await count("sessions")).toBe(sessions);
     // The real challenge was left unused by the refusals, and still signs in.
-    expect((await ctx.call("POST", "/api/auth/session", { address: ctx.admin.address, message: issued, signature: ctx.admin.sign(issued) })).status).toBe(200);
+    expect(
+      (await ctx.call("POST", "/api/auth/session", { address: ctx.admin.address, message: issued, signature: ctx.admin.sign(issued) }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -160,9 +182,15 @@ describe("session cookie", () => {
     const [row] = await ctx.sql<{ minutes: number }[]>`
       select round(extract(epoch from expires_at - created_at) / 60)::int as minutes from sessions order by created_at desc limit 1`;
     expect(row.minutes).toBe(30);
-    const out = await request(server.url, "DELETE", "/api/auth/session", { cookie: `__Host-spooks_session=${token}`, origin: "https://spooks.example", ...json });
+    const out = await request(server.url, "DELETE", "/api/auth/session", {
+      cookie: `__Host-spooks_session=${token}`,
+      origin: "https://spooks.example",
+      ...json,
+    });
     expect(out.status).toBe(200);
-    expect(([] as string[]).concat(out.headers["set-cookie"] ?? [])[0]).toMatch(/^__Host-spooks_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0; Secure$/);
+    expect(([] as string[]).concat(out.headers["set-cookie"] ?? [])[0]).toMatch(
+      /^__Host-spooks_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0; Secure$/,
+    );
     expect((await users(`__Host-spooks_session=${token}`)).status).toBe(401);
   });
 
@@ -215,7 +243,17 @@ describe("cross-site requests on cookie-authorized routes", () => {
     const cookie = await ctx.adminCookie();
     const site = new URL(ctx.url).origin;
     const proposals = await count("sessions");
-    expect((await request(ctx.url, "POST", "/api/admin/recalculate-points", { cookie, origin: site, "content-type": "application/x-www-form-urlencoded" }, "")).status).toBe(415);
+    expect(
+      (
+        await request(
+          ctx.url,
+          "POST",
+          "/api/admin/recalculate-points",
+          { cookie, origin: site, "content-type": "application/x-www-form-urlencoded" },
+          "",
+        )
+      ).status,
+    ).toBe(415);
     expect((await request(ctx.url, "DELETE", "/api/auth/session", { cookie, origin: "https://evil.example", ...json })).status).toBe(403);
     expect(await count("sessions")).toBe(proposals);
     expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body.isAdmin).toBe(true); // not signed out
@@ -223,15 +261,23 @@ describe("cross-site requests on cookie-authorized routes", () => {
     expect((await request(ctx.url, "POST", "/api/upload-image", { cookie, origin: site, ...json }, { image: "x" })).status).toBe(415);
     const form = new FormData();
     form.append("image", new Blob([Buffer.from("89504e470d0a1a0a", "hex")], { type: "image/png" }), "a.png");
-    expect((await ctx.call("POST", "/api/upload-image", undefined, { raw: form, cookie, origin: "https://evil.example" })).status).toBe(403);
+    expect((await ctx.call("POST", "/api/upload-image", undefined, { raw: form, cookie, origin: "https://evil.example" })).status).toBe(
+      403,
+    );
     // /admin's form actions: a foreign Referer (no Origin) is refused by our check, a foreign Origin already
     // by React Router's; a JSON body is not a form.
     const holder = newWallet();
     const addPoints = `intent=add-points&address=${holder.address}&amount=5&description=x`;
     const formType = { "content-type": "application/x-www-form-urlencoded" };
-    expect((await request(ctx.url, "POST", "/admin.data", { cookie, referer: "https://evil.example/", ...formType }, addPoints)).status).toBe(403);
-    expect((await request(ctx.url, "POST", "/admin.data", { cookie, origin: "https://evil.example", ...formType }, addPoints)).status).toBeGreaterThanOrEqual(400);
-    expect((await request(ctx.url, "POST", "/admin.data", { cookie, origin: site, "content-type": "text/plain" }, addPoints)).status).toBe(415);
+    expect(
+      (await request(ctx.url, "POST", "/admin.data", { cookie, referer: "https://evil.example/", ...formType }, addPoints)).status,
+    ).toBe(403);
+    expect(
+      (await request(ctx.url, "POST", "/admin.data", { cookie, origin: "https://evil.example", ...formType }, addPoints)).status,
+    ).toBeGreaterThanOrEqual(400);
+    expect((await request(ctx.url, "POST", "/admin.data", { cookie, origin: site, "content-type": "text/plain" }, addPoints)).status).toBe(
+      415,
+    );
     expect(await balanceUnits(ctx.sql, holder.address)).toBe(0);
     expect((await request(ctx.url, "POST", "/admin.data", { cookie, origin: site, ...formType }, addPoints)).status).toBe(200);
     expect(await balanceUnits(ctx.sql, holder.address)).toBe(5 * 2400);
@@ -241,10 +287,12 @@ describe("cross-site requests on cookie-authorized routes", () => {
 describe("headers on every response", () => {
   function expectCommonHeaders(headers: http.IncomingHttpHeaders, what: string) {
     const csp = String(headers["content-security-policy"]);
-    const directives = new Map(csp.split(";").map((part) => {
-      const [name, ...values] = part.trim().split(/\s+/);
-      return [name, values] as const;
-    }));
+    const directives = new Map(
+      csp.split(";").map((part) => {
+        const [name, ...values] = part.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+    );
     expect(directives.get("default-src"), what).toEqual(["'self'"]);
     const scripts = directives.get("script-src") ?? [];
     expect(scripts[0], what).toBe("'self'");
@@ -253,7 +301,13 @@ describe("headers on every response", () => {
     expect(directives.get("frame-ancestors"), what).toEqual(["'none'"]);
     expect(directives.get("object-src"), what).toEqual(["'none'"]);
     expect(directives.get("base-uri"), what).toEqual(["'self'"]);
-    expect(directives.get("img-src"), what).toEqual(["'self'", "data:", "https://cdn.example", "https://inscriptions.example:8443", "https://images.example"]);
+    expect(directives.get("img-src"), what).toEqual([
+      "'self'",
+      "data:",
+      "https://cdn.example",
+      "https://inscriptions.example:8443",
+      "https://images.example",
+    ]);
     expect(headers["x-content-type-options"], what).toBe("nosniff");
     expect(headers["referrer-policy"], what).toBe("strict-origin-when-cross-origin");
     expect(headers["x-frame-options"], what).toBe("DENY");
@@ -361,9 +415,11 @@ describe("abuse limits per client IP", () => {
   it("an untrusted X-Forwarded-For does not buy a fresh count; 0 turns a limit off", async () => {
     const server = await serverWith({ RATE_LIMIT_SIGNED_PER_MIN: "2", RATE_LIMIT_SIGNIN_PER_MIN: "0" }, 60_000);
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await request(server.url, "POST", "/api/stake", { "x-forwarded-for": `198.51.100.${i}`, ...json }, {})).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await request(server.url, "POST", "/api/stake", { "x-forwarded-for": `198.51.100.${i}`, ...json }, {})).status);
     expect(statuses).toEqual([400, 400, 429]);
-    for (let i = 0; i < 40; i++) expect((await request(server.url, "GET", `/api/auth/challenge?address=${ctx.admin.address}`)).status).toBe(200);
+    for (let i = 0; i < 40; i++)
+      expect((await request(server.url, "GET", `/api/auth/challenge?address=${ctx.admin.address}`)).status).toBe(200);
   });
 });
 
@@ -372,9 +428,19 @@ describe("bulk routes check the message and the signature before the database", 
     const wallet = newWallet();
     const ids = Array.from({ length: 3 }, (_, i) => `${String(i).repeat(64)}i0`);
     const message = bulkStakeMessage("stake", ["Spooks #1", "Spooks #2", "Spooks #3"], new Date());
-    const forged = await ctx.call("POST", "/api/stake/bulk", { address: wallet.address, inscriptionIds: ids, message, signature: newWallet().sign(message) });
+    const forged = await ctx.call("POST", "/api/stake/bulk", {
+      address: wallet.address,
+      inscriptionIds: ids,
+      message,
+      signature: newWallet().sign(message),
+    });
     expect(forged.status).toBe(401);
-    const genuine = await ctx.call("POST", "/api/stake/bulk", { address: wallet.address, inscriptionIds: ids, message, signature: wallet.sign(message) });
+    const genuine = await ctx.call("POST", "/api/stake/bulk", {
+      address: wallet.address,
+      inscriptionIds: ids,
+      message,
+      signature: wallet.sign(message),
+    });
     expect(genuine.status).toBe(404); // only a valid signature reaches the item lookup
   });
 });

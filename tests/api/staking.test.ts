@@ -13,12 +13,18 @@ function stakeBody(wallet: Wallet, item: Item, action: "stake" | "unstake" = "st
 }
 
 function bulkBody(wallet: Wallet, items: Item[], action: "stake" | "unstake" = "stake", at = new Date()) {
-  const message = bulkStakeMessage(action, items.map((item) => item.name), at);
+  const message = bulkStakeMessage(
+    action,
+    items.map((item) => item.name),
+    at,
+  );
   return { address: wallet.address, inscriptionIds: items.map((item) => item.inscriptionId), message, signature: wallet.sign(message) };
 }
 
 async function openStakes(address: string): Promise<number> {
-  const [row] = await ctx.sql<{ count: number }[]>`select count(*)::int as count from stakes where address = ${address} and ended_at is null`;
+  const [row] = await ctx.sql<
+    { count: number }[]
+  >`select count(*)::int as count from stakes where address = ${address} and ended_at is null`;
   return row.count;
 }
 
@@ -62,9 +68,17 @@ describe("POST /api/stake and /api/unstake", () => {
   it("accepts signatures made by bitcoinjs-message under either magic (MyDoge and Dogecoin Core)", async () => {
     const holder = newWallet();
     const [a, b] = await giveItems(ctx.sql, holder.address, spooks(3, 4));
-    for (const [item, magic] of [[a, "bitcoin"], [b, "dogecoin"]] as const) {
+    for (const [item, magic] of [
+      [a, "bitcoin"],
+      [b, "dogecoin"],
+    ] as const) {
       const message = stakeMessage("stake", item.number, new Date());
-      const body = { address: holder.address, inscriptionId: item.inscriptionId, message, signature: holder.signIndependently(message, magic) };
+      const body = {
+        address: holder.address,
+        inscriptionId: item.inscriptionId,
+        message,
+        signature: holder.signIndependently(message, magic),
+      };
       expect((await ctx.call("POST", "/api/stake", body)).status).toBe(200);
     }
     expect(await openStakes(holder.address)).toBe(2);
@@ -126,7 +140,8 @@ describe("POST /api/stake and /api/unstake", () => {
     const answer = await ctx.call("POST", "/api/stake", stakeBody(buyer, item));
     expect(answer.status).toBe(200);
     expect(answer.body.alreadyStaked).toBeUndefined();
-    const rows = await ctx.sql`select address, end_reason from stakes where item_id = (select id from items where name = 'Spooks #8') order by id`;
+    const rows =
+      await ctx.sql`select address, end_reason from stakes where item_id = (select id from items where name = 'Spooks #8') order by id`;
     expect(rows).toEqual([
       { address: seller.address, endReason: "transferred" },
       { address: buyer.address, endReason: null },
@@ -151,9 +166,24 @@ describe("POST /api/stake and /api/unstake", () => {
     for (const [body, status] of cases) {
       expect((await ctx.call("POST", "/api/stake", body)).status, JSON.stringify(body)).toBe(status);
     }
-    expect((await ctx.call("POST", "/api/stake", undefined, { raw: "{not json", headers: { "content-type": "application/json" } })).status).toBe(400);
+    expect(
+      (await ctx.call("POST", "/api/stake", undefined, { raw: "{not json", headers: { "content-type": "application/json" } })).status,
+    ).toBe(400);
     expect((await ctx.call("POST", "/api/stake")).status).toBe(400);
     expect((await ctx.call("GET", "/api/stake")).status).toBe(405);
+  });
+
+  it("answers only POST: a signed stake sent with another method is refused (405) and changes nothing", async () => {
+    const holder = newWallet();
+    const [item] = await giveItems(ctx.sql, holder.address, spooks(14));
+    for (const method of ["PUT", "PATCH", "DELETE"]) {
+      for (const path of ["/api/stake", "/api/unstake"]) {
+        const refused = await ctx.call(method, path, stakeBody(holder, item));
+        expect([refused.status, refused.body], `${method} ${path}`).toEqual([405, { message: `Method ${method} not allowed` }]);
+      }
+      expect((await ctx.call(method, "/api/stake/bulk", bulkBody(holder, [item]))).status, method).toBe(405);
+    }
+    expect(await ctx.sql`select 1 from stakes where address = ${holder.address}`).toHaveLength(0);
   });
 });
 
@@ -164,7 +194,12 @@ describe("POST /api/stake/bulk and /api/unstake/bulk", () => {
     expect((await ctx.call("POST", "/api/stake", stakeBody(holder, items[1]))).status).toBe(200);
     const bulk = await ctx.call("POST", "/api/stake/bulk", bulkBody(holder, items));
     expect(bulk.status).toBe(200);
-    expect(bulk.body).toMatchObject({ success: true, count: 5, alreadyStaked: 1, rewards: { stakedCount: 6, rewardTier: 2, dailyRate: 720 } });
+    expect(bulk.body).toMatchObject({
+      success: true,
+      count: 5,
+      alreadyStaked: 1,
+      rewards: { stakedCount: 6, rewardTier: 2, dailyRate: 720 },
+    });
     const off = await ctx.call("POST", "/api/unstake/bulk", bulkBody(holder, items.slice(0, 4), "unstake"));
     expect(off.body).toMatchObject({ success: true, count: 4, alreadyStaked: 0, rewards: { stakedCount: 2 } });
     const again = await ctx.call("POST", "/api/unstake/bulk", bulkBody(holder, items, "unstake"));
@@ -197,16 +232,18 @@ describe("POST /api/stake/bulk and /api/unstake/bulk", () => {
     expect(await openStakes(holder.address)).toBe(0);
   });
 
-  it("stakes all 888 Spooks in one call well under 2 s", async () => {
+  // Its speed (target < 2 s) is measured by `npm run bench -- api`, not asserted here.
+  it("stakes all 888 Spooks in one call, and unstakes them in one", async () => {
     const whale = newWallet();
     const names = spooks(...Array.from({ length: 888 }, (_, i) => i + 1));
     const items = await giveItems(ctx.sql, whale.address, names);
-    const started = performance.now();
     const answer = await ctx.call("POST", "/api/stake/bulk", bulkBody(whale, items));
-    const elapsed = performance.now() - started;
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ count: 888, alreadyStaked: 0, rewards: { stakedCount: 888, totalCount: 888, stakingPercentage: 100 } });
-    expect(elapsed).toBeLessThan(2000);
+    expect(answer.body).toMatchObject({
+      count: 888,
+      alreadyStaked: 0,
+      rewards: { stakedCount: 888, totalCount: 888, stakingPercentage: 100 },
+    });
     const off = await ctx.call("POST", "/api/unstake/bulk", bulkBody(whale, items, "unstake"));
     expect(off.body).toMatchObject({ count: 888 });
   });

@@ -1,6 +1,7 @@
 /**
  * Shared set-up of the /api tests: a fresh database with the demo catalogue, the real app over HTTP,
- * wallets with real keys, and small helpers to call the API and seed ownership and points.
+ * wallets with real keys, and small helpers to call the API (every answer checked against the OpenAPI
+ * document) and seed ownership and points.
  */
 import bitcoinMessage from "bitcoinjs-message";
 import { createHash, randomBytes } from "node:crypto";
@@ -12,6 +13,8 @@ import { importCatalogue } from "../../db/queries/catalogue.server.ts";
 import { addPoints } from "../../db/queries/points.server.ts";
 import { startTestServer, type TestServer } from "../support/app-server.ts";
 import { createTestDatabase } from "../support/test-database.ts";
+import { buildOpenApiDocument } from "../../app/api/openapi.server.ts";
+import { createAnswerChecker, type AnswerChecker } from "./answer-checker.ts";
 
 export type Wallet = {
   key: Uint8Array;
@@ -32,12 +35,19 @@ export function newWallet(): Wallet {
     key,
     address: addressOfPrivateKey(key),
     sign: (message, options) => signMessage(key, message, options),
-    signIndependently: (message, magic) =>
-      bitcoinMessage.sign(message, Buffer.from(key), true, MAGIC_TEXT[magic]).toString("base64"),
+    signIndependently: (message, magic) => bitcoinMessage.sign(message, Buffer.from(key), true, MAGIC_TEXT[magic]).toString("base64"),
   };
 }
 
-export type ApiAnswer<T = any> = { status: number; body: T; headers: Headers };
+/**
+ * An answer's body as the tests read it: loosely (`body.items[0].id`, `wallet.sign(body.message)`), which no type
+ * short of `any` allows. The checking is done elsewhere: `call` validates every answer against the documented
+ * schema for its route and status (answer-checker.ts), and each test's expectations check the values it reads.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test answers are read loosely; the answer checker validates them against the contract
+export type LooseJson = any;
+
+export type ApiAnswer<T = LooseJson> = { status: number; body: T; headers: Headers };
 
 export type CallOptions = {
   cookie?: string;
@@ -53,7 +63,7 @@ export type ApiTestContext = {
   server: TestServer;
   admin: Wallet;
   catalogue: ReturnType<typeof demoCatalogue>;
-  call<T = any>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<ApiAnswer<T>>;
+  call<T = LooseJson>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<ApiAnswer<T>>;
   adminCookie(): Promise<string>;
 };
 
@@ -69,7 +79,11 @@ export function useApi(): ApiTestContext {
     const server = await startTestServer({ sql: db.sql, adminAddress: admin.address });
     Object.assign(ctx, { sql: db.sql, url: server.url, server, admin });
     let cookie: string | undefined;
-    ctx.call = (method, path, body, options = {}) => call(server.url, method, path, body, options);
+    ctx.call = async (method, path, body, options = {}) => {
+      const answer = await call(server.url, method, path, body, options);
+      answerChecker().check({ method, path, ...answer });
+      return answer;
+    };
     ctx.adminCookie = async () => (cookie ??= await signIn(ctx, admin));
     close = async () => {
       await server.close();
@@ -80,6 +94,16 @@ export function useApi(): ApiTestContext {
   return ctx;
 }
 
+let checker: AnswerChecker | undefined;
+
+/**
+ * Every answer `call` receives is checked against the OpenAPI document (tests/api/answer-checker.ts): a
+ * status its route does not document, or a body its schema refuses, fails the test that received it.
+ */
+function answerChecker(): AnswerChecker {
+  return (checker ??= createAnswerChecker(buildOpenApiDocument()));
+}
+
 async function call(base: string, method: string, path: string, body: unknown, options: CallOptions): Promise<ApiAnswer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.cookie) headers.cookie = options.cookie;
@@ -88,7 +112,12 @@ async function call(base: string, method: string, path: string, body: unknown, o
   let payload: BodyInit | undefined = options.raw;
   if (payload === undefined && body !== undefined) payload = JSON.stringify(body);
   // As the page's client does: every change is JSON, even without a body (a raw body brings its own type).
-  if (options.raw === undefined && method !== "GET" && method !== "HEAD" && !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
+  if (
+    options.raw === undefined &&
+    method !== "GET" &&
+    method !== "HEAD" &&
+    !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")
+  ) {
     headers["content-type"] = "application/json";
   }
   const response = await fetch(`${base}${path}`, { method, headers, body: payload });
@@ -131,7 +160,11 @@ export async function nonAdminSession(sql: Sql, address = newWallet().address): 
 const SATPOINT = `${"ab".repeat(32)}:0:0`;
 
 /** Makes `address` the owner (as the indexer would) of the catalogue items with these names. */
-export async function giveItems(sql: Sql, address: string, names: string[]): Promise<{ id: number; name: string; inscriptionId: string; number: number }[]> {
+export async function giveItems(
+  sql: Sql,
+  address: string,
+  names: string[],
+): Promise<{ id: number; name: string; inscriptionId: string; number: number }[]> {
   const items = await sql<{ id: number; name: string; inscriptionId: string; number: number }[]>`
     select id, name, inscription_id, number from items where name = any(${names})`;
   const byName = new Map(items.map((item) => [item.name, item]));

@@ -58,8 +58,7 @@ async function open(): Promise<Page> {
   return page;
 }
 
-const settle = (page: Page) =>
-  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
 /**
  * axe over the page as it is now: the serious and critical violations, one line per rule with each
@@ -92,7 +91,10 @@ async function expectAccessible(page: Page, label: string): Promise<void> {
 async function checkPage(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const violations: string[] = [];
-  for (const [size, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+  for (const [size, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
     await page.setViewportSize(viewport);
     violations.push(...(await axeViolations(page, `${name} (${size})`)));
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, `a11y-${name}-${size}.png`), animations: "disabled" });
@@ -321,7 +323,12 @@ describe("axe: no serious or critical violation", () => {
     await injectMyDoge(page, { privateKeyHex: world.holder.privateKeyHex });
     for (const target of PAGES) {
       await gotoPage(page, target);
-      await page.getByRole("main").getByRole("button", { name: "Connect Wallet" }).or(page.getByText("Connect wallet to view")).first().waitFor();
+      await page
+        .getByRole("main")
+        .getByRole("button", { name: "Connect Wallet" })
+        .or(page.getByText("Connect wallet to view"))
+        .first()
+        .waitFor();
       await checkPage(page, `${target.name}-disconnected`);
     }
     await gotoPage(page, PAGES[2]);
@@ -354,7 +361,10 @@ describe("axe: no serious or critical violation", () => {
     await expectAccessible(page, "Unstake All confirmation");
     await escape(page);
 
-    await page.getByRole("banner").getByRole("button", { name: `Wallet ${world.holder.address}` }).click();
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: `Wallet ${world.holder.address}` })
+      .click();
     await page.getByRole("menuitem", { name: "Disconnect" }).waitFor();
     await expectAccessible(page, "wallet menu");
     await page.keyboard.press("Escape");

@@ -11,15 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { recentAudit } from "../../db/queries/audit.server.ts";
 import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
 import { appendLedger } from "../../db/queries/points.server.ts";
-import {
-  injectMyDoge,
-  launchBrowser,
-  newPage,
-  screenshot,
-  waitForToast,
-  type MyDogeHandle,
-  type PageProblems,
-} from "./support/browser.ts";
+import { injectMyDoge, launchBrowser, newPage, screenshot, waitForToast, type MyDogeHandle, type PageProblems } from "./support/browser.ts";
 import { spookySvg, startE2eWorld, testWallet, type E2eWorld } from "./support/e2e-server.ts";
 
 const ADMIN_CALL = /^\/(api\/(admin|auth|add-permanent-points|upload-image)\b|admin\.data)/;
@@ -40,8 +32,7 @@ async function open(): Promise<Page> {
 }
 
 const userRow = (address: string) => page.getByTestId("user-row").filter({ hasText: address });
-const giveawayRow = (title: string) =>
-  page.getByTestId("admin-giveaway").filter({ has: page.getByRole("heading", { name: title }) });
+const giveawayRow = (title: string) => page.getByTestId("admin-giveaway").filter({ has: page.getByRole("heading", { name: title }) });
 
 /** 'yyyy-MM-ddTHH:mm' in the browser's local time, `ms` from now, and what the page should send (UTC). */
 async function localInput(ms: number): Promise<{ local: string; iso: string }> {
@@ -79,9 +70,7 @@ beforeAll(async () => {
   [world, browser] = await Promise.all([startE2eWorld({ holderOwns: 2, perCollection: 4 }), launchBrowser()]);
   await world.addPoints(world.holder.address, 500);
   await world.addPoints(world.other.address, 20);
-  await appendLedger(world.db.sql, [
-    { address: negative.address, kind: "admin_clear", units: -30 * 2400, actor: { kind: "system" } },
-  ]);
+  await appendLedger(world.db.sql, [{ address: negative.address, kind: "admin_clear", units: -30 * 2400, actor: { kind: "system" } }]);
   // A real PNG for the upload: the spooky SVG rendered by the browser.
   const render = await browser.newPage({ viewport: { width: 400, height: 300 } });
   await render.setContent(`<body style="margin:0">${spookySvg("Grand Prize")}</body>`);
@@ -254,7 +243,7 @@ describe("the admin", () => {
       select id, end_date, image_url, points_cost from giveaways`;
     expect(stored.endDate.toISOString()).toBe(end.iso);
     expect(stored.pointsCost).toBe(50);
-    expect(await (await fetch(`${world.url}${stored.imageUrl}`)).headers.get("content-type")).toBe("image/png");
+    expect((await fetch(`${world.url}${stored.imageUrl}`)).headers.get("content-type")).toBe("image/png");
 
     // Edit Image: a preview that cannot be shown falls back, then a good upload is saved.
     await row.getByRole("button", { name: "Edit Image" }).click();

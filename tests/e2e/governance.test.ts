@@ -246,10 +246,7 @@ describe("governance page", () => {
     await dialog.getByTestId("results-total").getByText("8").waitFor();
     const canvas = dialog.locator("canvas");
     expect(
-      await canvas.evaluate((node: HTMLCanvasElement) => [
-        node.style.width || `${node.width}px`,
-        node.style.height || `${node.height}px`,
-      ]),
+      await canvas.evaluate((node: HTMLCanvasElement) => [node.style.width || `${node.width}px`, node.style.height || `${node.height}px`]),
     ).toEqual(["300px", "300px"]);
     // Legend: votes descending, rounded percent, count, '(Your vote)'.
     const rows = dialog.getByRole("list", { name: "Results by option" }).getByRole("listitem");

@@ -58,7 +58,11 @@ describe("item pictures", () => {
       await card(page, item.inscriptionId).locator('[data-testid="item-image"][data-state="loaded"]').waitFor();
       expect(await image.getAttribute("src")).toBe(`/content/${item.inscriptionId}`);
       // Decoded: the chain's 128×128 ghost.
-      const size = await image.evaluate((img: HTMLImageElement) => ({ complete: img.complete, width: img.naturalWidth, height: img.naturalHeight }));
+      const size = await image.evaluate((img: HTMLImageElement) => ({
+        complete: img.complete,
+        width: img.naturalWidth,
+        height: img.naturalHeight,
+      }));
       expect(size).toEqual({ complete: true, width: 128, height: 128 });
       await expect(card(page, item.inscriptionId).getByTestId("item-image-loading").count()).resolves.toBe(0);
     }

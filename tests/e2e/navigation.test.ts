@@ -50,7 +50,11 @@ describe("without a wallet", () => {
     const page = await open();
     await page.goto("/");
     const header = page.getByRole("banner");
-    for (const [name, href] of [["Stake", "/"], ["Rewards", "/rewards"], ["Vote", "/governance"]]) {
+    for (const [name, href] of [
+      ["Stake", "/"],
+      ["Rewards", "/rewards"],
+      ["Vote", "/governance"],
+    ]) {
       expect(await header.getByRole("link", { name, exact: true }).getAttribute("href")).toBe(href);
     }
     await header.getByText("Stake Spooks, Earn Rewards").waitFor();
@@ -168,7 +172,9 @@ describe("demo mode", () => {
     await page.getByRole("button", { name: "Sign & Stake" }).click();
     await page.locator('[data-testid="item-card"][data-staked="true"]').first().waitFor();
     await waitForToast(page, "Spook Staked!");
-    const [row] = await demo.db.sql<{ count: number }[]>`select count(*)::int as count from stakes where address = ${demo.holder.address} and ended_at is null`;
+    const [row] = await demo.db.sql<
+      { count: number }[]
+    >`select count(*)::int as count from stakes where address = ${demo.holder.address} and ended_at is null`;
     expect(row.count).toBe(1);
   });
 

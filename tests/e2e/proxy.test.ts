@@ -28,7 +28,10 @@ describe.skipIf(!NGINX)("behind an HTTPS reverse proxy (nginx)", () => {
   }
 
   beforeAll(async () => {
-    [world, browser] = await Promise.all([startE2eWorld({ holderOwns: 2, perCollection: 4, env: { TRUST_PROXY: "loopback" } }), launchBrowser()]);
+    [world, browser] = await Promise.all([
+      startE2eWorld({ holderOwns: 2, perCollection: 4, env: { TRUST_PROXY: "loopback" } }),
+      launchBrowser(),
+    ]);
     await world.addPoints(world.holder.address, 100);
     proxy = await startNginx(world.url);
   });

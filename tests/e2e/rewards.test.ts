@@ -91,11 +91,19 @@ describe("rewards page", () => {
     // Active Giveaways: open ones only (newest first).
     await giveawayCard(ids.hoodie).waitFor();
     expect(await page.getByTestId("giveaway-card").count()).toBe(2);
-    await giveawayCard(ids.trophy).getByTestId("time-remaining").getByText(/^\d+h \d+m$/).waitFor();
-    await giveawayCard(ids.hoodie).getByTestId("time-remaining").getByText(/^\dd \d+h$/).waitFor();
+    await giveawayCard(ids.trophy)
+      .getByTestId("time-remaining")
+      .getByText(/^\d+h \d+m$/)
+      .waitFor();
+    await giveawayCard(ids.hoodie)
+      .getByTestId("time-remaining")
+      .getByText(/^\dd \d+h$/)
+      .waitFor();
     await giveawayCard(ids.trophy).getByText("5,000 SPOOK").waitFor();
     await giveawayCard(ids.hoodie).getByText("A hoodie that glows in the dark. Ships worldwide.").waitFor();
-    await giveawayCard(ids.hoodie).getByText(/^Ends [A-Z][a-z]{2} \d{1,2}, \d{4}/).waitFor();
+    await giveawayCard(ids.hoodie)
+      .getByText(/^Ends [A-Z][a-z]{2} \d{1,2}, \d{4}/)
+      .waitFor();
     expect(await giveawayCard(ids.hoodie).getByTestId("draw-commitment").textContent()).toMatch(/^[0-9a-f]{64}$/);
 
     // All Giveaways: ended (with its winner and revealed seed) and inactive too.
@@ -179,7 +187,9 @@ describe("rewards page", () => {
     await dialog.getByTestId("enter-total").getByText("100 SPOOK").waitFor();
     expect(await alert.count()).toBe(0);
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    const [row] = await world.db.sql<{ count: number }[]>`select count(*)::int as count from giveaway_entries where giveaway_id = ${ids.trophy}`;
+    const [row] = await world.db.sql<
+      { count: number }[]
+    >`select count(*)::int as count from giveaway_entries where giveaway_id = ${ids.trophy}`;
     expect(row.count).toBe(0);
   });
 

@@ -31,7 +31,6 @@ let lantern: Giveaway;
 let snapshotProposal: Proposal;
 let unanimous: Proposal;
 
-
 async function stake(address: string, inscriptionIds: string[]) {
   await stakeItems(world.db.sql, address, await findItems(world.db.sql, inscriptionIds));
 }
@@ -116,7 +115,13 @@ beforeAll(async () => {
     ),
   );
   await atTime(now - 2 * DAY, () =>
-    castVote(world.db.sql, { proposalId: unanimous.id, optionId: unanimous.options[0].id, address: other.address, signature: "seed", message: "seed" }),
+    castVote(world.db.sql, {
+      proposalId: unanimous.id,
+      optionId: unanimous.options[0].id,
+      address: other.address,
+      signature: "seed",
+      message: "seed",
+    }),
   );
 
   // Giveaways: one drawn while still active and before its end date, one open.
@@ -193,7 +198,10 @@ describe("staking page details", () => {
 
   test("the rewards side panel keeps each figure on one line at 1280 and 1366 px wide", async () => {
     const panel = page.getByRole("complementary", { name: "Rewards" });
-    await panel.getByTestId("panel-points").getByText(/^1,234,\d{3}$/).waitFor();
+    await panel
+      .getByTestId("panel-points")
+      .getByText(/^1,234,\d{3}$/)
+      .waitFor();
     await panel.getByTestId("top-stakers").waitFor();
     for (const width of [1280, 1366]) {
       await page.setViewportSize({ width, height: 800 });
@@ -255,7 +263,9 @@ describe("rewards page details", () => {
   });
 
   test("the enlarged image dialog takes its own width, padding and title size", async () => {
-    await giveawayCard(lantern.id).getByRole("button", { name: `Enlarge image of ${lantern.title}` }).click();
+    await giveawayCard(lantern.id)
+      .getByRole("button", { name: `Enlarge image of ${lantern.title}` })
+      .click();
     const dialog = page.getByRole("dialog", { name: lantern.title });
     await dialog.waitFor();
     const style = await dialog.evaluate((node) => {
@@ -302,7 +312,10 @@ describe("rewards page details", () => {
 describe("governance details", () => {
   test("voting power: the box is the current staked count, a proposal's dialog its snapshot at the start", async () => {
     // Stake the Spooks now: 6 staked now, 3 at the proposal's start.
-    await stake(world.holder.address, world.holderItems.filter((item) => item.collection === "spooks").map((item) => item.inscriptionId));
+    await stake(
+      world.holder.address,
+      world.holderItems.filter((item) => item.collection === "spooks").map((item) => item.inscriptionId),
+    );
     await page.goto("/governance");
     await page.getByTestId("voting-power").getByText("6", { exact: true }).waitFor();
     await page.getByText("Based on staked Spooks").waitFor();
@@ -310,11 +323,17 @@ describe("governance details", () => {
       "Your Spooks staked now. Each proposal counts the Spooks you had staked when its voting opened.",
     );
 
-    await page.getByTestId("proposal-card").filter({ hasText: snapshotProposal.title }).getByRole("button", { name: "View Details" }).click();
+    await page
+      .getByTestId("proposal-card")
+      .filter({ hasText: snapshotProposal.title })
+      .getByRole("button", { name: "View Details" })
+      .click();
     const dialog = page.getByRole("dialog", { name: snapshotProposal.title });
     await dialog.getByText("Your voting power: 3").waitFor();
     const note = (await dialog.getByTestId("proposal-power-note").textContent()) ?? "";
-    expect(note).toMatch(/^For this proposal: the Spooks you had staked when its voting opened \([A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M\)\.$/);
+    expect(note).toMatch(
+      /^For this proposal: the Spooks you had staked when its voting opened \([A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M\)\.$/,
+    );
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
   });

@@ -65,7 +65,9 @@ describe("staking page", () => {
     const label = await rarity.textContent();
     const colour = { Legendary: "yellow", Epic: "purple", Rare: "blue", Common: "zinc" }[label as "Legendary"];
     expect(await rarity.getAttribute("class")).toContain(`text-${colour}-`);
-    await card("Spooks #1").getByText(/^Rank #\d+$/).waitFor();
+    await card("Spooks #1")
+      .getByText(/^Rank #\d+$/)
+      .waitFor();
 
     // Tabs.
     const tabs = page.getByRole("tablist", { name: "Filter Spooks" });
@@ -74,7 +76,12 @@ describe("staking page", () => {
     await tabs.getByRole("tab", { name: /^Society/ }).click();
     expect(await page.getByTestId("item-card").count()).toBe(6);
     // The grid is the active tab's panel (the tab's aria-controls points at it).
-    expect(await page.getByRole("tabpanel", { name: /^Society/ }).getByTestId("item-card").count()).toBe(6);
+    expect(
+      await page
+        .getByRole("tabpanel", { name: /^Society/ })
+        .getByTestId("item-card")
+        .count(),
+    ).toBe(6);
     await card("Spook Society #3").waitFor();
     await tabs.getByRole("tab", { name: /^Staked/ }).click();
     await page.getByText("No Spooks found in this category").waitFor();
@@ -93,7 +100,10 @@ describe("staking page", () => {
     await panel.getByTestId("rank").getByText("#1").waitFor();
     for (const row of ["1-4 Spooks", "5-9 Spooks", "10+ Spooks"]) await panel.getByRole("cell", { name: row }).waitFor();
     for (const rate of ["100 SPOOK", "120 SPOOK", "150 SPOOK"]) await panel.getByRole("cell", { name: rate, exact: true }).waitFor();
-    await panel.getByTestId("top-stakers").getByText(`${world.holder.address.slice(0, 4)}...${world.holder.address.slice(-4)}`).waitFor();
+    await panel
+      .getByTestId("top-stakers")
+      .getByText(`${world.holder.address.slice(0, 4)}...${world.holder.address.slice(-4)}`)
+      .waitFor();
   });
 
   test("stake one: the dialog shows the exact message, the wallet signs it, the card shows STAKED", async () => {
@@ -138,7 +148,9 @@ describe("staking page", () => {
     await confirm.getByRole("button", { name: "Stake All", exact: true }).click();
     await waitForToast(page, "Success!", "5 Spooks staked.");
     expect(mydoge.signed.length - signedBefore).toBe(1);
-    expect(mydoge.signed.at(-1)).toMatch(/^Staking 5 Spooks for Spook Points: Spooks #2, Spooks #3, Spooks #4, Spooks #5, Spooks #6\. Timestamp: /);
+    expect(mydoge.signed.at(-1)).toMatch(
+      /^Staking 5 Spooks for Spook Points: Spooks #2, Spooks #3, Spooks #4, Spooks #5, Spooks #6\. Timestamp: /,
+    );
     expect([bulkCalls, singleCalls]).toEqual([1, 0]);
 
     expect(await stakedCards().count()).toBe(6);

@@ -54,7 +54,9 @@ async function openStakes(): Promise<string[]> {
 
 /** Opens the stake dialog of `name` and signs. */
 async function signAndStake(page: Page, name: string) {
-  await card(page, name).getByRole("button", { name: `Stake ${name}`, exact: true }).click();
+  await card(page, name)
+    .getByRole("button", { name: `Stake ${name}`, exact: true })
+    .click();
   await page.getByRole("dialog", { name: "Stake Your Spook" }).getByRole("button", { name: "Sign & Stake" }).click();
 }
 
@@ -73,7 +75,12 @@ async function watchToasts(page: Page) {
         }
       }
     };
-    new MutationObserver(scan).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+    new MutationObserver(scan).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["data-state"],
+    });
   });
 }
 
@@ -117,9 +124,13 @@ describe("the MyDoge double behaves as the extension", () => {
     expect(shape).toEqual({ isMyDoge: true, own: ["isMyDoge"], onProto: true });
 
     const answers = await page.evaluate(async () => {
-      const doge = (window as unknown as { doge: { requestSignedMessage(d: { message: string }): Promise<{ signedMessage: string }> } }).doge;
+      const doge = (window as unknown as { doge: { requestSignedMessage(d: { message: string }): Promise<{ signedMessage: string }> } })
+        .doge;
       const empty = await doge.requestSignedMessage({ message: "" }).catch((error: Error) => error.message);
-      const [first, second] = await Promise.all([doge.requestSignedMessage({ message: "one" }), doge.requestSignedMessage({ message: "two" })]);
+      const [first, second] = await Promise.all([
+        doge.requestSignedMessage({ message: "one" }),
+        doge.requestSignedMessage({ message: "two" }),
+      ]);
       return { empty, first: first.signedMessage, second: second.signedMessage };
     });
     expect(answers.empty).toBe("Invalid data");
@@ -139,9 +150,7 @@ describe("detection", () => {
     // which start when the page has hydrated).
     await page.route("**/__slow-load.gif", async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 9000));
-      await route
-        .fulfill({ contentType: "image/gif", body: Buffer.from("R0lGODlhAQABAAAAACwAAAAAAQABAAA=", "base64") })
-        .catch(() => {});
+      await route.fulfill({ contentType: "image/gif", body: Buffer.from("R0lGODlhAQABAAAAACwAAAAAAQABAAA=", "base64") }).catch(() => {});
     });
     await page.addInitScript(() => {
       document.addEventListener("DOMContentLoaded", () => {
@@ -156,7 +165,10 @@ describe("detection", () => {
     await header(page).getByRole("button", { name: "Install MyDoge" }).waitFor();
     // Past the 5 s of polling, the window has not loaded and MyDoge is not there yet.
     await page.waitForTimeout(Math.max(0, 6000 - (Date.now() - started)));
-    expect(await page.evaluate(() => [document.readyState, typeof (window as { doge?: unknown }).doge])).toEqual(["interactive", "undefined"]);
+    expect(await page.evaluate(() => [document.readyState, typeof (window as { doge?: unknown }).doge])).toEqual([
+      "interactive",
+      "undefined",
+    ]);
     // At load MyDoge appears and the page offers to connect.
     await connectButton(page).waitFor({ timeout: 15_000 });
     expect(Date.now() - started).toBeGreaterThan(8000);
@@ -183,9 +195,13 @@ describe("connecting", () => {
     await waitForToast(page, "Connection Failed", "Failed to connect to MyDoge wallet.");
     await connectButton(page).waitFor();
     expect((await mydoge.popups(page)).map((popup) => popup.outcome)).toEqual(["Unable to connect to MyDoge", "Request rejected by user"]);
-    expect(await page.evaluate(() => (window as unknown as { doge: { getConnectionStatus(): Promise<unknown> } }).doge.getConnectionStatus().catch((e: Error) => e.message))).toBe(
-      "MyDoge is not connected to this website",
-    );
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as { doge: { getConnectionStatus(): Promise<unknown> } }).doge
+          .getConnectionStatus()
+          .catch((e: Error) => e.message),
+      ),
+    ).toBe("MyDoge is not connected to this website");
   });
 
   test("'Wallet Connected' and 'Wallet Disconnected' are success toasts lasting 5 s", async () => {

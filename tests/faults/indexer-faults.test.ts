@@ -13,7 +13,16 @@ import { hourlyCreditUnits } from "../../app/domain/rewards.ts";
 import { accruePending } from "../../indexer/accrual.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
 import { syncOnce } from "../../indexer/sync.server.ts";
-import { at, indexerConfig, openStake, resetIndexerState, seedItems, testAddress, testClock, type SeededItem } from "../../indexer/test-support.ts";
+import {
+  at,
+  indexerConfig,
+  openStake,
+  resetIndexerState,
+  seedItems,
+  testAddress,
+  testClock,
+  type SeededItem,
+} from "../../indexer/test-support.ts";
 import { createTestDatabase } from "../support/test-database.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -60,8 +69,8 @@ function startIndexerProcess(ordUrl: string, extra: Record<string, string> = {})
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
   child.on("exit", (code, signal) => {
     if (code !== null && code !== 0) console.warn(`indexer exited ${code}: ${output}`);
     void signal;
@@ -102,7 +111,8 @@ describe("the ord server down for a simulated hour", () => {
       chain.clearFaults();
       clock.set(at(1, 1));
       expect(await sync()).toMatchObject({ state: "ok", ownersChanged: 1, stakesEnded: 1, errors: 0 });
-      const [row] = await db.sql`select owner_address, ended_at from ownership o join stakes s on s.item_id = o.item_id where s.id = ${stake}`;
+      const [row] =
+        await db.sql`select owner_address, ended_at from ownership o join stakes s on s.item_id = o.item_id where s.id = ${stake}`;
       expect(row).toEqual({ ownerAddress: bob, endedAt: at(1, 1) });
     } finally {
       clock.restore();
@@ -129,7 +139,10 @@ describe("kill -9 of the indexer in the middle of a pass", () => {
 
     chain.setLatency(0);
     indexer = startIndexerProcess(chain.url);
-    await until("a pass applied after the restart", async () => (await count(db.sql`select count(*)::int as n from sync_runs where state = 'ok'`)) === 1);
+    await until(
+      "a pass applied after the restart",
+      async () => (await count(db.sql`select count(*)::int as n from sync_runs where state = 'ok'`)) === 1,
+    );
     expect(await count(db.sql`select count(*)::int as n from ownership where owner_address = ${owner}`)).toBe(items.length);
     expect(await count(db.sql`select count(*)::int as n from transfers`)).toBe(items.length);
   });

@@ -61,8 +61,8 @@ function startService(name: string, script: "start:web" | "start:indexer", env: 
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return { name, child, output: () => output, exited };
 }
@@ -94,7 +94,8 @@ type Answer = {
   status: number;
   headers: IncomingHttpHeaders;
   bytes: Buffer;
-  body: any;
+  /** The parsed JSON answer; null when the answer is not JSON. */
+  body: unknown;
   /** The replica (host:port) that answered: the last upstream nginx tried. */
   servedBy: string;
   tried: string[];
@@ -134,18 +135,32 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
     if (method !== "GET" && method !== "HEAD") headers.origin = proxy.url;
     if (cookie) headers.cookie = cookie;
     return new Promise<Answer>((resolve, reject) => {
-      const request = https.request(new URL(route, proxy.url), { method, headers, agent, signal: AbortSignal.timeout(10_000) }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("error", reject);
-        response.on("end", () => {
-          const bytes = Buffer.concat(chunks);
-          let body: unknown = null;
-          if (String(response.headers["content-type"]).startsWith("application/json")) body = JSON.parse(bytes.toString("utf8"));
-          const tried = String(response.headers["x-test-upstream"] ?? "").split(/,\s*/).filter(Boolean);
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, bytes, body, servedBy: tried.at(-1) ?? "", tried, at: Date.now() });
-        });
-      });
+      const request = https.request(
+        new URL(route, proxy.url),
+        { method, headers, agent, signal: AbortSignal.timeout(10_000) },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("error", reject);
+          response.on("end", () => {
+            const bytes = Buffer.concat(chunks);
+            let body: unknown = null;
+            if (String(response.headers["content-type"]).startsWith("application/json")) body = JSON.parse(bytes.toString("utf8"));
+            const tried = String(response.headers["x-test-upstream"] ?? "")
+              .split(/,\s*/)
+              .filter(Boolean);
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              bytes,
+              body,
+              servedBy: tried.at(-1) ?? "",
+              tried,
+              at: Date.now(),
+            });
+          });
+        },
+      );
       request.on("error", reject);
       request.end(payload);
     });
@@ -206,16 +221,26 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
     const logs = () => services.map((service) => `--- ${service.name}:\n${service.output()}`).join("\n");
     const listening = (service: Service) => service.output().includes('"msg":"listening"');
     const exited = () => services.some((service) => service.child.exitCode !== null || service.child.signalCode !== null);
-    await until("both replicas to listen", () => {
-      if (exited()) throw new Error(`a service exited during start-up:\n${logs()}`);
-      return web.every(({ service }) => listening(service));
-    }, 60_000, logs);
+    await until(
+      "both replicas to listen",
+      () => {
+        if (exited()) throw new Error(`a service exited during start-up:\n${logs()}`);
+        return web.every(({ service }) => listening(service));
+      },
+      60_000,
+      logs,
+    );
     // The indexer's start-up sync pass writes who owns what (the holder can stake only then).
-    await until("the indexer's start-up sync", async () => {
-      if (exited()) throw new Error(`a service exited during start-up:\n${logs()}`);
-      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ownership where owner_address = ${holder.address}`;
-      return row.n === holderItems.length;
-    }, 30_000, logs);
+    await until(
+      "the indexer's start-up sync",
+      async () => {
+        if (exited()) throw new Error(`a service exited during start-up:\n${logs()}`);
+        const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ownership where owner_address = ${holder.address}`;
+        return row.n === holderItems.length;
+      },
+      30_000,
+      logs,
+    );
   }, 150_000);
 
   afterAll(async () => {
@@ -252,7 +277,7 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
   it("a challenge issued by one replica signs in on the other, and the session minted there works on the first", async () => {
     const challenge = await send("GET", `/api/auth/challenge?address=${admin.address}`);
     expect(challenge.status).toBe(200);
-    const message = challenge.body.message as string;
+    const { message } = challenge.body as { message: string };
     expect(message).toContain(`\nURI: ${proxy.url}\n`);
     const session = await send("POST", "/api/auth/session", { json: { address: admin.address, message, signature: admin.sign(message) } });
     expect(session.status).toBe(200);
@@ -264,7 +289,8 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
 
     // Used on the replica that did not mint it (bounded: round robin gets there on the first or second try).
     const onOther: Answer[] = [];
-    for (let i = 0; i < 4 && !onOther.some((answer) => answer.servedBy !== minted); i++) onOther.push(await send("GET", "/api/admin/users", { cookie }));
+    for (let i = 0; i < 4 && !onOther.some((answer) => answer.servedBy !== minted); i++)
+      onOther.push(await send("GET", "/api/admin/users", { cookie }));
     expect(onOther.map((answer) => answer.status)).toEqual(onOther.map(() => 200));
     expect(onOther.some((answer) => answer.servedBy !== minted)).toBe(true);
     // …and the check is real: a forged token is refused there too.
@@ -274,10 +300,10 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
 
   it("the admin uploads an image (readable through either replica), creates a giveaway with it and gives points", async () => {
     const form = new FormData();
-    form.append("image", new Blob([PNG as Uint8Array<ArrayBuffer>], { type: "image/png" }), "prize.png");
+    form.append("image", new Blob([PNG], { type: "image/png" }), "prize.png");
     const upload = await send("POST", "/api/upload-image", { form, cookie });
     expect(upload.status).toBe(200);
-    imagePath = upload.body.filePath;
+    imagePath = (upload.body as { filePath: string }).filePath;
     expect(imagePath).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
 
     const reads: Answer[] = [];
@@ -291,13 +317,22 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
 
     const created = await send("POST", "/api/giveaways", {
       cookie,
-      json: { title: "Replica Spook", description: "Won through either replica", imageUrl: imagePath, pointsCost: 50, endDate: new Date(Date.now() + 86_400_000).toISOString() },
+      json: {
+        title: "Replica Spook",
+        description: "Won through either replica",
+        imageUrl: imagePath,
+        pointsCost: 50,
+        endDate: new Date(Date.now() + 86_400_000).toISOString(),
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ title: "Replica Spook", imageUrl: imagePath, pointsCost: 50, active: true });
-    giveawayId = created.body.id;
+    giveawayId = (created.body as { id: number }).id;
 
-    const points = await send("POST", "/api/add-permanent-points", { cookie, json: { address: holder.address, amount: 300, description: "replica test" } });
+    const points = await send("POST", "/api/add-permanent-points", {
+      cookie,
+      json: { address: holder.address, amount: 300, description: "replica test" },
+    });
     expect(points.status).toBe(200);
     expect(points.body).toMatchObject({ success: true, address: holder.address, totalPoints: 300 });
   });
@@ -305,7 +340,9 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
   it("goes on through the survivor when the replica that minted the session is SIGKILLed mid-run", async () => {
     const stake = (item: CatalogueItem) => {
       const message = stakeMessage("stake", item.number, new Date());
-      return send("POST", "/api/stake", { json: { address: holder.address, inscriptionId: item.inscriptionId, message, signature: holder.sign(message) } });
+      return send("POST", "/api/stake", {
+        json: { address: holder.address, inscriptionId: item.inscriptionId, message, signature: holder.sign(message) },
+      });
     };
     const first = await stake(holderItems[0]);
     expect(first.status).toBe(200);
@@ -412,7 +449,9 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
     const count = (host: string, requests = log) => requests.filter((request) => request.upstreams.at(-1) === host).length;
     const before = log.filter((request) => request.at <= killedAt);
     const after = log.filter((request) => request.at > killedAt);
-    const perReplica = web.map(({ host, service }) => `${service.name} ${count(host)} (${count(host, before)} before the kill, ${count(host, after)} after)`);
+    const perReplica = web.map(
+      ({ host, service }) => `${service.name} ${count(host)} (${count(host, before)} before the kill, ${count(host, after)} after)`,
+    );
     console.log(`requests per replica: ${perReplica.join(", ")}; ${log.length} in all`);
     for (const { host } of web) expect(count(host, before)).toBeGreaterThan(0);
     expect(count(killed, after)).toBe(0);

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, vi } from "vitest";
+import { afterEach, beforeEach, vi, type MockInstance } from "vitest";
 
 // An unexpected console.error fails the test that caused it (tests that expect one mock it first).
-let errorSpy: ReturnType<typeof vi.spyOn> | undefined;
+let errorSpy: MockInstance<typeof console.error> | undefined;
 beforeEach(() => {
   errorSpy = vi.spyOn(console, "error");
 });

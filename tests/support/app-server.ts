@@ -11,6 +11,7 @@ import path from "node:path";
 import type { ServerBuild } from "react-router";
 import type { AppContext, DemoWallet } from "../../app/context.ts";
 import { loadConfig, type Config } from "../../app/utils/env.server.ts";
+import { createLogger } from "../../app/utils/logger.server.ts";
 import type { Sql } from "../../db/client.server.ts";
 import { createApp } from "../../server/app.ts";
 import { hashBuildInputs, isBuildFresh, stampBuild } from "../../server/build.ts";
@@ -32,7 +33,7 @@ export async function ensureAppBuild(): Promise<string> {
     try {
       fs.mkdirSync(lock);
     } catch {
-      const age = Date.now() - fs.statSync(lock, { throwIfNoEntry: false })!?.mtimeMs;
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age > 5 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
       await sleep(500);
       continue;
@@ -66,7 +67,13 @@ export type TestServerOptions = {
 };
 
 /** Starts the real app on 127.0.0.1 with a random port. */
-export async function startTestServer({ sql, adminAddress, demoWallets = [], env = {}, rateLimitWindowMs }: TestServerOptions): Promise<TestServer> {
+export async function startTestServer({
+  sql,
+  adminAddress,
+  demoWallets = [],
+  env = {},
+  rateLimitWindowMs,
+}: TestServerOptions): Promise<TestServer> {
   const buildDir = await ensureAppBuild();
   const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-test-"));
@@ -78,7 +85,9 @@ export async function startTestServer({ sql, adminAddress, demoWallets = [], env
     ...env,
   });
   const context: AppContext = { sql, config: { ...config, adminAddress }, demoWallets };
-  const app = createApp({ context, build, clientDir: path.join(buildDir, "client"), rateLimitWindowMs });
+  // Warnings and errors only, whatever NODE_ENV the test gives (production would log every request), unless it sets LOG_LEVEL.
+  const logger = createLogger("web", { logLevel: config.logLevel ?? "warn", logFormat: config.logFormat });
+  const app = createApp({ context, build, clientDir: path.join(buildDir, "client"), rateLimitWindowMs, logger });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;

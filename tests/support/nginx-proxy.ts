@@ -50,10 +50,27 @@ export async function startNginx(upstreams: string | string[]): Promise<NginxPro
   if (!NGINX) throw new Error("nginx is not installed");
   const servers = ([] as string[]).concat(upstreams).map((upstream) => new URL(upstream).host);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-nginx-"));
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"),
-  ], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      path.join(dir, "key.pem"),
+      "-out",
+      path.join(dir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
   const port = await freePort();
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((name) => `${name}_temp_path ${dir}/${name};`).join("\n  ");
   const accessLog = path.join(dir, "access.log");

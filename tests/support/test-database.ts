@@ -12,9 +12,7 @@ import { createSql, type Database } from "../../db/client.server.ts";
 import { migrate, readMigrations } from "../../db/migrate.server.ts";
 import { serveOverSocket } from "../../db/pglite-socket.server.ts";
 
-export type TestDatabaseTarget =
-  | { kind: "postgres"; adminUrl: string; template: string }
-  | { kind: "pglite"; dumpFile: string };
+export type TestDatabaseTarget = { kind: "postgres"; adminUrl: string; template: string } | { kind: "pglite"; dumpFile: string };
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -130,7 +128,6 @@ async function createFromDump(target: Extract<TestDatabaseTarget, { kind: "pglit
 export async function createTestDatabase(): Promise<Database & { url: string }> {
   const target = inject("testDatabase");
   const db = target.kind === "postgres" ? await createFromTemplate(target) : await createFromDump(target);
-  const url =
-    target.kind === "postgres" ? withDatabase(target.adminUrl, db.description) : db.description;
+  const url = target.kind === "postgres" ? withDatabase(target.adminUrl, db.description) : db.description;
   return { ...db, url };
 }

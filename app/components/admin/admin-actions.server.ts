@@ -58,10 +58,7 @@ export async function runAdminIntent(sql: Sql, value: AdminFormValue, actor: Act
     }
     case "clear-points": {
       const result = await clearPoints(sql, { address: value.address, actor });
-      return success(
-        "Points cleared",
-        `Cleared ${formatPoints(result.clearedPoints)} points from ${shortenAddress(value.address)}.`,
-      );
+      return success("Points cleared", `Cleared ${formatPoints(result.clearedPoints)} points from ${shortenAddress(value.address)}.`);
     }
     case "recalculate-points": {
       const result = await recalculateAllPoints(sql, actor);

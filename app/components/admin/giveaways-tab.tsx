@@ -74,11 +74,7 @@ function CreateGiveawayForm({ onUnauthorized }: Auth) {
             <DateField label="End Date" field={fields.endDate} date={endDate} />
           </div>
           <FormField label="Description" field={fields.description}>
-            <textarea
-              {...getTextareaProps(fields.description)}
-              className={textareaClasses}
-              placeholder="What can be won, and how."
-            />
+            <textarea {...getTextareaProps(fields.description)} className={textareaClasses} placeholder="What can be won, and how." />
           </FormField>
           <div className="flex justify-end">
             <Button type="submit" disabled={busy}>
@@ -260,9 +256,7 @@ export function GiveawaysTab({ giveaways, onUnauthorized }: { giveaways: AdminGi
         </CardHeader>
         {giveaways.length === 0 ? (
           <CardContent>
-            <p className="rounded-lg border border-dashed border-zinc-800 px-4 py-10 text-center text-zinc-400">
-              No giveaways created yet
-            </p>
+            <p className="rounded-lg border border-dashed border-zinc-800 px-4 py-10 text-center text-zinc-400">No giveaways created yet</p>
           </CardContent>
         ) : (
           <ul className="divide-y divide-zinc-800/70 border-t border-zinc-800/70">

@@ -91,7 +91,7 @@ export function ImageUpload({ value, onChange, field, label, className }: Props)
             {value ? (
               <img
                 src={showFallback ? FALLBACK_IMAGE : value}
-                alt="Image preview"
+                alt="Preview of the uploaded file"
                 className="h-full w-full object-cover"
                 data-testid="image-preview"
                 onError={() => {

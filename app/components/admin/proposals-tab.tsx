@@ -95,11 +95,7 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
             <Input {...getInputProps(fields.title, { type: "text" })} placeholder="Fund a Spooky community event" />
           </FormField>
           <FormField label="Description" field={fields.description}>
-            <textarea
-              {...getTextareaProps(fields.description)}
-              className={textareaClasses}
-              placeholder="What is proposed, and why."
-            />
+            <textarea {...getTextareaProps(fields.description)} className={textareaClasses} placeholder="What is proposed, and why." />
           </FormField>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-1 2xl:grid-cols-2">
             <DateField label="Start Date" field={fields.startDate} date={start} />
@@ -131,12 +127,7 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
                   </span>
                   <span className="min-w-0 flex-1 break-words text-zinc-100">{option}</span>
                   {options.voteType === "multiple_choice" && (
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      onClick={() => options.remove(index)}
-                      aria-label={`Remove option ${option}`}
-                    >
+                    <Button size="sm" variant="ghost" onClick={() => options.remove(index)} aria-label={`Remove option ${option}`}>
                       Remove
                     </Button>
                   )}
@@ -161,7 +152,7 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
                   }}
                   placeholder="Add an option"
                 />
-                <Button variant="secondary" onClick={options.add}>
+                <Button variant="secondary" onClick={() => options.add()}>
                   <PlusIcon className="h-4 w-4" /> Add Option
                 </Button>
               </div>
@@ -195,9 +186,7 @@ function ProposalRow({ proposal, onUnauthorized }: { proposal: AdminProposal } &
         <p className="mt-1 text-xs text-zinc-400">
           <DateText value={proposal.startDate} withTime /> – <DateText value={proposal.endDate} withTime />
         </p>
-        <p className="mt-1 text-xs break-words text-zinc-400">
-          {proposal.options.map((option) => option.optionText).join(" · ")}
-        </p>
+        <p className="mt-1 text-xs break-words text-zinc-400">{proposal.options.map((option) => option.optionText).join(" · ")}</p>
       </div>
       <form ref={formRef} method="post" {...getFormProps(remove.form)}>
         <input type="hidden" name="intent" value="delete-proposal" />

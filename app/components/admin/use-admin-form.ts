@@ -33,14 +33,7 @@ type Options<S extends z.ZodType> = {
   onUnauthorized?: () => void;
 };
 
-export function useAdminForm<S extends z.ZodType>({
-  id,
-  schema,
-  constraintSchema,
-  defaultValue,
-  onSuccess,
-  onUnauthorized,
-}: Options<S>) {
+export function useAdminForm<S extends z.ZodType>({ id, schema, constraintSchema, defaultValue, onSuccess, onUnauthorized }: Options<S>) {
   const fetcher = useFetcher<AdminActionData>({ key: `admin-form:${id}` });
   const handled = useRef<AdminActionData | undefined>(undefined);
   const [form, fields] = useForm<z.input<S> & Record<string, unknown>, z.output<S>>({
@@ -60,7 +53,7 @@ export function useAdminForm<S extends z.ZodType>({
         const message = firstError(submission.error);
         if (message) toast({ title: validationTitle(message), description: message, variant: "destructive" });
       }
-      return submission as never;
+      return submission;
     },
     onSubmit(event, { formData }) {
       event.preventDefault();

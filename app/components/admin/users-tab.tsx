@@ -128,9 +128,7 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
                 users.map((user) => (
                   <tr key={user.address} className="hover:bg-zinc-900/50" data-testid="user-row">
                     <td className="px-4 py-3 font-mono text-xs break-all text-zinc-200">{user.address}</td>
-                    <td
-                      className={`px-4 py-3 text-right tabular-nums ${user.totalPoints < 0 ? "text-red-300" : "text-zinc-100"}`}
-                    >
+                    <td className={`px-4 py-3 text-right tabular-nums ${user.totalPoints < 0 ? "text-red-300" : "text-zinc-100"}`}>
                       {formatPoints(user.totalPoints)}
                     </td>
                     <td className="px-4 py-3 text-right text-zinc-300 tabular-nums">{formatNumber(user.stakedCount)}</td>
@@ -173,7 +171,7 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
             <input type="hidden" name="intent" value="add-points" />
             <input type="hidden" name={add.fields.address.name} value={addTarget ?? ""} />
             <FormField label="Points Amount" field={add.fields.amount}>
-              <Input {...getInputProps(add.fields.amount, { type: "number" })} min={1} step="any" placeholder="100" autoFocus />
+              <Input {...getInputProps(add.fields.amount, { type: "number" })} min={1} step="any" placeholder="100" />
             </FormField>
             <FormField label="Description" field={add.fields.description}>
               <Input {...getInputProps(add.fields.description, { type: "text" })} placeholder={DEFAULT_ADJUSTMENT_DESCRIPTION} />

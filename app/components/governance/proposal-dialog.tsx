@@ -2,8 +2,9 @@
  * A proposal's details: status, unique voters and total votes, description, then by state — already
  * voted (with results), completed (results), upcoming, not connected, no voting power, or the vote form.
  */
+import { useQueryClient } from "@tanstack/react-query";
 import { formatNumber } from "../../domain/format.ts";
-import { invalidateQueries, useQuery } from "../../lib/query.ts";
+import { queryKeyOf, useApiQuery } from "../../lib/queries.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
 import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
 import { Badge } from "../ui/badge.tsx";
@@ -45,8 +46,9 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
   const wallet = useWallet();
   const address = wallet.connected ? wallet.address : null;
 
-  const detail = useQuery<ProposalDetailView>(governancePaths.proposal(proposal.id));
-  const votes = useQuery<UserVoteView[]>(address ? governancePaths.userVotes(address) : null);
+  const queryClient = useQueryClient();
+  const detail = useApiQuery<ProposalDetailView>(governancePaths.proposal(proposal.id));
+  const votes = useApiQuery<UserVoteView[]>(address ? governancePaths.userVotes(address) : null);
   const power = useVotingPower(address, proposal.id);
 
   const current = detail.data ?? null;
@@ -58,20 +60,19 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
     proposal,
     onVoted: async () => {
       await Promise.all([
-        invalidateQueries(governancePaths.proposal(proposal.id)),
-        address ? invalidateQueries(governancePaths.userVotes(address)) : undefined,
+        queryClient.invalidateQueries({ queryKey: queryKeyOf(governancePaths.proposal(proposal.id)) }),
+        address ? queryClient.invalidateQueries({ queryKey: queryKeyOf(governancePaths.userVotes(address)) }) : undefined,
       ]);
     },
   });
 
-  const loading =
-    (detail.isLoading && !current) ||
-    (address !== null && ((votes.isLoading && !votes.data) || power.loading));
+  const loading = (detail.isLoading && !current) || (address !== null && ((votes.isLoading && !votes.data) || power.loading));
 
   // DECISIONS: a proposal's voting power is the wallet's staked count at the proposal's start (a snapshot).
   const snapshotNote = (
     <>
-      For this proposal: the Spooks you had staked when its voting opened (<DateText value={proposal.startDate} withTime />).
+      For this proposal: the Spooks you had staked when its voting opened (<DateText value={proposal.startDate} withTime />
+      ).
     </>
   );
 

@@ -16,7 +16,7 @@ const EMPTY_COLOR = "#27272a";
 const percentLabels: Plugin<"doughnut"> = {
   id: "spooksPercentLabels",
   afterDatasetsDraw(chart) {
-    const values = (chart.data.datasets[0]?.data ?? []) as number[];
+    const values = chart.data.datasets[0]?.data ?? [];
     const total = values.reduce((sum, value) => sum + value, 0);
     if (total <= 0 || chart.data.labels?.length === 0) return;
     const { ctx } = chart;
@@ -64,7 +64,7 @@ export function ResultsChart({ options, totalVotes, userOptionId }: Props) {
       plugins: [percentLabels],
     });
     return () => chart.destroy();
-    // `key` captures the options' content; the arrays themselves are new on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` captures the options' content; the array itself is new on every render
   }, [key, totalVotes]);
 
   const summary = rows.map((row) => `${row.optionText}: ${row.percent}%`).join(", ");
@@ -81,7 +81,9 @@ export function ResultsChart({ options, totalVotes, userOptionId }: Props) {
           data-slice-border={totalVotes > 0 ? doughnutDataset(options).borderWidth : 0}
         />
         <div className="pointer-events-none absolute inset-0 flex flex-col items-center justify-center">
-          <span className="text-xs tracking-wide text-zinc-400" data-testid="results-total-label">Total</span>
+          <span className="text-xs tracking-wide text-zinc-400" data-testid="results-total-label">
+            Total
+          </span>
           <span className="text-3xl font-bold text-zinc-50" data-testid="results-total">
             {formatNumber(totalVotes)}
           </span>

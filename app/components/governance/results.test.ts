@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { doughnutDataset, resultRows, SLICE_BORDER_WIDTH, sliceColor } from "./results.ts";
 
-const options = (...counts: number[]) => counts.map((voteCount, index) => ({ id: index + 1, optionText: `Option ${index + 1}`, voteCount }));
+const options = (...counts: number[]) =>
+  counts.map((voteCount, index) => ({ id: index + 1, optionText: `Option ${index + 1}`, voteCount }));
 
 describe("doughnut dataset", () => {
   test("slices are separated by a border when two or more hold votes", () => {

@@ -1,12 +1,13 @@
-import type { Proposal, ProposalDetail, UserVote } from "../../../db/queries/proposals.server.ts";
+import type { ServerAnswer } from "../../api/kit.ts";
+import type { getProposal, listProposals, UserVote } from "../../api/proposals.ts";
 import type { ProposalStatus, VoteType } from "../../domain/governance.ts";
 
 /** Loader data keeps Dates; /api JSON gives ISO strings: a view accepts either. */
 type Viewed<T> = { [K in keyof T]: T[K] extends Date ? Date | string : T[K] };
 
-/** A proposal as the page reads it. */
-export type ProposalView = Viewed<Proposal>;
-export type ProposalDetailView = Viewed<ProposalDetail>;
+/** A proposal as the page reads it: the /api contract's shape, from the loader or from the API. */
+export type ProposalView = Viewed<ServerAnswer<typeof listProposals>[number]>;
+export type ProposalDetailView = Viewed<ServerAnswer<typeof getProposal>>;
 export type UserVoteView = UserVote;
 
 export const STATUS_LABELS: Record<ProposalStatus, string> = {

@@ -5,7 +5,7 @@
 import { useState } from "react";
 import { voteMessage } from "../../domain/messages.ts";
 import { apiPost } from "../../lib/api.ts";
-import { useQuery } from "../../lib/query.ts";
+import { useApiQuery } from "../../lib/queries.ts";
 import { isWalletHandledError, useWallet } from "../../wallet/wallet-context.tsx";
 import { toast } from "../ui/toast.tsx";
 import { governancePaths } from "./paths.ts";
@@ -17,7 +17,7 @@ export type VotePhase = "idle" | "signing" | "signed" | "submitting";
  * that proposal. Falls back silently to 0 (spec section 8). `loading` until the first answer.
  */
 export function useVotingPower(address: string | null, proposalId?: number): { power: number; loading: boolean } {
-  const query = useQuery<{ votingPower: number }>(address ? governancePaths.votingPower(address, proposalId) : null);
+  const query = useApiQuery<{ votingPower: number }>(address ? governancePaths.votingPower(address, proposalId) : null);
   return { power: query.error ? 0 : (query.data?.votingPower ?? 0), loading: query.isLoading && !query.data };
 }
 

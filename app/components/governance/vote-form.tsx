@@ -88,9 +88,7 @@ export function VoteForm({
           </Button>
         )}
       </div>
-      {vote.signed && vote.phase === "signed" && (
-        <p className="text-xs text-emerald-300">Message signed. Submit your vote to record it.</p>
-      )}
+      {vote.signed && vote.phase === "signed" && <p className="text-xs text-emerald-300">Message signed. Submit your vote to record it.</p>}
     </div>
   );
 }

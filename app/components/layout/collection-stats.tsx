@@ -1,6 +1,6 @@
 import { formatNumber } from "../../domain/format.ts";
 import { paths, type WalletStats } from "../../lib/api.ts";
-import { useQuery } from "../../lib/query.ts";
+import { useApiQuery } from "../../lib/queries.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
 import { Card } from "../ui/card.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
@@ -15,11 +15,14 @@ const CARDS = [
 /** The connected wallet's collection statistics (shown only while connected: the spec's "visible flag"). */
 export function CollectionStats() {
   const { connected, address } = useWallet();
-  const query = useQuery<WalletStats>(connected && address ? paths.stats(address) : null, { staleTime: 10_000 });
+  const query = useApiQuery<WalletStats>(connected && address ? paths.stats(address) : null, { staleTime: 10_000 });
   if (!connected) return null;
   const stats = query.data;
   return (
-    <section aria-label="Collection statistics" className="mx-auto grid w-full max-w-7xl grid-cols-2 gap-3 px-4 pt-6 sm:px-6 lg:grid-cols-4">
+    <section
+      aria-label="Collection statistics"
+      className="mx-auto grid w-full max-w-7xl grid-cols-2 gap-3 px-4 pt-6 sm:px-6 lg:grid-cols-4"
+    >
       {CARDS.map((card) => (
         <Card key={card.title} className="p-4">
           <p className="text-sm font-medium text-zinc-300">{card.title}</p>

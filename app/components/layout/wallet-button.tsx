@@ -1,21 +1,14 @@
-import { useEffect, useState } from "react";
-import { formatDoge, formatPoints, shortenAddress } from "../../domain/format.ts";
+import { lazy, Suspense, useState } from "react";
+import { formatDoge, formatPoints } from "../../domain/format.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
 import { MYDOGE_INSTALL_URL, MYDOGE_NAME } from "../../wallet/mydoge.ts";
-import { Badge } from "../ui/badge.tsx";
 import { Button, Spinner } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "../ui/dropdown-menu.tsx";
-import { CheckIcon, ChevronDownIcon, CopyIcon, LogOutIcon, WalletIcon } from "../icons.tsx";
+import { WalletIcon } from "../icons.tsx";
+import { WalletMenuButton } from "./wallet-menu-button.tsx";
 
-const COPIED_MS = 2000;
+// The menu and its positioning library load once a wallet is connected, not with the page.
+const WalletMenu = lazy(() => import("./wallet-menu.tsx").then((module) => ({ default: module.WalletMenu })));
 
 /**
  * Header wallet button: 'Install MyDoge' (disabled) with no extension, 'Connect Wallet', a spinner while
@@ -23,54 +16,19 @@ const COPIED_MS = 2000;
  */
 export function WalletButton({ className }: { className?: string }) {
   const wallet = useWallet();
-  const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
+  const [menuOpen, setMenuOpen] = useState(false);
+  // A menu left open when the wallet went away stays closed for the next connection.
+  if (!wallet.connected && menuOpen) setMenuOpen(false);
 
   if (wallet.connected && wallet.address) {
-    const address = wallet.address;
+    // Until the menu has loaded the same button stands in; a click on it opens the menu once loaded.
+    const standIn = (
+      <WalletMenuButton address={wallet.address} isDemo={wallet.isDemo} className={className} onClick={() => setMenuOpen(true)} />
+    );
     return (
-      // Not modal: a menu leaves the page readable (a modal one hides it all with aria-hidden, focusable content included).
-      <DropdownMenu modal={false}>
-        <DropdownMenuTrigger asChild>
-          <Button
-            variant="outline"
-            size="responsive"
-            className={cn("font-mono", className)}
-            // The visible text comes first in the name (WCAG 2.5.3 label in name), then the full address.
-            aria-label={`${shortenAddress(address)}${wallet.isDemo ? " Demo" : ""}, Wallet ${address}`}
-          >
-            <WalletIcon className="hidden h-4 w-4 sm:inline" />
-            {shortenAddress(address)}
-            {wallet.isDemo && <Badge variant="warning">Demo</Badge>}
-            <ChevronDownIcon className="h-3.5 w-3.5 opacity-70" />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent>
-          <DropdownMenuLabel className="font-mono break-all">{address}</DropdownMenuLabel>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem
-            onSelect={(event) => {
-              event.preventDefault();
-              void navigator.clipboard?.writeText(address).then(
-                () => setCopied(true),
-                () => setCopied(false),
-              );
-            }}
-          >
-            {copied ? <CheckIcon className="h-4 w-4 text-emerald-400" /> : <CopyIcon />}
-            {copied ? "Copied!" : "Copy Address"}
-          </DropdownMenuItem>
-          <DropdownMenuItem disabled={wallet.loading} onSelect={() => void wallet.disconnect()}>
-            <LogOutIcon />
-            Disconnect
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
+      <Suspense fallback={standIn}>
+        <WalletMenu address={wallet.address} open={menuOpen} onOpenChange={setMenuOpen} className={className} />
+      </Suspense>
     );
   }
 

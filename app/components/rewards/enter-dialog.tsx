@@ -30,7 +30,7 @@ export function EnterGiveawayDialog({
   giveaway: Giveaway | null;
   balance: number;
   onOpenChange: (open: boolean) => void;
-  /** Called only with an affordable number of tickets; resolves true when the entry went through. */
+  /** Called only with an affordable number of tickets; resolves true when the entry went through, false after showing why not. */
   onEnter: (giveaway: Giveaway, tickets: number) => Promise<boolean>;
 }) {
   const [text, setText] = useState("1");
@@ -46,6 +46,21 @@ export function EnterGiveawayDialog({
   const total = cost * tickets;
   const remaining = balance - total;
   const short = total > balance;
+
+  /** `onEnter` shows its own failures (and resolves false); the dialog only tracks the wait. */
+  const enter = async () => {
+    if (!giveaway) return;
+    if (short) {
+      toast({ title: "Not Enough Points", description: notEnoughPointsText(total, tickets, balance), variant: "destructive" });
+      return;
+    }
+    setEntering(true);
+    try {
+      if (await onEnter(giveaway, tickets)) close();
+    } finally {
+      setEntering(false);
+    }
+  };
 
   return (
     <Dialog open={giveaway !== null} onOpenChange={(open) => !open && !entering && close()}>
@@ -63,22 +78,28 @@ export function EnterGiveawayDialog({
         <div className="grid gap-2">
           <Label htmlFor="ticket-count">Number of tickets</Label>
           <div className="flex items-center gap-2">
-            <Button variant="secondary" size="icon" aria-label="One ticket less" disabled={tickets <= 1 || entering} onClick={() => setText(String(tickets - 1))}>
+            <Button
+              variant="secondary"
+              size="icon"
+              aria-label="One ticket less"
+              disabled={tickets <= 1 || entering}
+              onClick={() => setText(String(tickets - 1))}
+            >
               <MinusIcon />
             </Button>
             <div className="w-24 shrink-0">
-            <Input
-              id="ticket-count"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              step={1}
-              value={text}
-              disabled={entering}
-              onChange={(event) => setText(event.target.value)}
-              onBlur={() => setText(String(parseTickets(text)))}
-              className="text-center text-lg font-semibold"
-            />
+              <Input
+                id="ticket-count"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                value={text}
+                disabled={entering}
+                onChange={(event) => setText(event.target.value)}
+                onBlur={() => setText(String(parseTickets(text)))}
+                className="text-center text-lg font-semibold"
+              />
             </div>
             <Button
               variant="secondary"
@@ -101,7 +122,10 @@ export function EnterGiveawayDialog({
           </div>
           <div className="flex justify-between">
             <dt className="text-zinc-400">Remaining after purchase</dt>
-            <dd className={short ? "font-semibold whitespace-nowrap text-red-300" : "font-semibold whitespace-nowrap text-emerald-300"} data-testid="enter-remaining">
+            <dd
+              className={short ? "font-semibold whitespace-nowrap text-red-300" : "font-semibold whitespace-nowrap text-emerald-300"}
+              data-testid="enter-remaining"
+            >
               {short ? "-" : ""}
               {formatPoints(Math.abs(remaining))} SPOOK
             </dd>
@@ -117,22 +141,7 @@ export function EnterGiveawayDialog({
           <Button variant="secondary" disabled={entering} onClick={close}>
             Cancel
           </Button>
-          <Button
-            disabled={entering || !giveaway}
-            onClick={async () => {
-              if (!giveaway) return;
-              if (short) {
-                toast({ title: "Not Enough Points", description: notEnoughPointsText(total, tickets, balance), variant: "destructive" });
-                return;
-              }
-              setEntering(true);
-              try {
-                if (await onEnter(giveaway, tickets)) close();
-              } finally {
-                setEntering(false);
-              }
-            }}
-          >
+          <Button disabled={entering || !giveaway} onClick={() => void enter()}>
             {entering ? (
               <>
                 <Spinner label="Entering" /> Entering...

@@ -97,16 +97,20 @@ export function GiveawayCard({
           <dl className="mt-2 grid gap-1.5 rounded-lg border border-zinc-800 bg-black/40 p-2 font-mono break-all">
             <div>
               <dt className="text-zinc-400">Commitment (SHA-256 of the seed)</dt>
-              <dd className="text-zinc-300" data-testid="draw-commitment">{giveaway.drawCommitment}</dd>
+              <dd className="text-zinc-300" data-testid="draw-commitment">
+                {giveaway.drawCommitment}
+              </dd>
             </div>
             <div>
               <dt className="text-zinc-400">Seed</dt>
-              <dd className="text-zinc-300" data-testid="draw-seed">{giveaway.drawSeed ?? "revealed when the winner is drawn"}</dd>
+              <dd className="text-zinc-300" data-testid="draw-seed">
+                {giveaway.drawSeed ?? "revealed when the winner is drawn"}
+              </dd>
             </div>
           </dl>
           <p className="mt-1.5">
-            Check that SHA-256(seed) equals the commitment; the winning ticket is SHA-256("spooks-draw:" + seed + ":" + total
-            tickets) mod total tickets, over entries in order.
+            Check that SHA-256(seed) equals the commitment; the winning ticket is SHA-256("spooks-draw:" + seed + ":" + total tickets) mod
+            total tickets, over entries in order.
           </p>
         </details>
         <Button className="mt-auto" disabled={!open} onClick={() => onEnter(giveaway)}>

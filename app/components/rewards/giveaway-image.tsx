@@ -18,7 +18,11 @@ export function GiveawayImage({
   const [broken, setBroken] = useState(false);
   if (broken || !src) {
     return (
-      <div role="img" aria-label={`${alt}: Image Not Available`} className={cn("flex h-full w-full flex-col items-center justify-center gap-2 bg-zinc-900 text-zinc-400", className)}>
+      <div
+        role="img"
+        aria-label={`${alt}: Image Not Available`}
+        className={cn("flex h-full w-full flex-col items-center justify-center gap-2 bg-zinc-900 text-zinc-400", className)}
+      >
         <ImageOffIcon className="h-8 w-8" />
         <span className="text-sm">Image Not Available</span>
       </div>

@@ -29,8 +29,8 @@ export function HowStakingWorks() {
         <p className="flex items-start gap-2 rounded-lg border border-violet-500/20 bg-violet-500/5 p-3 text-sm text-zinc-300">
           <ShieldIcon className="mt-0.5 h-4 w-4 shrink-0 text-violet-300" />
           <span>
-            This is soft staking: your Spooks never leave your wallet, we only track ownership. If you transfer a staked Spook
-            to another wallet, it is unstaked automatically and stops earning.
+            This is soft staking: your Spooks never leave your wallet, we only track ownership. If you transfer a staked Spook to another
+            wallet, it is unstaked automatically and stops earning.
           </span>
         </p>
       </CardContent>

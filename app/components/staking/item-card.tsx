@@ -58,14 +58,15 @@ export function ItemCard({
           </h3>
         </div>
         <div className="flex flex-wrap items-center gap-1.5">
-          <span className={cn("rounded-full border px-2 py-0.5 text-[11px] font-semibold", rarityClasses(item.rarityLabel))} data-testid="rarity">
+          <span
+            className={cn("rounded-full border px-2 py-0.5 text-[11px] font-semibold", rarityClasses(item.rarityLabel))}
+            data-testid="rarity"
+          >
             {item.rarityLabel}
           </span>
           {item.rank ? <span className="text-[11px] text-zinc-400">Rank #{formatNumber(item.rank)}</span> : null}
         </div>
-        {item.isStaked && (
-          <p className="text-xs font-medium text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK/day</p>
-        )}
+        {item.isStaked && <p className="text-xs font-medium text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK/day</p>}
         {item.isStaked ? (
           // One button element for both (no keys): a keyboard user's focus stays on it when the Spook's state flips.
           <Button variant="secondary" size="sm" disabled={busy} onClick={() => onUnstake(item)} aria-label={`Unstake ${item.name}`}>

@@ -19,7 +19,9 @@ describe("an item's image sources", () => {
   });
 
   it("the catalogue's own image URL comes first; no source twice", () => {
-    expect(imageSources({ ...item, imageUrl: "https://img.example/42.png" }, ["https://img.example/42.png?{id}"])[0]).toBe("https://img.example/42.png");
+    expect(imageSources({ ...item, imageUrl: "https://img.example/42.png" }, ["https://img.example/42.png?{id}"])[0]).toBe(
+      "https://img.example/42.png",
+    );
     expect(imageSources({ ...item, imageUrl: `/content/${ID}` })).toEqual([`/content/${ID}`, "/collection_images/spooks/42.png"]);
   });
 

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useRouteLoaderData } from "react-router";
 import { itemImageUrl } from "../../domain/image-hosts.ts";
 import type { WalletItem } from "../../lib/api.ts";
+import type { loader as rootLoader } from "../../root.tsx";
 import { GhostIcon } from "../icons.tsx";
 import { cn } from "../ui/cn.ts";
 import { Skeleton } from "../ui/skeleton.tsx";
@@ -35,7 +36,7 @@ export function imageSources(item: ImageItem, outsideHosts: readonly string[] = 
 
 /** The outside hosts' URL templates (ITEM_IMAGE_URLS), from the root loader. */
 export function useItemImageUrls(): string[] {
-  const data = useRouteLoaderData("root") as { itemImageUrls?: string[] } | undefined;
+  const data = useRouteLoaderData<typeof rootLoader>("root");
   return data?.itemImageUrls ?? [];
 }
 

@@ -1,7 +1,7 @@
 import { formatNumber, formatPoints, shortenAddress } from "../../domain/format.ts";
 import { REWARD_TIERS, stakingPercentage } from "../../domain/rewards.ts";
 import { paths, type LeaderboardEntry, type WalletItem } from "../../lib/api.ts";
-import { useQuery } from "../../lib/query.ts";
+import { useApiQuery } from "../../lib/queries.ts";
 import { useRewards, useWallet } from "../../wallet/wallet-context.tsx";
 import { SparklesIcon, TrophyIcon } from "../icons.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card.tsx";
@@ -17,7 +17,7 @@ function tierRange(tier: (typeof REWARD_TIERS)[number]): string {
 export function RewardsPanel({ items }: { items: WalletItem[] }) {
   const { address } = useWallet();
   const { rewards } = useRewards();
-  const leaderboard = useQuery<LeaderboardEntry[]>(paths.leaderboard(TOP_STAKERS), { staleTime: 30_000 });
+  const leaderboard = useApiQuery<LeaderboardEntry[]>(paths.leaderboard(TOP_STAKERS), { staleTime: 30_000 });
   const staked = items.filter((item) => item.isStaked).length;
   const total = items.length;
   const percent = stakingPercentage(staked, total);
@@ -40,12 +40,25 @@ export function RewardsPanel({ items }: { items: WalletItem[] }) {
               <span className="whitespace-nowrap text-zinc-300" data-testid="staked-share">
                 {staked} out of {total} Spooks Staked
               </span>
-              <span className="rounded-full bg-violet-500/15 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-violet-200" data-testid="reward-tier">
+              <span
+                className="rounded-full bg-violet-500/15 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-violet-200"
+                data-testid="reward-tier"
+              >
                 Tier {rewards.rewardTier} Rewards
               </span>
             </div>
-            <div className="mt-2 h-2 overflow-hidden rounded-full bg-zinc-800" role="progressbar" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100} aria-label="Share staked">
-              <div className="h-full rounded-full bg-gradient-to-r from-violet-500 to-fuchsia-500 transition-all" style={{ width: `${percent}%` }} />
+            <div
+              className="mt-2 h-2 overflow-hidden rounded-full bg-zinc-800"
+              role="progressbar"
+              aria-valuenow={percent}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-label="Share staked"
+            >
+              <div
+                className="h-full rounded-full bg-gradient-to-r from-violet-500 to-fuchsia-500 transition-all"
+                style={{ width: `${percent}%` }}
+              />
             </div>
           </div>
           <div className="grid grid-cols-2 gap-3">
@@ -78,9 +91,15 @@ export function RewardsPanel({ items }: { items: WalletItem[] }) {
             <caption className="sr-only">Daily SPOOK per staked Spook by number staked</caption>
             <thead>
               <tr className="text-left text-xs text-zinc-400">
-                <th scope="col" className="pb-2 font-medium">Staked</th>
-                <th scope="col" className="pb-2 font-medium">Tier</th>
-                <th scope="col" className="pb-2 text-right font-medium">Per Spook / day</th>
+                <th scope="col" className="pb-2 font-medium">
+                  Staked
+                </th>
+                <th scope="col" className="pb-2 font-medium">
+                  Tier
+                </th>
+                <th scope="col" className="pb-2 text-right font-medium">
+                  Per Spook / day
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -122,7 +141,12 @@ export function RewardsPanel({ items }: { items: WalletItem[] }) {
                   )}
                 >
                   <span className="flex items-center gap-2">
-                    <span className={cn("grid h-6 w-6 place-items-center rounded-full text-xs font-bold", ["bg-yellow-400 text-yellow-950", "bg-zinc-300 text-zinc-900", "bg-amber-700 text-amber-50"][index])}>
+                    <span
+                      className={cn(
+                        "grid h-6 w-6 place-items-center rounded-full text-xs font-bold",
+                        ["bg-yellow-400 text-yellow-950", "bg-zinc-300 text-zinc-900", "bg-amber-700 text-amber-50"][index],
+                      )}
+                    >
                       {index + 1}
                     </span>
                     <span className="font-mono whitespace-nowrap text-zinc-200">{shortenAddress(entry.address)}</span>

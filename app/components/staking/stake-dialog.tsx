@@ -15,6 +15,7 @@ export function StakeDialog({
 }: {
   item: WalletItem | null;
   onOpenChange: (open: boolean) => void;
+  /** Signs and stakes; shows its own failure toasts rather than rejecting. */
   onConfirm: (item: WalletItem, message: string) => Promise<unknown>;
 }) {
   const [signing, setSigning] = useState(false);
@@ -23,6 +24,18 @@ export function StakeDialog({
 
   const sources = useItemImageSources(item);
   const { source, fail } = useImageFallback(sources);
+
+  /** `onConfirm` shows its own failures; the dialog closes once it settles either way. */
+  const signAndStake = async () => {
+    if (!item) return;
+    setSigning(true);
+    try {
+      await onConfirm(item, message);
+    } finally {
+      setSigning(false);
+      onOpenChange(false);
+    }
+  };
 
   return (
     <Dialog open={item !== null} onOpenChange={(open) => !signing && onOpenChange(open)}>
@@ -59,19 +72,7 @@ export function StakeDialog({
           <Button variant="secondary" disabled={signing} onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button
-            disabled={signing || !item}
-            onClick={async () => {
-              if (!item) return;
-              setSigning(true);
-              try {
-                await onConfirm(item, message);
-              } finally {
-                setSigning(false);
-                onOpenChange(false);
-              }
-            }}
-          >
+          <Button disabled={signing || !item} onClick={() => void signAndStake()}>
             {signing ? (
               <>
                 <Spinner label="Signing" /> Signing...

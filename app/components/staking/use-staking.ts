@@ -1,21 +1,19 @@
 /**
  * Staking actions of the connected wallet, with the spec's behaviour (sections 4, 5, 8): optimistic
- * update rolled back on failure, a 30 s 'Already Processing' guard per item, one signature per action
- * (bulk included, through the bulk endpoints), the refresh 300 ms after success, and the toasts.
- * The server is the truth: after every action the wallet's items, stats and rewards are refetched.
+ * update rolled back on failure and the refresh 300 ms after (the mutation of stake-mutation.ts), a 30 s
+ * 'Already Processing' guard per item, one signature per action (bulk included, through the bulk
+ * endpoints), and the toasts.
  */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef } from "react";
 import { itemNumberFromName } from "../../domain/collections.ts";
 import { bulkStakeMessage, stakeMessage, type StakeAction } from "../../domain/messages.ts";
-import { ApiError, apiPost, paths, type BulkStakeResponse, type Rewards, type StakeResponse, type WalletItem } from "../../lib/api.ts";
-import { invalidateQueries, setQueryData } from "../../lib/query.ts";
+import { ApiError, apiPost, type BulkStakeResponse, type StakeResponse, type WalletItem } from "../../lib/api.ts";
 import { isWalletHandledError, useWallet } from "../../wallet/wallet-context.tsx";
 import { toast, type ToastOptions } from "../ui/toast.tsx";
+import { stakeMutationOptions, StakeStepError, type StakeAnswer } from "./stake-mutation.ts";
 
 export const PROCESSING_MARKER_MS = 30_000;
-export const REFRESH_DELAY_MS = 300;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The number a stake message names: the '#N' of the item's name, else its id (spec "Staking message"). */
 export function stakeNumberOf(item: Pick<WalletItem, "name" | "id">): number {
@@ -74,7 +72,10 @@ const ALREADY_PROCESSING: ToastOptions = {
   duration: 3000,
 };
 
-/** One staking action, for `signAndSend`: what differs between stake, unstake and the bulk ones. */
+/** A stake's outcome: the server's answer, or the same without rewards when it was refused as already staked. */
+type StakeOutcome = Omit<StakeResponse, "rewards"> & StakeAnswer;
+
+/** One staking action, for `run`: what differs between stake, unstake and the bulk ones. */
 type Flow<R> = {
   action: StakeAction;
   items: readonly WalletItem[];
@@ -85,13 +86,15 @@ type Flow<R> = {
   send: (address: string, signature: string) => Promise<R>;
   /** The toast when `send` threw. */
   sendFailed: (error: unknown) => ToastOptions;
-  /** After the server accepted: the toasts and the refresh. */
-  succeeded: (response: R) => Promise<void>;
+  /** The toasts once the server accepted, before the refresh. */
+  accepted: (response: R) => void;
 };
 
 export function useStaking(address: string | null) {
   const wallet = useWallet();
+  const queryClient = useQueryClient();
   const markers = useRef(new Map<string, number>());
+  const { mutateAsync } = useMutation(stakeMutationOptions(queryClient));
 
   const isProcessing = useCallback((inscriptionId: string) => {
     const since = markers.current.get(inscriptionId);
@@ -126,80 +129,47 @@ export function useStaking(address: string | null) {
     for (const item of items) markers.current.delete(item.inscriptionId);
   }, []);
 
-  /** Marks items (un)staked in the shared cache at once; returns the roll-back. */
-  const optimistic = useCallback(
-    (items: readonly WalletItem[], staked: boolean) => {
-      if (!address) return () => {};
-      const ids = new Set(items.map((item) => item.inscriptionId));
-      const stakedAt = staked ? new Date().toISOString() : null;
-      const previous = setQueryData<WalletItem[]>(paths.walletItems(address), (current = []) =>
-        current.map((item) => (ids.has(item.inscriptionId) ? { ...item, isStaked: staked, stakedAt } : item)),
-      );
-      return () => {
-        if (previous) setQueryData(paths.walletItems(address), previous);
-      };
-    },
-    [address],
-  );
-
-  /** After the server answered: wait 300 ms, then reload items, stats and rewards from the server. */
-  const refresh = useCallback(
-    async (rewards?: Rewards) => {
-      if (!address) return;
-      if (rewards) setQueryData(paths.rewards(address), rewards);
-      await sleep(REFRESH_DELAY_MS);
-      await Promise.all([
-        invalidateQueries(paths.walletItems(address)),
-        invalidateQueries(paths.stats(address)),
-        invalidateQueries(paths.rewards(address)),
-        invalidateQueries("/api/leaderboard"),
-      ]);
-    },
-    [address],
-  );
-
   /**
-   * The steps every action shares: claim the items, mark them at once, ask for ONE signature of `message`,
-   * send it, and roll the mark back when signing or sending fails; the items are released at the end.
+   * The steps every action shares: claim the items, then the mutation (marked at once, ONE signature of
+   * `message`, sent, rolled back when signing or sending fails, refreshed after), the failure toasts, and the
+   * items released at the end. Resolves the server's answer, or null when the action failed.
    */
-  const signAndSend = useCallback(
-    async <R>({ action, items, message, signFailed, send, sendFailed, succeeded }: Flow<R>): Promise<boolean> => {
-      if (!address || !claim(items)) return false;
-      const rollback = optimistic(items, action === "stake");
+  const run = useCallback(
+    async <R extends StakeAnswer>({ action, items, message, signFailed, send, sendFailed, accepted }: Flow<R>): Promise<R | null> => {
+      if (!address || !claim(items)) return null;
       try {
-        let signature: string;
-        try {
-          toast({ title: "Waiting for Signature", description: "Please approve the message in your MyDoge wallet.", duration: 30_000 });
-          signature = await wallet.signMessage(message);
-        } catch (error) {
-          rollback();
-          // Already shown by the wallet (now disconnected, or MyDoge must be updated).
-          if (isWalletHandledError(error)) return false;
-          if (isCancelled(error)) toast({ title: "Signature Cancelled", description: `${VERB[action]} operation was cancelled.`, variant: "destructive" });
-          else toast({ ...signFailed(error), variant: "destructive" });
-          return false;
-        }
-        let response: R;
-        try {
-          response = await send(address, signature);
-        } catch (error) {
-          rollback();
-          toast({ ...sendFailed(error), variant: "destructive" });
-          return false;
-        }
-        await succeeded(response);
-        return true;
+        // The answer (here and for `accepted`) is what `send` resolved: an R.
+        return (await mutateAsync({
+          address,
+          action,
+          items,
+          sign() {
+            toast({ title: "Waiting for Signature", description: "Please approve the message in your MyDoge wallet.", duration: 30_000 });
+            return wallet.signMessage(message);
+          },
+          send: (signature) => send(address, signature),
+          accepted: (answer) => accepted(answer as R),
+        })) as R;
+      } catch (caught) {
+        const { step, cause } = caught instanceof StakeStepError ? caught : new StakeStepError("send", caught);
+        if (step === "send") toast({ ...sendFailed(cause), variant: "destructive" });
+        // Already shown by the wallet (now disconnected, or MyDoge must be updated).
+        else if (isWalletHandledError(cause)) return null;
+        else if (isCancelled(cause))
+          toast({ title: "Signature Cancelled", description: `${VERB[action]} operation was cancelled.`, variant: "destructive" });
+        else toast({ ...signFailed(cause), variant: "destructive" });
+        return null;
       } finally {
         release(items);
       }
     },
-    [address, claim, optimistic, release, wallet],
+    [address, claim, mutateAsync, release, wallet],
   );
 
   /** Stakes one item by signing exactly `message` (the one the stake dialog shows). */
   const stake = useCallback(
-    (item: WalletItem, message: string): Promise<boolean> =>
-      signAndSend<StakeResponse>({
+    async (item: WalletItem, message: string): Promise<boolean> =>
+      (await run<StakeOutcome>({
         action: "stake",
         items: [item],
         message,
@@ -224,22 +194,21 @@ export function useStaking(address: string | null) {
         sendFailed(error) {
           return { title: "Staking Failed", description: `Failed to stake: ${(error as Error).message || "Unknown error"}` };
         },
-        async succeeded(response) {
+        accepted(response) {
           if (response.alreadyStaked) {
             toast({ title: "Already Staked", description: `${item.name} is already staked.`, duration: 3000 });
           } else {
             toast({ title: "Spook Staked!", description: `${item.name} is now earning SPOOK Points.`, variant: "success" });
           }
-          await refresh(response.rewards);
         },
-      }),
-    [refresh, signAndSend],
+      })) !== null,
+    [run],
   );
 
   const unstake = useCallback(
-    (item: WalletItem): Promise<boolean> => {
+    async (item: WalletItem): Promise<boolean> => {
       const message = stakeMessage("unstake", stakeNumberOf(item), new Date());
-      return signAndSend<StakeResponse>({
+      const response = await run<StakeResponse>({
         action: "unstake",
         items: [item],
         message,
@@ -255,14 +224,15 @@ export function useStaking(address: string | null) {
           });
         },
         sendFailed: () => FAILED.unstake,
-        async succeeded(response) {
+        accepted() {
           toast({ title: "Refreshing Data", description: "Updating your staking status...", duration: 5000 });
-          await refresh(response.rewards);
-          toast({ title: "Success!", description: "Unstaking request completed successfully", variant: "success", duration: 5000 });
         },
       });
+      if (response === null) return false;
+      toast({ title: "Success!", description: "Unstaking request completed successfully", variant: "success", duration: 5000 });
+      return true;
     },
-    [refresh, signAndSend],
+    [run],
   );
 
   /** Stakes or unstakes every target with ONE signature through the bulk endpoint (all or nothing). */
@@ -277,14 +247,22 @@ export function useStaking(address: string | null) {
         );
         return false;
       }
-      const message = bulkStakeMessage(action, targets.map((item) => item.name), new Date());
-      return signAndSend<BulkStakeResponse>({
+      const message = bulkStakeMessage(
+        action,
+        targets.map((item) => item.name),
+        new Date(),
+      );
+      const response = await run<BulkStakeResponse>({
         action,
         items: targets,
         message,
         signFailed: () => FAILED[action],
         send(address, signature) {
-          toast({ title: `${VERB[action]} ${targets.length} Spooks`, description: "Please wait while this completes...", duration: 120_000 });
+          toast({
+            title: `${VERB[action]} ${targets.length} Spooks`,
+            description: "Please wait while this completes...",
+            duration: 120_000,
+          });
           return postStake<BulkStakeResponse>(action, action === "stake" ? "/api/stake/bulk" : "/api/unstake/bulk", {
             address,
             inscriptionIds: targets.map((item) => item.inscriptionId),
@@ -293,18 +271,18 @@ export function useStaking(address: string | null) {
           });
         },
         sendFailed: () => FAILED[action],
-        async succeeded(response) {
+        accepted(response) {
           const done = action === "stake" ? "staked" : "unstaked";
           toast({
             title: "Success!",
             description: `${response.count} Spook${response.count === 1 ? "" : "s"} ${done}${response.alreadyStaked ? ` (${response.alreadyStaked} already ${done})` : ""}.`,
             variant: "success",
           });
-          await refresh(response.rewards);
         },
       });
+      return response !== null;
     },
-    [address, refresh, signAndSend],
+    [address, run],
   );
 
   return { stake, unstake, bulk, ensureIdle };

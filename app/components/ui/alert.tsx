@@ -18,8 +18,12 @@ export function Alert({ variant = "default", className, ...props }: ComponentPro
   );
 }
 
-export function AlertTitle({ className, ...props }: ComponentProps<"h5">) {
-  return <h5 className={cn("mb-1 font-semibold leading-none tracking-tight", className)} {...props} />;
+export function AlertTitle({ className, children, ...props }: ComponentProps<"h5">) {
+  return (
+    <h5 className={cn("mb-1 font-semibold leading-none tracking-tight", className)} {...props}>
+      {children}
+    </h5>
+  );
 }
 
 export function AlertDescription({ className, ...props }: ComponentProps<"div">) {

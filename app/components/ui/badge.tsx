@@ -15,7 +15,11 @@ export type BadgeVariant = keyof typeof VARIANTS;
 export function Badge({ variant = "default", className, ...props }: ComponentProps<"span"> & { variant?: BadgeVariant }) {
   return (
     <span
-      className={cn("inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap", VARIANTS[variant], className)}
+      className={cn(
+        "inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap",
+        VARIANTS[variant],
+        className,
+      )}
       {...props}
     />
   );

@@ -14,8 +14,12 @@ export function CardHeader({ className, ...props }: ComponentProps<"div">) {
   return <div className={cn("flex flex-col gap-1 p-5 pb-3", className)} {...props} />;
 }
 
-export function CardTitle({ className, ...props }: ComponentProps<"h3">) {
-  return <h3 className={cn("text-lg font-semibold tracking-tight text-zinc-50", className)} {...props} />;
+export function CardTitle({ className, children, ...props }: ComponentProps<"h3">) {
+  return (
+    <h3 className={cn("text-lg font-semibold tracking-tight text-zinc-50", className)} {...props}>
+      {children}
+    </h3>
+  );
 }
 
 export function CardDescription({ className, ...props }: ComponentProps<"p">) {

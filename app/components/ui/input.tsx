@@ -14,6 +14,11 @@ export function Input({ className, ...props }: ComponentProps<"input">) {
   );
 }
 
-export function Label({ className, ...props }: ComponentProps<"label">) {
-  return <label className={cn("text-sm font-medium text-zinc-300", className)} {...props} />;
+/** A label names its control by id (`htmlFor`), so every use is tied to the field it describes. */
+export function Label({ className, htmlFor, children, ...props }: ComponentProps<"label"> & { htmlFor: string }) {
+  return (
+    <label htmlFor={htmlFor} className={cn("text-sm font-medium text-zinc-300", className)} {...props}>
+      {children}
+    </label>
+  );
 }

@@ -1,16 +1,14 @@
 /** POST /api/admin/clear-points (admin) `{ address }`: a ledger row bringing the balance to 0. */
-import { apiMethods, onlyMethods, readJson } from "../../utils/api.server.ts";
-import { clearPointsBodySchema } from "../../utils/api-schemas.server.ts";
-import { requireAdmin } from "../../utils/auth.server.ts";
-import { clearPoints } from "../../../db/queries/points.server.ts";
+import { clearPoints } from "../../api/admin.ts";
+import { apiMethods, endpoint, onlyMethods } from "../../utils/api.server.ts";
+import * as points from "../../../db/queries/points.server.ts";
 import type { Route } from "./+types/admin-clear-points";
 
 export const action = apiMethods<Route.ActionArgs>({
-  POST: async ({ request, context }) => {
-    const actor = await requireAdmin(request, context);
-    const { address } = await readJson(request, clearPointsBodySchema);
-    return { success: true, ...(await clearPoints(context.sql, { address, actor })) };
-  },
+  POST: endpoint(clearPoints, async ({ body, actor, context }) => ({
+    success: true,
+    ...(await points.clearPoints(context.sql, { address: body.address, actor })),
+  })),
 });
 
 export const loader = onlyMethods("POST");

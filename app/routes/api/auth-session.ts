@@ -3,23 +3,33 @@
  * challenge (HTTP-only SameSite=Strict cookie, `__Host-` and Secure over https); DELETE: sign out (the
  * session is revoked). POST and DELETE pass the cross-site check first.
  */
-import { apiMethods, apiRoute, json, readJson } from "../../utils/api.server.ts";
-import { signInBodySchema } from "../../utils/api-schemas.server.ts";
+import { getSession, signIn as signInRoute, signOut as signOutRoute } from "../../api/auth.ts";
+import { answer, apiMethods, apiRoute, endpoint } from "../../utils/api.server.ts";
 import { sessionAddress, signIn, signOut } from "../../utils/auth.server.ts";
 import { requireSameSiteRequest } from "../../utils/csrf.server.ts";
 import type { Route } from "./+types/auth-session";
 
-export const loader = apiRoute<Route.LoaderArgs>(async ({ request, context }) => {
-  const address = await sessionAddress(request, context);
-  return { address, isAdmin: address !== null && address === context.config.adminAddress };
+export const loader = apiRoute<Route.LoaderArgs>(
+  endpoint(getSession, async ({ request, context }) => {
+    const address = await sessionAddress(request, context);
+    return { address, isAdmin: address !== null && address === context.config.adminAddress };
+  }),
+);
+
+const signInWithChallenge = endpoint(signInRoute, async ({ request, context, body }) => {
+  const { setCookie, ...session } = await signIn(request, context, body);
+  return answer(signInRoute, 200, session, { "Set-Cookie": setCookie });
 });
 
 export const action = apiMethods<Route.ActionArgs>({
-  POST: async ({ request, context }) => {
-    requireSameSiteRequest(request, context, "json");
-    const body = await readJson(request, signInBodySchema);
-    const { setCookie, ...session } = await signIn(request, context, body);
-    return json(session, 200, { "Set-Cookie": setCookie });
+  // The cross-site check comes before the body is read: a foreign page learns nothing from how it would be judged.
+  POST: (args) => {
+    requireSameSiteRequest(args.request, args.context, "json");
+    return signInWithChallenge(args);
   },
-  DELETE: async ({ request, context }) => json({ success: true }, 200, { "Set-Cookie": await signOut(request, context) }),
+  // signOut runs the cross-site check itself, before it revokes anything.
+  DELETE: endpoint(signOutRoute, async ({ request, context }) => {
+    const clearCookie = await signOut(request, context);
+    return answer(signOutRoute, 200, { success: true }, { "Set-Cookie": clearCookie });
+  }),
 });

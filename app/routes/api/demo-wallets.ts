@@ -3,15 +3,18 @@
  * the page offers when no MyDoge extension is present. Only in demo mode (no ORD_URL, never production);
  * anywhere else it does not exist (404).
  */
-import { json, onlyMethods } from "../../utils/api.server.ts";
+import { demoWallets } from "../../api/system.ts";
+import { answer, apiRoute, endpoint, onlyMethods } from "../../utils/api.server.ts";
 import type { Route } from "./+types/demo-wallets";
 
-export function loader({ context }: Route.LoaderArgs) {
-  if (!context.config.demo || context.config.nodeEnv === "production" || context.demoWallets.length === 0) {
-    return json({ message: "Not found" }, 404);
-  }
-  const wallets = context.demoWallets.map(({ label, address, privateKeyHex }) => ({ label, address, privateKeyHex }));
-  return json({ wallets });
-}
+export const loader = apiRoute<Route.LoaderArgs>(
+  endpoint(demoWallets, ({ context }) => {
+    if (!context.config.demo || context.config.nodeEnv === "production" || context.demoWallets.length === 0) {
+      return answer(demoWallets, 404, { message: "Not found" });
+    }
+    // The answer schema names the fields sent: nothing else a wallet object may carry leaves the server.
+    return { wallets: context.demoWallets };
+  }),
+);
 
 export const action = onlyMethods("GET");

@@ -1,11 +1,11 @@
 /** POST /api/stake/bulk: many items, one signed message listing them, one transaction. */
-import { apiRoute, onlyMethods, readJson } from "../../utils/api.server.ts";
-import { bulkStakeBodySchema } from "../../utils/api-schemas.server.ts";
+import { stakeItems } from "../../api/staking.ts";
+import { apiMethods, endpoint, onlyMethods } from "../../utils/api.server.ts";
 import { bulkStakeAnswer } from "../../utils/staking.server.ts";
 import type { Route } from "./+types/stake-bulk";
 
-export const action = apiRoute<Route.ActionArgs>(async ({ request, context }) =>
-  bulkStakeAnswer(context, "stake", await readJson(request, bulkStakeBodySchema)),
-);
+export const action = apiMethods<Route.ActionArgs>({
+  POST: endpoint(stakeItems, ({ body, context }) => bulkStakeAnswer(context, "stake", body)),
+});
 
 export const loader = onlyMethods("POST");

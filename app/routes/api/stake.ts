@@ -1,11 +1,11 @@
 /** POST /api/stake: the owner stakes one item with a signed message naming it. */
-import { apiRoute, onlyMethods, readJson } from "../../utils/api.server.ts";
-import { stakeBodySchema } from "../../utils/api-schemas.server.ts";
+import { stakeItem } from "../../api/staking.ts";
+import { apiMethods, endpoint, onlyMethods } from "../../utils/api.server.ts";
 import { singleStakeAnswer } from "../../utils/staking.server.ts";
 import type { Route } from "./+types/stake";
 
-export const action = apiRoute<Route.ActionArgs>(async ({ request, context }) =>
-  singleStakeAnswer(context, "stake", await readJson(request, stakeBodySchema)),
-);
+export const action = apiMethods<Route.ActionArgs>({
+  POST: endpoint(stakeItem, ({ body, context }) => singleStakeAnswer(context, "stake", body)),
+});
 
 export const loader = onlyMethods("POST");

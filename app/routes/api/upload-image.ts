@@ -1,8 +1,8 @@
 /** POST /api/upload-image (admin), multipart field `image`: checked by content, saved under a generated name. */
+import { uploadImage } from "../../api/giveaways.ts";
 import { badRequest } from "../../domain/errors.ts";
 import { MAX_IMAGE_BYTES } from "../../domain/giveaways.ts";
-import { apiMethods, onlyMethods, readBodyBytes } from "../../utils/api.server.ts";
-import { requireAdmin } from "../../utils/auth.server.ts";
+import { apiMethods, endpoint, onlyMethods, readBodyBytes } from "../../utils/api.server.ts";
 import { saveImageUpload } from "../../utils/uploads.server.ts";
 import type { Route } from "./+types/upload-image";
 
@@ -10,7 +10,7 @@ import type { Route } from "./+types/upload-image";
 const MULTIPART_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
 
 async function imageBytes(request: Request): Promise<Uint8Array> {
-  // requireAdmin(…, "multipart") has refused any other content type (415).
+  // The admin check (the contract's multipart body) has refused any other content type (415).
   const contentType = request.headers.get("content-type") ?? "";
   const body = await readBodyBytes(request, MULTIPART_LIMIT);
   let form: FormData;
@@ -25,11 +25,10 @@ async function imageBytes(request: Request): Promise<Uint8Array> {
 }
 
 export const action = apiMethods<Route.ActionArgs>({
-  POST: async ({ request, context }) => {
-    await requireAdmin(request, context, "multipart");
+  POST: endpoint(uploadImage, async ({ request, context }) => {
     const saved = await saveImageUpload(context.config.uploadDir, await imageBytes(request));
     return { success: true, filePath: saved.filePath, message: "Image uploaded successfully" };
-  },
+  }),
 });
 
 export const loader = onlyMethods("POST");

@@ -60,7 +60,12 @@ export type E2eWorldOptions = {
   env?: Record<string, string>;
 };
 
-export async function startE2eWorld({ perCollection = 24, holderOwns = 6, demo = false, env = {} }: E2eWorldOptions = {}): Promise<E2eWorld> {
+export async function startE2eWorld({
+  perCollection = 24,
+  holderOwns = 6,
+  demo = false,
+  env = {},
+}: E2eWorldOptions = {}): Promise<E2eWorld> {
   const holder = testWallet("holder");
   const admin = testWallet("admin");
   const other = testWallet("other");
@@ -85,7 +90,18 @@ export async function startE2eWorld({ perCollection = 24, holderOwns = 6, demo =
       await syncOnce({
         sql: db.sql,
         ordUrl: chain.url,
-        config: { indexer: { syncCron: "* * * * *", accrualCron: "0 * * * *", concurrency: 8, timeoutMs: 2000, retries: 0, catchUpHours: 72, chain: "mainnet", maxBodyBytes: 16 * 1024 * 1024 } },
+        config: {
+          indexer: {
+            syncCron: "* * * * *",
+            accrualCron: "0 * * * *",
+            concurrency: 8,
+            timeoutMs: 2000,
+            retries: 0,
+            catchUpHours: 72,
+            chain: "mainnet",
+            maxBodyBytes: 16 * 1024 * 1024,
+          },
+        },
         source: "cli",
         wait: true,
       });

@@ -54,6 +54,18 @@ export default defineConfig([
     },
   },
   {
+    // The browser's code (components, the API client and cache, the wallet, the contract it takes its types
+    // from) never imports the database layer: its shapes come from the contract in app/api/.
+    files: ["app/components/**", "app/lib/**", "app/wallet/**", "app/api/**", "app/domain/**"],
+    ignores: ["**/*.server.{ts,tsx}", "**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "(^|/)db/", message: "Browser code must not import db/: take the shape from the contract (app/api/)." }] },
+      ],
+    },
+  },
+  {
     // Tests read answers as `any` (response.json(), JSON.parse) and check them with expect and the contract's
     // schemas; the no-unsafe-* rules would only ask for casts there. Writing `any` is still refused.
     files: ["**/*.test.{ts,tsx}", "tests/**", "cli/testing/**"],

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../context.ts";
 import { addressOfPrivateKey, newPrivateKey } from "../domain/signature.ts";
 import { loadConfig } from "../utils/env.server.ts";
+import { createLogger, withRequestLogger } from "../utils/logger.server.ts";
 import { contentCacheDir } from "../utils/content-cache.server.ts";
 import { demoCatalogue } from "../../db/demo-catalogue.ts";
 import { importCatalogue } from "../../db/queries/catalogue.server.ts";
@@ -253,6 +254,27 @@ describe("GET /content/{inscriptionId}", () => {
 });
 
 describe("settings", () => {
+  it("when the disk cache can be neither read nor written, still answers the picture, and logs both with the request's id", async () => {
+    const cacheDir = contentCacheDir(dataDir);
+    const saved = `${cacheDir}.saved`;
+    if (fs.existsSync(cacheDir)) fs.renameSync(cacheDir, saved);
+    fs.writeFileSync(cacheDir, "a file where the cache folder should be"); // every write into it fails, even as root
+    const lines: string[] = [];
+    const logger = createLogger("web", { logLevel: "info", logFormat: "json" }, { write: (line: string) => void lines.push(line) });
+    try {
+      const response = await withRequestLogger(logger.child({ reqId: "req-cache-test" }), () => get(items[5].inscriptionId));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/png");
+      const warnings = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === "warn");
+      const failure = (msg: string) =>
+        expect.objectContaining({ msg, reqId: "req-cache-test", err: expect.objectContaining({ stack: expect.any(String) }) });
+      expect(warnings).toEqual([failure("content cache read failed"), failure("content cache write failed")]);
+    } finally {
+      fs.rmSync(cacheDir, { force: true });
+      if (fs.existsSync(saved)) fs.renameSync(saved, cacheDir);
+    }
+  });
+
   it("CONTENT_MAX_BYTES defaults to 5 MB, CONTENT_TIMEOUT_MS to 10 s; both are checked", () => {
     expect(loadConfig({}).content).toEqual({ maxBytes: 5 * 1024 * 1024, timeoutMs: 10_000 });
     expect(() => loadConfig({ CONTENT_MAX_BYTES: "10" })).toThrow(/^CONTENT_MAX_BYTES: /);

@@ -68,8 +68,10 @@ async function readCached(file: string): Promise<CachedContent | null> {
   try {
     bytes = new Uint8Array(await fs.readFile(file));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
+    // Not cached yet; or a cache the disk cannot read (a file where the folder should be, no permission, an
+    // I/O error), which, like a failed write, costs a fetch from the ord server, not the answer.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") requestLogger().warn({ msg: "content cache read failed", file, err: error });
+    return null;
   }
   const mediaType = await sniffContentType(bytes);
   // Only checked images are ever written; anything else there (a damaged disk, a hand edit) is fetched again.

@@ -101,15 +101,10 @@ export const timestamp = z
 
 /**
  * An input issue may carry the HTTP status it answers (`params.status`): a path id no row can have is
- * 404, not 400. See `issueStatus`.
+ * 404, not 400. `parseOrRefuse` (db/queries/input.server.ts) answers it.
  */
 export function notFoundIssue(message: string) {
   return { message, params: { status: 404 } };
-}
-
-export function issueStatus(issue: z.core.$ZodIssue | undefined): 400 | 404 {
-  const status = issue && issue.code === "custom" ? (issue.params as { status?: unknown } | undefined)?.status : undefined;
-  return status === 404 ? 404 : 400;
 }
 
 export const addressSchema = z

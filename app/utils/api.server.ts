@@ -4,16 +4,15 @@
  */
 import type { z } from "zod";
 import { API_ROUTES } from "../api/index.ts";
-import { issueStatus, type AnswerSchema, type RouteContract, type ServerAnswer, type SuccessStatus } from "../api/kit.ts";
-import { AddressError, isDogecoinAddress } from "../domain/address.ts";
+import { type AnswerSchema, type RouteContract, type ServerAnswer, type SuccessStatus } from "../api/kit.ts";
+import { AddressError } from "../domain/address.ts";
 import { badRequest, Refusal } from "../domain/errors.ts";
 import { SignatureError } from "../domain/signature.ts";
 import type { AppLoadContext } from "react-router";
 import { requireAdmin, type WebActor } from "./auth.server.ts";
 import { requestLogger } from "./logger.server.ts";
-import { MESSAGES } from "../domain/validation.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/availability.server.ts";
-import { issueText, parseOrRefuse, requireRowId } from "../../db/queries/input.server.ts";
+import { parseOrRefuse } from "../../db/queries/input.server.ts";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -23,8 +22,6 @@ type Handler<A> = (args: A) => unknown;
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return Response.json(data, { status, headers: { "Cache-Control": "no-store", ...headers } });
 }
-
-export const created = (data: unknown) => json(data, 201);
 
 const tooLarge = (limit: number) => new Refusal(413, `Request body is larger than ${Math.round(limit / 1024)} KB`);
 
@@ -74,10 +71,6 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
   return bytes;
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  return parseOrRefuse(schema, value);
-}
-
 /** The JSON body checked by `schema`: 413 beyond 1 MB, 400 when malformed or invalid. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
   const bytes = await readBodyBytes(request, JSON_BODY_LIMIT);
@@ -87,20 +80,7 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   } catch {
     throw badRequest(bytes.length === 0 ? "A JSON body is required" : "Malformed JSON body");
   }
-  return parseWith(schema, body);
-}
-
-/** A positive integer id from the path, else 404 (no such id can exist). */
-export function idParam(value: string | undefined, what: string): number {
-  const id = /^[1-9]\d{0,9}$/.test(value ?? "") ? Number(value) : NaN;
-  requireRowId(id, what);
-  return id;
-}
-
-export function addressParam(value: string | undefined): string {
-  const address = (value ?? "").trim();
-  if (!isDogecoinAddress(address)) throw badRequest(MESSAGES.invalidAddress);
-  return address;
+  return parseOrRefuse(schema, body);
 }
 
 type PgError = { code?: string; message?: string; severity?: string };
@@ -175,13 +155,6 @@ type ContractHandler<A> = Handler<A> & { route: RouteContract };
 
 // Contract-driven handlers (app/api/) ------------------------------------------------------------------
 
-/** Parses a route's input part; an issue answers its own status (400, or 404 for an impossible path id). */
-function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw new Refusal(issueStatus(parsed.error.issues[0]), issueText(parsed.error));
-}
-
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export type EndpointInput<R extends RouteContract, A> = Omit<A, "params"> & {
@@ -226,8 +199,8 @@ export function endpoint<
     if (method !== route.method && !(method === "HEAD" && route.method === "GET")) return methodNotAllowed(method, allowOf(route.path));
     // Who may call comes first: an outsider learns nothing from how the input would have been judged.
     const actor = route.auth === "admin-session" ? await requireAdmin(args.request, args.context, route.body?.kind ?? "json") : undefined;
-    const params = route.params ? parseInput(route.params, args.params ?? {}) : undefined;
-    const query = route.query ? parseInput(route.query, Object.fromEntries(new URL(args.request.url).searchParams)) : undefined;
+    const params = route.params ? parseOrRefuse(route.params, args.params ?? {}) : undefined;
+    const query = route.query ? parseOrRefuse(route.query, Object.fromEntries(new URL(args.request.url).searchParams)) : undefined;
     const body = route.body?.kind === "json" ? await readJson(args.request, route.body.schema) : undefined;
     const result = await work({ ...args, actor, params, query, body } as unknown as EndpointInput<R, A>);
     return result instanceof Response ? result : answer(route, success, result as z.input<AnswerSchema<R, typeof success>>);

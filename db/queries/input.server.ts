@@ -1,6 +1,6 @@
 /** Input checks for services: a failed zod parse becomes a 400 Refusal with a message a person can act on. */
 import type { z } from "zod";
-import { badRequest, notFound } from "../../app/domain/errors.ts";
+import { notFound, Refusal } from "../../app/domain/errors.ts";
 import { isRowId } from "../../app/domain/ids.ts";
 
 export { isRowId, MAX_ID } from "../../app/domain/ids.ts";
@@ -20,8 +20,14 @@ export function issueText(error: z.ZodError): string {
   return generic && issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
 
+/** 400, or the status the first issue carries (`notFoundIssue` in app/api/kit.ts: an impossible path id is 404). */
+function issueStatus(issue: z.core.$ZodIssue | undefined): 400 | 404 {
+  const status = issue?.code === "custom" ? (issue.params as { status?: unknown } | undefined)?.status : undefined;
+  return status === 404 ? 404 : 400;
+}
+
 export function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw badRequest(issueText(parsed.error));
+  if (!parsed.success) throw new Refusal(issueStatus(parsed.error.issues[0]), issueText(parsed.error));
   return parsed.data;
 }

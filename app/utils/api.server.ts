@@ -11,6 +11,7 @@ import { SignatureError } from "../domain/signature.ts";
 import type { AppLoadContext } from "react-router";
 import { requireAdmin, type WebActor } from "./auth.server.ts";
 import { requestLogger } from "./logger.server.ts";
+import { readCapped } from "./read-capped.server.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/availability.server.ts";
 import { parseOrRefuse } from "../../db/queries/input.server.ts";
 
@@ -50,25 +51,10 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
     await (declared <= DRAIN_LIMIT ? drain(reader, 0) : reader.cancel().catch(() => {}));
     throw tooLarge(limit);
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await drain(reader, size);
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  const read = await readCapped(reader, limit);
+  if ("bytes" in read) return read.bytes;
+  await drain(reader, read.bytesRead);
+  throw tooLarge(limit);
 }
 
 /** The JSON body checked by `schema`: 413 beyond 1 MB, 400 when malformed or invalid. */

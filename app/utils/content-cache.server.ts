@@ -15,6 +15,7 @@ import { fileTypeFromBuffer } from "file-type";
 import { isInscriptionId } from "../domain/collections.ts";
 import { IMAGE_MEDIA_TYPES } from "../domain/giveaways.ts";
 import { requestLogger } from "./logger.server.ts";
+import { readCapped, type CappedRead } from "./read-capped.server.ts";
 
 export type ContentMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
 
@@ -112,31 +113,18 @@ async function fetchContent({ ordUrl, maxBytes, timeoutMs }: ContentCacheOptions
     throw tooLarge();
   }
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let read: CappedRead;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof ContentUnavailable) throw error;
+    read = await readCapped(reader, maxBytes);
+  } catch {
     throw new ContentUnavailable("The ord server's answer was cut off");
   }
-  if (size === 0) throw new ContentUnavailable("The inscription's content is empty");
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+  if (!("bytes" in read)) {
+    await reader.cancel().catch(() => {});
+    throw tooLarge();
   }
-  return bytes;
+  if (read.bytes.byteLength === 0) throw new ContentUnavailable("The inscription's content is empty");
+  return read.bytes;
 }
 
 /** Writes to a temporary name in the same folder, then renames: a reader sees the whole file or none. */

@@ -6,7 +6,7 @@
 # Build stage: every dependency, `npm run build`. Runtime: production dependencies (tsx among them: the
 # server runs its TypeScript through it), the sources and the build, as the unprivileged user `node`, under
 # tini so SIGTERM and Ctrl+C reach node and zombies are reaped.
-ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 WORKDIR /app

@@ -1,28 +1,37 @@
-# syntax=docker/dockerfile:1
-# One image for the web server (default command), the indexer and the admin CLI:
-#   docker run IMAGE                                          web server on :3000
-#   docker run IMAGE node --import tsx indexer/main.ts       the indexer
-#   docker run -it IMAGE spooks-admin --help                  the CLI
-# Build stage: every dependency, `npm run build`. Runtime: production dependencies (tsx among them: the
-# server runs its TypeScript through it), the sources and the build, as the unprivileged user `node`, under
-# tini so SIGTERM and Ctrl+C reach node and zombies are reaped.
+# One image for the web server (default command), the indexer and the admin CLI, all compiled JavaScript (no
+# TypeScript compiler at run time):
+#   docker run IMAGE                                   web server on :3000
+#   docker run IMAGE node build/node/indexer.js        the indexer
+#   docker run -it IMAGE spooks-admin --help           the CLI
+# One HEALTHCHECK knows which it is (SPOOKS_ROLE, else the command): web = GET /api/live; indexer = its /health
+# on the private operations port (METRICS_PORT, 9464 here, loopback unless METRICS_HOST says otherwise): an
+# ownership pass applied within INDEXER_STALE_AFTER_S. Runs with `--read-only`: only /data and /uploads are
+# written (mount volumes there).
+# Stages: build (every dependency, `npm run build`: build/client, build/server, build/node), production
+# dependencies (`npm ci --omit=dev`, then what production never reads removed), runtime (node, tini as PID 1 so
+# SIGTERM and Ctrl+C reach node, user `node`). Plain Dockerfile syntax, no cache mounts: builds with buildx,
+# Docker's built-in BuildKit and the legacy builder, with no registry but the base image's.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 WORKDIR /app
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
-# The npm package.json names (packageManager), so `npm ci` reads the lock file exactly as CI does.
+# The npm package.json names (packageManager), so `npm ci` reads the lock file and allowScripts as CI does.
 RUN npm install --global npm@11.19.1 && npm --version
+COPY package.json package-lock.json ./
+COPY scripts/check-node.cjs scripts/
 
 FROM base AS build
-COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm npm ci
+RUN npm ci
 COPY . .
 RUN npm run build
 
 FROM base AS production-deps
-COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
+# typescript comes along as an optional peer of @react-router/node; types, source maps and docs are never read.
+RUN npm ci --omit=dev \
+ && rm -rf node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver node_modules/@types \
+ && find node_modules -type f \( -name "*.map" -o -name "*.d.ts" -o -name "*.d.mts" -o -name "*.d.cts" -o -name "*.md" \) -delete \
+ && npm cache clean --force && rm -rf /root/.npm
 
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
@@ -31,18 +40,25 @@ RUN apt-get update \
  && mkdir -p /data /uploads \
  && chown node:node /data /uploads
 WORKDIR /app
+# METRICS_PORT: /metrics and the indexer's /health on their own port, never the public one.
+# NODE_COMPILE_CACHE: V8's code cache of the compiled programs, made at build time (read-only at run time).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
+    METRICS_PORT=9464 \
     DATA_DIR=/data \
-    UPLOAD_DIR=/uploads
+    UPLOAD_DIR=/uploads \
+    NODE_COMPILE_CACHE=/app/.compile-cache
 COPY --from=production-deps /app/node_modules ./node_modules
-COPY . .
+COPY package.json ./
+COPY db/migrations ./db/migrations
+COPY cli/bin ./cli/bin
 COPY --from=build /app/build ./build
-RUN chmod 755 cli/bin/spooks-admin.js && ln -s /app/cli/bin/spooks-admin.js /usr/local/bin/spooks-admin
+RUN ln -s /app/cli/bin/spooks-admin.js /usr/local/bin/spooks-admin \
+ && spooks-admin --help >/dev/null && node build/node/healthcheck.cjs web 2>/dev/null; \
+    test -d /app/.compile-cache
 USER node
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=6s --start-period=60s --retries=3 \
-  CMD ["node", "--import", "tsx", "server/healthcheck.ts"]
+HEALTHCHECK --interval=30s --timeout=6s --start-period=60s --retries=3 CMD ["node", "build/node/healthcheck.cjs"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "server/start.ts", "--no-indexer"]
+CMD ["node", "build/node/start.js", "--no-indexer"]

@@ -10,6 +10,8 @@ export default [
 
   ...prefix("api", [
     route("health", "routes/api/health.ts"),
+    route("live", "routes/api/live.ts"),
+    route("ready", "routes/api/ready.ts"),
 
     // Holdings, stats and rewards
     route("wallet-doginals/:address", "routes/api/wallet-doginals.ts"),

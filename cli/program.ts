@@ -3,7 +3,6 @@
  * subcommands. Works on DATABASE_URL or on the embedded database in DATA_DIR (attaching to a running
  * `npm start`), applies pending migrations itself, and records every change with actor `cli`.
  */
-import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerCatalogue } from "./commands/catalogue.tsx";
 import { registerGiveaways } from "./commands/giveaways.tsx";
@@ -11,6 +10,7 @@ import { registerIndexer } from "./commands/indexer.tsx";
 import { registerPoints } from "./commands/points.tsx";
 import { registerProposals } from "./commands/proposals.tsx";
 import { registerUsers } from "./commands/users.tsx";
+import { appVersion } from "../app/utils/project-root.server.ts";
 
 const EXAMPLES = `
 Examples:
@@ -21,15 +21,9 @@ Examples:
   spooks-admin catalogue import catalogue.csv
   spooks-admin indexer sync`;
 
-/** The version in package.json, read at run time so the CLI needs no JSON import or build step. */
-function packageVersion(): string {
-  const packageJson = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
-  return packageJson.version;
-}
-
 export function createProgram(): Command {
   const program = new Command("spooks-admin")
-    .version(packageVersion())
+    .version(appVersion())
     .description(
       "Spooks admin: points, giveaways, proposals, the catalogue and the indexer, straight on the database.\n" +
         "Uses DATABASE_URL, or the embedded database in DATA_DIR (default .data), also while `npm start` runs.\n" +

@@ -7,7 +7,6 @@
  *   files twice.
  */
 import postgres from "postgres";
-import { openEmbedded } from "./embedded.server.ts";
 
 export type Sql = postgres.Sql<{ bigint: number }>;
 export type TransactionSql = postgres.TransactionSql<{ bigint: number }>;
@@ -81,6 +80,8 @@ export async function openDatabase({ databaseUrl, dataDir, max }: OpenOptions): 
     await checkReachable(sql, description);
     return { sql, engine: "postgres", description, close: () => sql.end({ timeout: 5 }) };
   }
+  // PGlite (several MB of JavaScript and WebAssembly) is loaded only by a process that uses it.
+  const { openEmbedded } = await import("./embedded.server.ts");
   const embedded = await openEmbedded(dataDir);
   const sql = createSql(embedded.url, { max: 1 });
   await checkReachable(sql, embedded.description);

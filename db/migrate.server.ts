@@ -5,11 +5,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { now } from "../app/domain/clock.ts";
+import { projectRoot } from "../app/utils/project-root.server.ts";
 import type { Queryable, Sql } from "./client.server.ts";
 
-export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+export const MIGRATIONS_DIR = path.join(projectRoot(import.meta.dirname), "db", "migrations");
 const MIGRATION_LOCK = 727_001;
 
 export class MigrationError extends Error {}
@@ -49,4 +49,18 @@ export async function migrate(sql: Sql, migrations = readMigrations()): Promise<
     }
     return pending.map((migration) => migration.version);
   });
+}
+
+let knownVersions: string[] | undefined;
+
+/**
+ * The migrations this code knows (its db/migrations folder, read once) that the database has not applied:
+ * a server is ready only when none is pending. Versions the database has beyond these (a newer release's,
+ * during an upgrade) do not count. Throws when the database cannot be read.
+ */
+export async function pendingMigrations(sql: Queryable): Promise<string[]> {
+  knownVersions ??= readMigrations().map((migration) => migration.version);
+  const rows = await sql<{ version: string }[]>`select version from schema_migrations`;
+  const applied = new Set(rows.map((row) => row.version));
+  return knownVersions.filter((version) => !applied.has(version));
 }

@@ -11,6 +11,7 @@
 import { HOUR_MS, hourStart, now } from "../app/domain/clock.ts";
 import { badRequest, conflict } from "../app/domain/errors.ts";
 import { silentLogger, type Logger } from "../app/utils/logger.server.ts";
+import { observeAccrualPass } from "../app/utils/metrics.server.ts";
 import type { Sql } from "../db/client.server.ts";
 import {
   countUncreditedHours,
@@ -92,6 +93,7 @@ async function accrualPass(options: AccruePendingOptions, logger: Logger): Promi
     beyondLimit,
     durationMs: Math.round(performance.now() - started),
   };
+  observeAccrualPass(report.durationMs / 1000, hours.length);
   logger.info({
     msg: "accrual",
     source,

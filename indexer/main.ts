@@ -4,8 +4,10 @@
  */
 import { loadConfig } from "../app/utils/env.server.ts";
 import { createLogger } from "../app/utils/logger.server.ts";
+import { appVersion } from "../app/utils/project-root.server.ts";
 import { openDatabase } from "../db/client.server.ts";
 import { migrate } from "../db/migrate.server.ts";
+import { startOpsServer, type OpsServer } from "../server/ops-server.ts";
 import { startIndexer } from "./service.server.ts";
 
 const SHUTDOWN_GRACE_MS = 15_000;
@@ -27,6 +29,18 @@ async function main() {
     await db.close().catch(() => {});
     throw error;
   }
+  // Metrics and the indexer's /health (its container health check) on the private operations port, when set.
+  let ops: OpsServer | undefined;
+  const { metricsPort, metricsHost, indexerStaleAfterSeconds } = config.ops;
+  try {
+    if (metricsPort !== undefined) {
+      const options = { port: metricsPort, host: metricsHost, role: "indexer" as const, version: appVersion(), indexerStaleAfterSeconds };
+      ops = await startOpsServer({ ...options, sql: db.sql, logger });
+    }
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
   const indexer = await startIndexer({ sql: db.sql, config: { ...config, ordUrl: config.ordUrl }, logger });
   logger.info({ msg: "database", database: db.description });
 
@@ -34,6 +48,7 @@ async function main() {
     logger.info({ msg: "shutting down", signal });
     const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     await indexer.stop().catch((error: Error) => logger.error({ msg: "indexer stop failed", err: error }));
+    await ops?.close();
     await db.close().catch((error: Error) => logger.error({ msg: "database close failed", err: error }));
     clearTimeout(force);
     process.exit(0);

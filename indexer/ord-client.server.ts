@@ -9,6 +9,7 @@ import https from "node:https";
 import zlib from "node:zlib";
 import { z } from "zod";
 import { chainAddressKind, type AddressKind, type OrdChain } from "../app/domain/address.ts";
+import { observeOrdRequest } from "../app/utils/metrics.server.ts";
 
 export const SATPOINT_PATTERN = /^[0-9a-f]{64}:\d+:\d+$/;
 
@@ -250,6 +251,14 @@ function failureOf(answer: Answer): OrdError | null {
   return new OrdError("http", `HTTP ${answer.status}`, answer.status);
 }
 
+/** The metrics' name of an ord route: status, block_count, inscription or validate. */
+function endpointOf(path: string): string {
+  const route = /^\/([a-z-]+)(\/validate)?/.exec(path);
+  if (!route) return "other";
+  if (route[2]) return "validate";
+  return route[1] === "block-count" ? "block_count" : route[1];
+}
+
 /** A batch refused for one of its ids (unknown or malformed): splitting it isolates that id. */
 const isBlamedOnAnId = (error: OrdError) => error.reason === "not_found" || error.reason === "bad_request";
 
@@ -282,12 +291,17 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
 
   async function get<T>(path: string, read: (answer: Answer) => T, signal?: AbortSignal): Promise<T> {
     for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      const observe = (failure?: string) => observeOrdRequest(endpointOf(path), (performance.now() - started) / 1000, failure);
       try {
         const answer = await getOnce(path, signal);
         const failure = failureOf(answer);
         if (failure) throw failure;
-        return read(answer);
+        const value = read(answer);
+        observe();
+        return value;
       } catch (error) {
+        observe(error instanceof OrdError ? error.reason : "network");
         const failure = error as OrdError;
         if (!(failure instanceof OrdError) || !failure.retryable || attempt >= retries || signal?.aborted) throw error;
         await sleep(backoffMs * 2 ** attempt + Math.random() * backoffMs, signal);

@@ -15,6 +15,7 @@
 import { now } from "../app/domain/clock.ts";
 import type { Config } from "../app/utils/env.server.ts";
 import { silentLogger, type Logger } from "../app/utils/logger.server.ts";
+import { observeSyncPass } from "../app/utils/metrics.server.ts";
 import type { Sql } from "../db/client.server.ts";
 import {
   applyMove,
@@ -293,6 +294,7 @@ async function recordPass(
     errors: tally.errors + (heldBack?.state === "unavailable" ? 1 : 0),
   };
   await recordSyncRun(options.sql, run, applied ? count : null);
+  observeSyncPass({ ...run, seconds: (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000 });
   const logger = options.logger ?? silentLogger;
   if (applied)
     logger.info({ msg: "sync", ...run, firstSeen: tally.firstSeen, satpointMoves: tally.satpointMoves, fullReads: tally.fullReads });

@@ -8,6 +8,7 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
 import { createLogger, type Logger } from "../app/utils/logger.server.ts";
+import { httpMetrics } from "./http-metrics.ts";
 import { rateLimits } from "./rate-limits.ts";
 import { createRequestHandler } from "./request-handler.ts";
 import { requestLog } from "./request-log.ts";
@@ -31,6 +32,8 @@ export type AppOptions = {
 export function createApp({ context, build, clientDir, before = [], dev = false, rateLimitWindowMs, logger }: AppOptions): express.Express {
   const { config } = context;
   const app = express();
+  const metrics = httpMetrics(build);
+  app.use(metrics.measure);
   app.disable("x-powered-by");
   // Whose X-Forwarded-For/-Proto/-Host to believe (TRUST_PROXY): client IPs, https, the request's host.
   app.set("trust proxy", config.trustProxy);
@@ -46,6 +49,7 @@ export function createApp({ context, build, clientDir, before = [], dev = false,
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
   for (const middleware of before) app.use(middleware);
+  app.use(metrics.route);
   // One line per request from here on: static files (above) and vite's modules in dev are not logged.
   app.use(requestLog(logger ?? createLogger("web", config)));
   app.use(rateLimits(config.rateLimits, rateLimitWindowMs));

@@ -1,15 +1,17 @@
 /**
- * The production build (`react-router build`), made only when stale. A build folder is fresh when its stamp
- * file holds the hash of everything the build is made from; `npm start` reuses it then and builds otherwise.
- * `npm run build` always builds. Tests share the hash (tests/support/app-server.ts).
+ * The production build: the app (`react-router build`: build/client and build/server) and the compiled
+ * entry points (build/node/: web, indexer, health check and CLI as plain JavaScript, so production runs
+ * no TypeScript compiler). `npm start` builds only when stale: a build folder is fresh when its stamp file
+ * holds the hash of everything the app is made from. `npm run build` always builds. Tests share the hash
+ * (tests/support/app-server.ts).
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { projectRoot } from "../app/utils/project-root.server.ts";
 
-export const ROOT = path.resolve(import.meta.dirname, "..");
+export const ROOT = projectRoot(import.meta.dirname);
 const BUILD_INPUTS = ["app", "public", "react-router.config.ts", "vite.config.ts", "package-lock.json"];
 const STAMP = ".inputs-hash";
 
@@ -72,12 +74,56 @@ export async function build(buildDir: string, inputsHash = hashBuildInputs()): P
   } finally {
     process.off("SIGTERM", stop).off("SIGINT", stop);
   }
+  await compileEntryPoints(path.join(buildDir, "node"));
   stampBuild(buildDir, inputsHash);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  build(path.resolve(process.env.SPOOKS_BUILD_DIR ?? "build")).catch((error: Error) => {
-    console.error(`spooks: ${error.message}`);
-    process.exit(1);
+/** The long-running programs, by the name of their file in build/node/: packages stay in node_modules. */
+export const SERVER_ENTRY_POINTS = { start: "server/start.ts", indexer: "indexer/main.ts" } as const;
+
+/**
+ * The CLI, short-lived: its packages are bundled in too, so node reads a few files instead of hundreds; except
+ * those that find files next to themselves (PGlite's WebAssembly, pino-pretty) or must be the one copy (React,
+ * shared with Ink).
+ */
+export const CLI_ENTRY_POINTS = { "spooks-admin": "cli/main.ts" } as const;
+const CLI_EXTERNALS = ["@electric-sql/pglite", "pino-pretty", "ink", "@inkjs/ui", "react", "react/*", "react-dom"];
+
+/**
+ * The health check, run every few seconds: one CommonJS file of node's own modules only (node starts a
+ * CommonJS program for about half the CPU time an ES module costs it).
+ */
+export const HEALTHCHECK_ENTRY_POINT = "server/healthcheck.ts";
+
+/**
+ * Compiles the entry points into `outDir` with esbuild: one ES module per program plus the chunks they share
+ * (code split, so a command loads only what it runs), JSX compiled, types stripped. esbuild is a build tool,
+ * imported here only when building.
+ */
+export async function compileEntryPoints(outDir: string): Promise<void> {
+  const esbuild = await import("esbuild");
+  fs.rmSync(outDir, { recursive: true, force: true });
+  const common = {
+    absWorkingDir: ROOT,
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node24",
+    jsx: "automatic",
+    legalComments: "none",
+    logLevel: "warning",
+  } as const;
+  await esbuild.build({ ...common, entryPoints: SERVER_ENTRY_POINTS, chunkNames: "server-[hash]", packages: "external" });
+  await esbuild.build({
+    ...common,
+    entryPoints: CLI_ENTRY_POINTS,
+    chunkNames: "cli-[hash]",
+    external: CLI_EXTERNALS,
+    // Bundled CommonJS packages may require() node's modules, which an ES module has no `require` for.
+    banner: { js: 'import { createRequire as __spooksRequire } from "node:module"; const require = __spooksRequire(import.meta.url);' },
   });
+  const { splitting: _, ...single } = common;
+  await esbuild.build({ ...single, entryPoints: { healthcheck: HEALTHCHECK_ENTRY_POINT }, format: "cjs", outExtension: { ".js": ".cjs" } });
 }

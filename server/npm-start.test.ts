@@ -60,7 +60,8 @@ describe("npm start", () => {
     let buildDir: string;
     [db, buildDir, port] = await Promise.all([createTestDatabase(), ensureAppBuild(), freePort()]);
     project = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-npm-start-"));
-    for (const entry of ["package.json", "node_modules", "server", "scripts"]) fs.symlinkSync(path.join(ROOT, entry), path.join(project, entry));
+    for (const entry of ["package.json", "node_modules", "server", "scripts"])
+      fs.symlinkSync(path.join(ROOT, entry), path.join(project, entry));
     // The server build resolves react from the folder above it, so the copy lives inside the project.
     fs.cpSync(buildDir, path.join(project, "build"), { recursive: true });
     fs.writeFileSync(

@@ -9,12 +9,14 @@ import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
 import { checkWebServerConfig, loadConfig } from "../app/utils/env.server.ts";
 import { createLogger } from "../app/utils/logger.server.ts";
+import { appVersion } from "../app/utils/project-root.server.ts";
 import { openDatabase, type Database } from "../db/client.server.ts";
 import { migrate } from "../db/migrate.server.ts";
 import { startIndexer } from "../indexer/service.server.ts";
 import { createApp } from "./app.ts";
 import { build as buildApp, isBuildFresh } from "./build.ts";
 import { startDemo, type Demo } from "./demo.server.ts";
+import { startOpsServer } from "./ops-server.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const args = new Set(process.argv.slice(2));
@@ -67,6 +69,19 @@ async function main() {
     if (withIndexer) {
       const indexer = await startIndexer({ sql: db.sql, config: { ...config, ordUrl }, logger: createLogger("indexer", config) });
       cleanups.unshift(() => indexer.stop());
+    }
+    const { metricsPort, metricsHost, indexerStaleAfterSeconds } = config.ops;
+    if (metricsPort !== undefined) {
+      const ops = await startOpsServer({
+        port: metricsPort,
+        host: metricsHost,
+        role: withIndexer ? "web+indexer" : "web",
+        version: appVersion(),
+        sql: db.sql,
+        indexerStaleAfterSeconds: withIndexer ? indexerStaleAfterSeconds : undefined,
+        logger,
+      });
+      cleanups.unshift(() => ops.close());
     }
 
     const context: AppContext = {

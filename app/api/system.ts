@@ -29,6 +29,12 @@ export const indexerHealthSchema = z
     heldBackPassesTotal: count,
     lastAccrualHour: timestamp.nullable().meta({ description: "The last hour whose points were credited." }),
     lastAccrualAt: timestamp.nullable().meta({ description: "When that hour's crediting finished." }),
+    healthy: z.boolean().meta({
+      description:
+        "Whether an ownership pass was applied within INDEXER_STALE_AFTER_S (default 600 s). Held-back passes do not count, so an " +
+        "ord server that is down, rewinding or stalled shows here (and in the indexer's container health check) once that time is up.",
+    }),
+    problem: z.string().nullable().meta({ description: "Why the indexer is not healthy, in words; null when it is." }),
   })
   .meta({ id: "IndexerHealth" });
 
@@ -40,8 +46,8 @@ export const health = defineRoute({
   summary: "Whether the database answers, and the indexer's last sync and accrual",
   description:
     "200 while the database answers, whatever the indexer's state (a held-back or old sync is reported, not failed: " +
-    "judge `indexer` yourself). 503 when the database is unreachable or failing, naming which. The container health " +
-    "check (server/healthcheck.ts) reads it.",
+    "see `indexer.healthy`). 503 when the database is unreachable or failing, naming which. The detailed view, for " +
+    "operators: container liveness is `/api/live`, the proxy's readiness `/api/ready`.",
   auth: "none",
   responses: {
     200: {
@@ -65,6 +71,8 @@ export const health = defineRoute({
           heldBackPassesTotal: 3,
           lastAccrualHour: "2026-10-31T17:00:00.000Z",
           lastAccrualAt: "2026-10-31T18:00:01.000Z",
+          healthy: true,
+          problem: null,
         },
       },
     },
@@ -79,6 +87,51 @@ export const health = defineRoute({
         })
         .meta({ id: "Unhealthy" }),
       example: { ok: false, database: "unreachable", indexer: null, message: "The database is unreachable" },
+    },
+  },
+});
+
+const unavailableBody = z
+  .object({ ok: z.literal(false), message: z.string().meta({ description: "What is not ready, in words." }) })
+  .meta({ id: "NotReady" });
+
+export const live = defineRoute({
+  operationId: "getLive",
+  method: "GET",
+  path: "/api/live",
+  tag: TAG,
+  summary: "Liveness: the process answers (no database involved)",
+  description:
+    "200 whenever this server process can answer a request; it reads nothing, so a database outage does not fail it. " +
+    "The container health check of a web replica probes it: a replica is restarted only when it is itself stuck.",
+  auth: "none",
+  responses: {
+    200: { description: "The process answers.", schema: z.object({ ok: z.literal(true) }).meta({ id: "Live" }), example: { ok: true } },
+  },
+});
+
+export const ready = defineRoute({
+  operationId: "getReady",
+  method: "GET",
+  path: "/api/ready",
+  tag: TAG,
+  summary: "Readiness: the database answers and every migration this server knows is applied",
+  description:
+    "For the load balancer (Caddy's health check): 200 when this replica can serve, 503 while its database is unreachable " +
+    "or failing, or while a migration this server's code needs is not applied yet (migrations the database has beyond it, " +
+    "from a newer release during an upgrade, do not count).",
+  auth: "none",
+  responses: {
+    200: {
+      description: "Ready to serve.",
+      schema: z.object({ ok: z.literal(true) }).meta({ id: "Ready" }),
+      example: { ok: true },
+    },
+    503: {
+      description: "Not ready: the database is unreachable or failing, or migrations are pending.",
+      schema: unavailableBody,
+      example: { ok: false, message: "The database is unreachable" },
+      headers: { "Retry-After": "Seconds after which to ask again." },
     },
   },
 });

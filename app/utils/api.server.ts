@@ -11,6 +11,7 @@ import { SignatureError } from "../domain/signature.ts";
 import type { AppLoadContext } from "react-router";
 import { requireAdmin, type WebActor } from "./auth.server.ts";
 import { requestLogger } from "./logger.server.ts";
+import { countDatabaseError } from "./metrics.server.ts";
 import { readCapped } from "./read-capped.server.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/availability.server.ts";
 import { parseOrRefuse } from "../../db/queries/input.server.ts";
@@ -80,7 +81,10 @@ export function errorResponse(error: unknown, request: Request): Response {
   if (error instanceof Refusal) return json({ message: error.message }, error.status);
   if (error instanceof SignatureError) return json({ message: error.message }, 401);
   if (error instanceof AddressError) return json({ message: error.message }, 400);
-  if (isDatabaseUnavailable(error)) return json({ message: DATABASE_UNAVAILABLE_MESSAGE }, 503, { "Retry-After": "5" });
+  if (isDatabaseUnavailable(error)) {
+    countDatabaseError("unavailable");
+    return json({ message: DATABASE_UNAVAILABLE_MESSAGE }, 503, { "Retry-After": "5" });
+  }
   if (isPgError(error)) {
     // Safety nets: the database refusing what the checks above it should already have refused.
     if (error.code === "23514" && error.message === "insufficient points") return json({ message: "Not enough points" }, 409);
@@ -88,6 +92,7 @@ export function errorResponse(error: unknown, request: Request): Response {
     // Postgres text cannot hold U+0000; whatever text carried it (a body, a query, a signed message) is refused.
     if (error.code === "22021") return json({ message: "Text must not contain NUL characters" }, 400);
   }
+  if (isPgError(error)) countDatabaseError("failing");
   requestLogger().error({ msg: "unexpected API error", method: request.method, path: new URL(request.url).pathname, err: error });
   return json({ message: "Internal server error" }, 500);
 }

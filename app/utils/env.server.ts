@@ -150,6 +150,14 @@ const EnvSchema = z.object({
     .default(72),
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().trim().min(1).default("127.0.0.1"),
+  INDEXER_STALE_AFTER_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(600),
 });
 
 export type Config = {
@@ -193,6 +201,12 @@ export type Config = {
   logLevel?: LogLevel;
   /** LOG_FORMAT; unset: readable in development on a terminal, JSON otherwise. */
   logFormat?: LogFormat;
+  /**
+   * The private operations listener (server/ops-server.ts): /metrics, and the indexer's /health, on METRICS_PORT
+   * (unset: none) at METRICS_HOST (default loopback), never on the public port. The indexer is unhealthy when no
+   * ownership pass was applied for INDEXER_STALE_AFTER_S seconds (held-back passes do not count).
+   */
+  ops: { metricsPort?: number; metricsHost: string; indexerStaleAfterSeconds: number };
 };
 
 export class ConfigError extends Error {}
@@ -240,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
+    ops: { metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST, indexerStaleAfterSeconds: e.INDEXER_STALE_AFTER_S },
   };
 }
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `spooks-admin`: runs cli/main.ts through tsx, so `npx spooks-admin …` works without a build step.
-import { register } from "tsx/esm/api";
+// `spooks-admin`. In a checkout (tsx installed with the dev dependencies) it runs cli/main.ts through tsx, so
+// `npx spooks-admin …` always runs the sources as they are, with no build step; where tsx is absent (the
+// production image, an install without dev dependencies) it runs the compiled CLI, build/node/spooks-admin.js.
+import { existsSync } from "node:fs";
 
 // Settings from ./.env when there is one, as `npm start` reads them (--env-file-if-exists); the environment wins.
 try {
@@ -8,5 +10,11 @@ try {
 } catch (error) {
   if (error.code !== "ENOENT") throw error;
 }
-register();
-await import(new URL("../main.ts", import.meta.url).href);
+const sources = new URL("../main.ts", import.meta.url);
+const tsx = existsSync(sources) ? await import("tsx/esm/api").catch(() => null) : null;
+if (tsx) {
+  tsx.register();
+  await import(sources.href);
+} else {
+  await import(new URL("../../build/node/spooks-admin.js", import.meta.url).href);
+}

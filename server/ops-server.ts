@@ -1,0 +1,185 @@
+/**
+ * The private operations listener, apart from the public port so that nothing on it is ever reachable through
+ * the proxy: METRICS_PORT at METRICS_HOST (loopback unless set; in compose the service network, published
+ * nowhere and not proxied by Caddy). Started by the web server and by the indexer when METRICS_PORT is set.
+ *   GET /metrics   Prometheus text: this process's metrics (app/utils/metrics.server.ts), plus what is read at
+ *                  each scrape: a probe of the database through the pool, and in an indexer the state of the
+ *                  ownership passes from the database.
+ *   GET /health    indexer processes: 200 when an ownership pass was applied within INDEXER_STALE_AFTER_S, 503
+ *                  with the reason otherwise (the container health check of the indexer asks it).
+ * Anything else is 404.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Gauge } from "prom-client";
+import { judgeIndexer, type IndexerVerdict } from "../app/domain/indexer-health.ts";
+import { now } from "../app/domain/clock.ts";
+import type { Logger } from "../app/utils/logger.server.ts";
+import { addScrapeGauges, enableMetrics, type Role } from "../app/utils/metrics.server.ts";
+import { isDatabaseUnavailable } from "../db/availability.server.ts";
+import type { Sql } from "../db/client.server.ts";
+import { indexerHealth, type IndexerHealth } from "../db/queries/health.server.ts";
+
+export type OpsServerOptions = {
+  port: number;
+  host: string;
+  role: Role;
+  version: string;
+  sql: Sql;
+  /** Indexer processes: when the indexer counts as stale (INDEXER_STALE_AFTER_S). */
+  indexerStaleAfterSeconds?: number;
+  logger: Logger;
+};
+
+export type OpsServer = { url: string; close(): Promise<void> };
+
+const PROBE_TIMEOUT_MS = 2000;
+
+/** `select 1` through the pool: whether it answered and how long it took, queueing for a connection included. */
+async function probeDatabase(sql: Sql): Promise<{ up: boolean; seconds: number }> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("probe timed out")), PROBE_TIMEOUT_MS)));
+  try {
+    await Promise.race([sql`select 1`, timeout]);
+    return { up: true, seconds: (performance.now() - started) / 1000 };
+  } catch {
+    return { up: false, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The indexer's record and verdict, read at most once per second (one scrape reads several gauges). */
+function indexerReader(sql: Sql, staleAfterSeconds: number): () => Promise<IndexerReading> {
+  let last: { at: number; value: Promise<IndexerReading> } | undefined;
+  return () => {
+    if (!last || performance.now() - last.at > 1000) {
+      const value = indexerHealth(sql).then((record) => ({ record, verdict: judgeIndexer(record, staleAfterSeconds, now()) }));
+      value.catch(() => (last = undefined));
+      last = { at: performance.now(), value };
+    }
+    return last.value;
+  };
+}
+
+const SYNC_STATES = ["ok", "rewinding", "stalled", "unavailable"] as const;
+
+function watchDatabase(sql: Sql): void {
+  let probe: Promise<{ up: boolean; seconds: number }> | undefined;
+  const probeOnce = () => (probe ??= probeDatabase(sql).finally(() => setTimeout(() => (probe = undefined), 500)));
+  addScrapeGauges([
+    {
+      name: "spooks_db_up",
+      help: "Whether the database answered `select 1` through this process's pool at this scrape (1) or not (0).",
+      collect: async (gauge) => gauge.set((await probeOnce()).up ? 1 : 0),
+    },
+    {
+      name: "spooks_db_probe_seconds",
+      help: "How long that probe took, waiting for a free pool connection included (a full pool shows here).",
+      collect: async (gauge) => gauge.set((await probeOnce()).seconds),
+    },
+    {
+      name: "spooks_db_pool_max_connections",
+      help: "The most connections this process's pool opens.",
+      collect: (gauge) => gauge.set(sql.options.max),
+    },
+  ]);
+}
+
+type IndexerReading = { record: IndexerHealth; verdict: IndexerVerdict };
+
+function watchIndexer(read: () => Promise<IndexerReading>, staleAfterSeconds: number): void {
+  // A failed read (database down) leaves the gauges empty for that scrape; spooks_db_up says why.
+  const from = (pick: (value: IndexerReading, gauge: Gauge) => void) => async (gauge: Gauge) => {
+    gauge.reset();
+    const value = await read().catch(() => null);
+    if (value) pick(value, gauge);
+  };
+  addScrapeGauges([
+    {
+      name: "spooks_indexer_healthy",
+      help: "1 when an ownership pass was applied within INDEXER_STALE_AFTER_S, else 0 (held-back passes do not count).",
+      collect: from(({ verdict }, gauge) => gauge.set(verdict.healthy ? 1 : 0)),
+    },
+    {
+      name: "spooks_indexer_last_applied_pass_age_seconds",
+      help: "Seconds since the last APPLIED ownership pass finished (+Inf before the first).",
+      collect: from(({ verdict }, gauge) => gauge.set(verdict.appliedAgeSeconds ?? Infinity)),
+    },
+    {
+      name: "spooks_indexer_stale_after_seconds",
+      help: "INDEXER_STALE_AFTER_S: the indexer is unhealthy when no pass was applied for this long.",
+      collect: (gauge) => gauge.set(staleAfterSeconds),
+    },
+    {
+      name: "spooks_indexer_held_back_passes_in_a_row",
+      help: "Ownership passes held back since the last applied one (the ord server down, rewinding or stalled).",
+      collect: from(({ record }, gauge) => gauge.set(record.heldBackPassesInARow)),
+    },
+    {
+      name: "spooks_indexer_last_pass_state",
+      help: "The last ownership pass's outcome: 1 for its state (ok, or held back: rewinding, stalled, unavailable), 0 for the others.",
+      labelNames: ["state"],
+      collect: from(({ record }, gauge) => {
+        for (const state of SYNC_STATES) gauge.set({ state }, record.syncState === state ? 1 : 0);
+      }),
+    },
+  ]);
+}
+
+function send(res: http.ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store" }).end(body);
+}
+
+export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
+  const { sql, role, logger, indexerStaleAfterSeconds } = options;
+  const registry = await enableMetrics(role, options.version);
+  watchDatabase(sql);
+  const readIndexer = role !== "web" && indexerStaleAfterSeconds ? indexerReader(sql, indexerStaleAfterSeconds) : null;
+  if (readIndexer && indexerStaleAfterSeconds) watchIndexer(readIndexer, indexerStaleAfterSeconds);
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const path = (req.url ?? "/").split("?", 1)[0];
+    if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain", "GET only\n");
+    if (path === "/metrics") return send(res, 200, registry.contentType, await registry.metrics());
+    if (path === "/health" && readIndexer) {
+      try {
+        const { record, verdict } = await readIndexer();
+        const body = {
+          ok: verdict.healthy,
+          problem: verdict.problem,
+          lastAppliedSyncAt: record.lastAppliedSyncAt,
+          syncState: record.syncState,
+        };
+        return send(res, verdict.healthy ? 200 : 503, "application/json", JSON.stringify(body));
+      } catch (error) {
+        const problem = `the database is ${isDatabaseUnavailable(error) ? "unreachable" : "failing"}`;
+        return send(res, 503, "application/json", JSON.stringify({ ok: false, problem }));
+      }
+    }
+    send(res, 404, "text/plain", "Not found\n");
+  };
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: Error) => {
+      logger.error({ msg: "operations port: request failed", err: error });
+      if (!res.headersSent) send(res, 500, "text/plain", "Internal error\n");
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const url = `http://${address.includes(":") ? `[${address}]` : address}:${port}`;
+  logger.info({ msg: "operations port listening", url, paths: readIndexer ? ["/metrics", "/health"] : ["/metrics"] });
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

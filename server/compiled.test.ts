@@ -1,0 +1,157 @@
+/**
+ * The compiled programs production runs (server/build.ts → build/node/), started with plain node as the image
+ * starts them, with no TypeScript tooling loaded: the web server answers /api/live, /api/ready and serves
+ * /metrics on its operations port only; the indexer's /health says why it is unhealthy (the ord server is
+ * down) and the compiled health check reads it; the CLI prints its help and works on the database.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureAppBuild } from "../tests/support/app-server.ts";
+import { createTestDatabase } from "../tests/support/test-database.ts";
+import { compileEntryPoints } from "./build.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const ADMIN = "DCH3XaN5CcskGZuDqS14Sr6mnPQEPmvWh7";
+/** Records every module node loads (ESM and CommonJS) into LOADED_LOG. */
+const RECORD_LOADS =
+  "data:text/javascript,import{registerHooks}from'node:module';import{appendFileSync}from'node:fs';" +
+  "registerHooks({load(url,context,next){appendFileSync(process.env.LOADED_LOG,url+'\\n');return next(url,context)}})";
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function run(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<Run> } {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<Run>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  return { child, output: () => stdout + stderr, exited };
+}
+
+async function waitFor(url: string, status: number, child: ChildProcess, output: () => string): Promise<Response> {
+  for (let i = 0; i < 600 && child.exitCode === null; i++) {
+    const answer = await fetch(url).catch(() => null);
+    if (answer?.status === status) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} never answered ${status}:\n${output()}`);
+}
+
+describe("the compiled programs", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let outDir: string;
+  let buildDir: string;
+  let dataDir: string;
+  let loadedLog: string;
+  const children: ChildProcess[] = [];
+  const program = (name: string) => path.join(outDir, name);
+  const loaded = () => fs.readFileSync(loadedLog, "utf8");
+
+  beforeAll(async () => {
+    // Inside the project (node_modules and package.json are found from there), apart from any real build.
+    fs.mkdirSync(path.join(ROOT, ".test-data"), { recursive: true });
+    outDir = fs.mkdtempSync(path.join(ROOT, ".test-data", "node-"));
+    [db, buildDir] = await Promise.all([createTestDatabase(), ensureAppBuild(), compileEntryPoints(outDir)]).then(
+      ([d, b]) => [d, b] as const,
+    );
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-compiled-"));
+    loadedLog = path.join(dataDir, "loaded.log");
+  }, 180_000);
+  afterAll(async () => {
+    for (const child of children) child.kill("SIGKILL");
+    await db?.close();
+    fs.rmSync(outDir, { recursive: true, force: true });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const production = () => ({
+    NODE_ENV: "production",
+    DATABASE_URL: db.url,
+    ORD_URL: "http://127.0.0.1:9",
+    ADMIN_ADDRESS: ADMIN,
+    DATA_DIR: dataDir,
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    LOADED_LOG: loadedLog,
+  });
+
+  it("web: serves /api/live and /api/ready, /metrics only on the operations port, with no TypeScript tooling", async () => {
+    const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
+    const base = `http://127.0.0.1:${port}`;
+    const env = { ...production(), PUBLIC_URL: base, PORT: String(port), METRICS_PORT: String(metricsPort), SPOOKS_BUILD_DIR: buildDir };
+    const web = run(["--import", RECORD_LOADS, program("start.js"), "--no-indexer"], env);
+    children.push(web.child);
+    expect(await (await waitFor(`${base}/api/live`, 200, web.child, web.output)).json()).toEqual({ ok: true });
+    expect(await (await waitFor(`${base}/api/ready`, 200, web.child, web.output)).json()).toEqual({ ok: true });
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toMatch(/^spooks_info\{role="web",version="\d+\.\d+\.\d+"\} 1$/m);
+    expect(metrics).toMatch(/^spooks_http_requests_total\{method="GET",route="\/api\/live",status="200"\} [1-9]/m);
+
+    const check = await run([program("healthcheck.cjs")], { PORT: String(port) }).exited;
+    expect(check).toMatchObject({ code: 0, stderr: "" });
+
+    web.child.kill("SIGTERM");
+    expect((await web.exited).code).toBe(0);
+    expect(loaded()).toContain(`${outDir}/start.js`);
+    expect(loaded()).not.toMatch(/node_modules\/(tsx|esbuild|typescript|@esbuild|vite)\//);
+  });
+
+  it("indexer: its /health says the ord server is down, and the compiled health check reads it", async () => {
+    const metricsPort = await freePort();
+    const indexer = run([program("indexer.js")], { ...production(), METRICS_PORT: String(metricsPort), INDEXER_STALE_AFTER_S: "60" });
+    children.push(indexer.child);
+    await waitFor(`http://127.0.0.1:${metricsPort}/health`, 503, indexer.child, indexer.output);
+    let health: unknown;
+    // The operations port answers from the start; the first pass (held back: nothing answers at ORD_URL) follows.
+    for (let i = 0; i < 100 && (health as { syncState?: string } | undefined)?.syncState !== "unavailable"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      health = await (await fetch(`http://127.0.0.1:${metricsPort}/health`)).json();
+    }
+    expect(health).toMatchObject({ ok: false, syncState: "unavailable", lastAppliedSyncAt: null });
+
+    const check = await run([program("healthcheck.cjs"), "indexer"], { METRICS_PORT: String(metricsPort) }).exited;
+    expect(check.code).toBe(1);
+    expect(check.stderr).toMatch(
+      /^unhealthy \(indexer\): the indexer's \/health answered 503: no ownership pass has been applied yet \(limit 60 s\); \d+ held back in a row, the last unavailable: ord server unavailable/,
+    );
+    indexer.child.kill("SIGTERM");
+    expect((await indexer.exited).code).toBe(0);
+  });
+
+  it("CLI: --help, and a command on the database, from the bundle alone", async () => {
+    fs.writeFileSync(loadedLog, "");
+    const help = await run(["--import", RECORD_LOADS, program("spooks-admin.js"), "--help"], { LOADED_LOG: loadedLog }).exited;
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: spooks-admin \[options\] \[command\]/);
+    expect(help.stdout).toContain("spooks-admin indexer sync");
+    const packagesLoaded = new Set([...loaded().matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].map((match) => match[1]));
+    expect([...packagesLoaded].filter((name) => /^(tsx|esbuild|typescript|@esbuild|vite|zod|postgres|commander)$/.test(name))).toEqual([]);
+
+    const env = { DATABASE_URL: db.url, LOG_LEVEL: "silent", CI: "1", NO_COLOR: "1" };
+    const stats = await run([program("spooks-admin.js"), "catalogue", "stats", "--json"], env).exited;
+    expect(stats).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(stats.stdout)).toEqual({ collections: [] });
+    // Without --json the answer is drawn by Ink (React), loaded from node_modules on demand.
+    const drawn = await run([program("spooks-admin.js"), "indexer", "status"], env).exited;
+    expect(drawn.code).toBe(0);
+    expect(drawn.stdout.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * /metrics on the private operations port (server/ops-server.ts): Prometheus text with every family the
+ * operators' dashboards and alerts read; counters that move with the requests, passes and refusals they count,
+ * labelled by route pattern, never by raw path; and nothing of it on the public port.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../app/utils/logger.server.ts";
+import { createSql, type Sql } from "../db/client.server.ts";
+import { accruePending } from "../indexer/accrual.server.ts";
+import { syncOnce } from "../indexer/sync.server.ts";
+import { indexerConfig } from "../indexer/test-support.ts";
+import { startTestServer, type TestServer } from "../tests/support/app-server.ts";
+import { createTestDatabase } from "../tests/support/test-database.ts";
+import { matchRoute, routePatterns } from "./http-metrics.ts";
+import { startOpsServer, type OpsServer } from "./ops-server.ts";
+
+/** The value of one series (name and labels exactly as printed), or undefined when it is absent. */
+function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels);
+  for (const line of text.split("\n")) {
+    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="([^"]*)"/g)].map((pair) => [pair[1], pair[2]]));
+    if (wanted.every(([key, value]) => found[key] === value) && Object.keys(found).length === wanted.length) {
+      return match[3] === "+Inf" ? Infinity : Number(match[3]);
+    }
+  }
+  return undefined;
+}
+
+describe("metrics", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let server: TestServer;
+  let ops: OpsServer;
+  let downSql: Sql;
+  let down: TestServer;
+  const scrape = async () => {
+    const response = await fetch(`${ops.url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    return response.text();
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const admin = "DCH3XaN5CcskGZuDqS14Sr6mnPQEPmvWh7";
+    server = await startTestServer({ sql: db.sql, adminAddress: admin, env: { RATE_LIMIT_SIGNIN_PER_MIN: "2" } });
+    const options = { host: "127.0.0.1", version: "1.2.3", indexerStaleAfterSeconds: 600, logger: silentLogger };
+    ops = await startOpsServer({ ...options, port: 0, role: "web+indexer", sql: db.sql });
+    downSql = createSql(db.url, { max: 1 });
+    down = await startTestServer({ sql: downSql, adminAddress: admin });
+  });
+  afterAll(async () => {
+    await ops?.close();
+    await server?.close();
+    await down?.close();
+    await db?.close();
+  });
+
+  it("has every family: HTTP, rate limits, database, indexer, ord, accrual, process", async () => {
+    await fetch(`${server.url}/api/live`);
+    await syncOnce({ sql: db.sql, ordUrl: "http://127.0.0.1:9", config: indexerConfig({ retries: 0 }), source: "cli", wait: true });
+    await accruePending({ sql: db.sql, maxHours: 1, source: "cli" });
+    const text = await scrape();
+    const families = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((match) => `${match[1]} ${match[2]}`);
+    expect(families).toEqual(
+      expect.arrayContaining([
+        "spooks_info gauge",
+        "spooks_http_requests_total counter",
+        "spooks_http_request_duration_seconds histogram",
+        "spooks_rate_limit_refusals_total counter",
+        "spooks_db_up gauge",
+        "spooks_db_probe_seconds gauge",
+        "spooks_db_pool_max_connections gauge",
+        "spooks_db_errors_total counter",
+        "spooks_indexer_passes_total counter",
+        "spooks_indexer_pass_duration_seconds histogram",
+        "spooks_indexer_items_checked_total counter",
+        "spooks_indexer_owners_changed_total counter",
+        "spooks_indexer_stakes_ended_total counter",
+        "spooks_indexer_item_errors_total counter",
+        "spooks_indexer_healthy gauge",
+        "spooks_indexer_last_applied_pass_age_seconds gauge",
+        "spooks_indexer_stale_after_seconds gauge",
+        "spooks_indexer_held_back_passes_in_a_row gauge",
+        "spooks_indexer_last_pass_state gauge",
+        "spooks_ord_request_duration_seconds histogram",
+        "spooks_ord_request_failures_total counter",
+        "spooks_accrual_passes_total counter",
+        "spooks_accrual_pass_duration_seconds histogram",
+        "spooks_accrual_hours_credited_total counter",
+        "process_cpu_seconds_total counter",
+        "process_resident_memory_bytes gauge",
+        "nodejs_eventloop_lag_seconds gauge",
+      ]),
+    );
+    expect(series(text, "spooks_info", { role: "web+indexer", version: "1.2.3" })).toBe(1);
+    expect(series(text, "spooks_db_up")).toBe(1);
+    expect(series(text, "spooks_db_pool_max_connections")).toBeGreaterThan(0);
+    // The ord server is down: the pass is held back, which the indexer's figures say, and why.
+    expect(series(text, "spooks_indexer_passes_total", { state: "unavailable" })).toBe(1);
+    expect(series(text, "spooks_ord_request_failures_total", { endpoint: "status", reason: "network" })).toBe(1);
+    expect(series(text, "spooks_indexer_healthy")).toBe(0);
+    expect(series(text, "spooks_indexer_last_applied_pass_age_seconds")).toBe(Infinity);
+    expect(series(text, "spooks_indexer_held_back_passes_in_a_row")).toBe(1);
+    expect(series(text, "spooks_indexer_last_pass_state", { state: "unavailable" })).toBe(1);
+    expect(series(text, "spooks_indexer_last_pass_state", { state: "ok" })).toBe(0);
+    expect(series(text, "spooks_accrual_passes_total")).toBe(1);
+  });
+
+  it("counts requests by route pattern and status, never by raw path, and times them", async () => {
+    const labels = { method: "GET", route: "/api/giveaways/:id", status: "404" };
+    const before = series(await scrape(), "spooks_http_requests_total", labels) ?? 0;
+    for (const id of [9001, 9002, 9003]) expect((await fetch(`${server.url}/api/giveaways/${id}`)).status).toBe(404);
+    const text = await scrape();
+    expect(series(text, "spooks_http_requests_total", labels)).toBe(before + 3);
+    expect(series(text, "spooks_http_request_duration_seconds_count", labels)).toBe(before + 3);
+    expect(series(text, "spooks_http_request_duration_seconds_bucket", { ...labels, le: "+Inf" })).toBe(before + 3);
+    expect(text).not.toContain("9001");
+  });
+
+  it("counts rate-limit refusals", async () => {
+    const route = { route: "/api/auth/challenge" };
+    const before = series(await scrape(), "spooks_rate_limit_refusals_total", route) ?? 0;
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await fetch(`${server.url}/api/auth/challenge`)).status);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(2);
+    expect(series(await scrape(), "spooks_rate_limit_refusals_total", route)).toBe(before + 2);
+  });
+
+  it("counts database failures met by requests", async () => {
+    await downSql.end();
+    const before = series(await scrape(), "spooks_db_errors_total", { kind: "unavailable" }) ?? 0;
+    expect((await fetch(`${down.url}/api/leaderboard`)).status).toBe(503);
+    expect((await fetch(`${down.url}/api/ready`)).status).toBe(503);
+    expect(series(await scrape(), "spooks_db_errors_total", { kind: "unavailable" })).toBe(before + 2);
+  });
+
+  it("is not served on the public port, and the operations port serves nothing else", async () => {
+    const publicAnswer = await fetch(`${server.url}/metrics`);
+    expect(publicAnswer.status).toBe(404);
+    expect(await publicAnswer.text()).not.toContain("spooks_http_requests_total");
+    expect((await fetch(`${server.url}/api/metrics`)).status).toBe(404);
+    expect((await fetch(`${ops.url}/`)).status).toBe(404);
+    expect((await fetch(`${ops.url}/metrics`, { method: "POST" })).status).toBe(405);
+  });
+
+  it("names routes as React Router matches them", () => {
+    const patterns = routePatterns({
+      root: { id: "root", path: "" },
+      layout: { id: "layout", parentId: "root" },
+      home: { id: "home", parentId: "layout", index: true },
+      rewards: { id: "rewards", parentId: "layout", path: "rewards" },
+      enter: { id: "enter", parentId: "root", path: "api/giveaways/enter" },
+      giveaway: { id: "giveaway", parentId: "root", path: "api/giveaways/:id" },
+      apiMissing: { id: "apiMissing", parentId: "root", path: "api/*" },
+      missing: { id: "missing", parentId: "root", path: "*" },
+    } as never);
+    expect(matchRoute(patterns, "/")).toBe("/");
+    expect(matchRoute(patterns, "/_root.data")).toBe("/");
+    expect(matchRoute(patterns, "/rewards.data")).toBe("/rewards");
+    expect(matchRoute(patterns, "/Rewards/")).toBe("/rewards");
+    expect(matchRoute(patterns, "/api/giveaways/enter")).toBe("/api/giveaways/enter");
+    expect(matchRoute(patterns, "/api/giveaways/12")).toBe("/api/giveaways/:id");
+    expect(matchRoute(patterns, "/api/giveaways/12/x")).toBe("/api/*");
+    expect(matchRoute(patterns, "/nowhere/at/all")).toBe("/*");
+  });
+});

@@ -12,7 +12,8 @@ import path from "node:path";
 import { projectRoot } from "../app/utils/project-root.server.ts";
 
 export const ROOT = projectRoot(import.meta.dirname);
-const BUILD_INPUTS = ["app", "public", "react-router.config.ts", "vite.config.ts", "package-lock.json"];
+/** The app's sources and the code it bundles from db/, indexer/ and server/, the CLI (build/node/), the configuration. */
+const BUILD_INPUTS = ["app", "db", "indexer", "server", "cli", "public", "react-router.config.ts", "vite.config.ts", "package-lock.json"];
 const STAMP = ".inputs-hash";
 
 /** A short hash of the build's inputs (sources without tests, configuration, locked dependencies). */

@@ -54,9 +54,11 @@ COPY package.json ./
 COPY db/migrations ./db/migrations
 COPY cli/bin ./cli/bin
 COPY --from=build /app/build ./build
+# The CLI and the health check run once (nothing listens: the probe's "unhealthy" is expected) to fill the cache.
 RUN ln -s /app/cli/bin/spooks-admin.js /usr/local/bin/spooks-admin \
- && spooks-admin --help >/dev/null && node build/node/healthcheck.cjs web 2>/dev/null; \
-    test -d /app/.compile-cache
+ && spooks-admin --help >/dev/null \
+ && { node build/node/healthcheck.cjs web 2>/dev/null || true; } \
+ && test -d /app/.compile-cache
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=6s --start-period=60s --retries=3 CMD ["node", "build/node/healthcheck.cjs"]

@@ -3,18 +3,20 @@
  * `GET /status`, `GET /block-count`, `GET /inscription/{id}?json=true` and `GET /inscriptions/validate`.
  * Every answer is checked (zod, chain, address network, satpoint format); a timeout, 5xx, HTML page or
  * unparseable body becomes a typed failure, never an owner. Every request asks for gzip and decodes it.
+ * Only an empty 404 means a missing route; a 404 with a body is about an id. Validate batches are sized by
+ * how fast the server answers them (each id costs it one node call).
  */
 import http from "node:http";
 import https from "node:https";
 import zlib from "node:zlib";
 import { z } from "zod";
-import { chainAddressKind, type AddressKind, type OrdChain } from "../app/domain/address.ts";
+import { chainAddressKind, type ChainAddressKind, type OrdChain } from "../app/domain/address.ts";
 import { observeOrdRequest } from "../app/utils/metrics.server.ts";
 
 export const SATPOINT_PATTERN = /^[0-9a-f]{64}:\d+:\d+$/;
 
-/** Where an inscription sits: a P2PKH or P2SH address, or an output with no address ("none"). */
-export type OwnerKind = AddressKind | "none";
+/** Where an inscription sits: a P2PKH, P2SH or witness (`bc1…`) address, or an output with no address ("none"). */
+export type OwnerKind = ChainAddressKind | "none";
 
 export type OrdInscription = { inscriptionId: string; address: string | null; kind: OwnerKind; satpoint: string };
 
@@ -22,9 +24,9 @@ export type OrdFailureReason =
   | "timeout"
   | "network"
   | "http" // a status other than 200, 400 and 404
-  | "not_found" // 404 naming the inscription (also transient on the real server)
+  | "not_found" // a 404 with a body: about an id (unknown, its node lookup failed, its delegate unindexed…)
   | "bad_request" // 400: the server calls an id malformed
-  | "unsupported" // the route does not exist on this server (a 404 naming no inscription, or an old server's 400)
+  | "unsupported" // the route does not exist on this server (an empty 404, or an old server's 400)
   | "html"
   | "unparseable"
   | "invalid" // parsed, but not a valid answer (other chain, other network, bad satpoint, other inscription)
@@ -35,6 +37,8 @@ export class OrdError extends Error {
     readonly reason: OrdFailureReason,
     message: string,
     readonly status?: number,
+    /** The inscription a 404's text names (`inscription {id} … not found`, `delegate {id} not found`). */
+    readonly inscriptionId?: string,
   ) {
     super(message);
     this.name = "OrdError";
@@ -53,8 +57,17 @@ export type OrdStatus = "ok" | "unrecoverable" | "unknown";
 
 export type ValidatePair = { inscriptionId: string; address: string };
 
-/** What `/inscriptions/validate` said of many pairs; `unanswered` are ids whose batch failed (read them one by one). */
-export type ValidateOutcome = { confirmed: Set<string>; refuted: Set<string>; unanswered: Set<string> };
+/**
+ * What `/inscriptions/validate` said of many pairs; `unanswered` are ids validate could not answer (read them
+ * one by one). `batchSizes`: pairs per answered request, in answer order; `timeouts`: requests that timed out.
+ */
+export type ValidateOutcome = {
+  confirmed: Set<string>;
+  refuted: Set<string>;
+  unanswered: Set<string>;
+  batchSizes: number[];
+  timeouts: number;
+};
 
 export type OrdClientOptions = {
   baseUrl: string;
@@ -67,8 +80,12 @@ export type OrdClientOptions = {
   backoffMs?: number;
   /** Decoded answers larger than this are refused (wonky-ord inlines each inscription's content as byte values). */
   maxBodyBytes?: number;
-  /** Pairs per validate request; the server refuses URIs over 65,534 bytes (about 640 pairs). */
+  /** Most pairs per validate request; the server refuses URIs over 65,534 bytes (about 640 pairs). */
   validateBatchSize?: number;
+  /** Pairs in the first validate request; batches grow from there while the server answers fast. */
+  validateStartBatchSize?: number;
+  /** A validate request's own timeout: each id costs the server one node call, so a batch takes longer than a read. */
+  validateTimeoutMs?: number;
 };
 
 export type OrdClient = {
@@ -80,14 +97,18 @@ export type OrdClient = {
     items: readonly T[],
     signal?: AbortSignal,
   ): AsyncGenerator<{ item: T; result: OrdResult }>;
-  /** One validate request (at most `validateBatchSize` pairs). */
+  /** One validate request (any number of pairs; with the validate timeout; a timeout is not retried). */
   validate(pairs: readonly ValidatePair[], signal?: AbortSignal): Promise<Map<string, boolean>>;
   /**
-   * Validates any number of pairs in batches. A batch refused for one unknown or malformed id is split
-   * until that id stands alone, so the others are still answered. Throws `unsupported` when the server has
-   * no validate route.
+   * Validates any number of pairs in batches sized by the server's answers: small at first, doubled while
+   * answers come within a quarter of the validate timeout, halved when slower than half of it or on a
+   * timeout (the timed-out batch is asked again in halves; an id that times out alone is left unanswered).
+   * A 404 naming an id leaves that id unanswered and asks again for the others; a 400 (a malformed id) is
+   * split until the id stands alone. Throws `unsupported` only when the server has no validate route.
    */
   validateAll(pairs: readonly ValidatePair[], signal?: AbortSignal): Promise<ValidateOutcome>;
+  /** The pairs the next validate batch will hold (it adapts to the server's answers). */
+  validateBatchSize(): number;
   /** Closes idle keep-alive connections. */
   close(): void;
 };
@@ -96,6 +117,10 @@ type Answer = { status: number; type: string; body: string };
 
 const KEEP_ALIVE_MS = 4000;
 export const VALIDATE_BATCH_SIZE = 500;
+export const VALIDATE_START_BATCH_SIZE = 50;
+export const VALIDATE_TIMEOUT_MS = 10_000;
+/** Longest validate request target we send; the server refuses more than 65,534 bytes with a 414. */
+const VALIDATE_URI_BUDGET = 60_000;
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.BrotliDecompress | zlib.Inflate | null {
@@ -182,7 +207,7 @@ function parseJson(body: string, contentType: string): unknown {
 function ownerKind(address: string | null, chain: OrdChain): OwnerKind {
   if (address === null) return "none";
   const kind = chainAddressKind(address, chain);
-  if (!kind) throw new OrdError("invalid", `address ${address} is not a ${chain} P2PKH or P2SH address`);
+  if (!kind) throw new OrdError("invalid", `address ${address} is not a ${chain} P2PKH, P2SH or witness address`);
   return kind;
 }
 
@@ -203,9 +228,14 @@ export function parseBlockCount(body: string, contentType = ""): number {
   return count;
 }
 
+/**
+ * `OK`, or a reorg the server will not recover from: `unrecoverable reorg detected, please rebuild the
+ * database.`, or, from servers before 2024-08-28 (which stop at any reorg), `reorg detected, please rebuild
+ * the database.`.
+ */
 export function parseStatus(body: string, contentType = ""): OrdStatus {
   if (looksLikeHtml(contentType, body)) throw new OrdError("html", "HTML instead of a status");
-  if (/unrecoverable/i.test(body)) return "unrecoverable";
+  if (/reorg detected/i.test(body)) return "unrecoverable";
   if (body.trim() === "OK") return "ok";
   throw new OrdError("unparseable", `unexpected status: ${body.trim().slice(0, 80)}`);
 }
@@ -223,14 +253,20 @@ export function parseValidation(pairs: readonly ValidatePair[], body: string, co
   return answers;
 }
 
+/** The id a wonky-ord 404 names: `inscription {id} [current transaction [output] ]not found`, `delegate {id} not found`. */
+const NAMED_ID = /^(?:inscription|delegate) ([0-9a-f]{64}i\d+) (?:current transaction (?:output )?)?not found/i;
+
 /**
- * wonky-ord answers `inscription {id} not found` for an id it does not know, and `inscription {id} current
- * transaction not found` when its node lookup fails (transient); any other 404 is a missing route.
+ * Only an empty 404 is a missing route (axum's fallback). Any 404 with a body is about an id: wonky-ord
+ * answers `inscription {id} not found` for an id it does not know, `… current transaction not found` when
+ * its node lookup fails (transient), `delegate {id} not found` for an unindexed delegate; a proxy's page
+ * names nothing, and is still not a missing route.
  */
 function notFound(body: string): OrdError {
-  return /^inscription \S+ (current transaction )?not found/i.test(body.trim())
-    ? new OrdError("not_found", body.trim().slice(0, 200), 404)
-    : new OrdError("unsupported", `route not found${body.trim() ? `: ${body.trim().slice(0, 80)}` : ""}`, 404);
+  const text = body.trim();
+  if (text === "") return new OrdError("unsupported", "route not found (an empty 404)", 404);
+  const named = NAMED_ID.exec(text)?.[1]?.toLowerCase();
+  return new OrdError("not_found", text.slice(0, 200), 404, named);
 }
 
 /**
@@ -259,8 +295,41 @@ function endpointOf(path: string): string {
   return route[1] === "block-count" ? "block_count" : route[1];
 }
 
-/** A batch refused for one of its ids (unknown or malformed): splitting it isolates that id. */
-const isBlamedOnAnId = (error: OrdError) => error.reason === "not_found" || error.reason === "bad_request";
+/**
+ * The size of the next validate batch, from how fast the last ones were answered: doubled after an answer
+ * within a quarter of the timeout (of a batch at least that size), halved after one slower than half of it
+ * or a timeout, always between 1 and `max`.
+ */
+export function createBatchSizer(start: number, max: number, timeoutMs: number) {
+  let size = Math.min(max, Math.max(1, start));
+  return {
+    size: () => size,
+    answered(pairs: number, ms: number) {
+      if (ms > timeoutMs / 2) size = Math.max(1, Math.min(size, Math.floor(pairs / 2)));
+      else if (ms <= timeoutMs / 4 && pairs >= size) size = Math.min(max, size * 2);
+    },
+    timedOut(pairs: number) {
+      size = Math.max(1, Math.min(size, Math.floor(pairs / 2)));
+    },
+  };
+}
+
+const pairUriBytes = (pair: ValidatePair) => encodeURIComponent(pair.inscriptionId).length + encodeURIComponent(pair.address).length + 2;
+
+/** Takes the next batch off the front of `pending` (groups, retries first): at most `size` pairs, within the URI budget. */
+function takeBatch(pending: ValidatePair[][], size: number): ValidatePair[] | null {
+  while (pending.length > 0 && pending[0].length === 0) pending.shift();
+  const group = pending[0];
+  if (!group) return null;
+  let count = 0;
+  for (let bytes = 0; count < Math.min(size, group.length); count++) {
+    bytes += pairUriBytes(group[count]);
+    if (bytes > VALIDATE_URI_BUDGET && count > 0) break;
+  }
+  return group.splice(0, count);
+}
+
+const halves = <T>(list: readonly T[]): T[][] => [list.slice(0, Math.ceil(list.length / 2)), list.slice(Math.ceil(list.length / 2))];
 
 export function createOrdClient(options: OrdClientOptions): OrdClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -270,31 +339,39 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
   const retries = options.retries ?? 2;
   const backoffMs = options.backoffMs ?? 200;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const batchSize = Math.max(1, options.validateBatchSize ?? VALIDATE_BATCH_SIZE);
+  const validateTimeoutMs = options.validateTimeoutMs ?? VALIDATE_TIMEOUT_MS;
+  const sizer = createBatchSizer(
+    options.validateStartBatchSize ?? VALIDATE_START_BATCH_SIZE,
+    Math.max(1, options.validateBatchSize ?? VALIDATE_BATCH_SIZE),
+    validateTimeoutMs,
+  );
 
   // node:http with a keep-alive agent: about 2.5× cheaper per request than fetch for thousands of small reads.
   const secure = new URL(baseUrl).protocol === "https:";
   const agent = new (secure ? https : http).Agent({ keepAlive: true, maxSockets: concurrency, timeout: KEEP_ALIVE_MS });
 
-  async function getOnce(path: string, signal?: AbortSignal): Promise<Answer> {
-    const timeout = AbortSignal.timeout(timeoutMs);
+  type Patience = { timeoutMs: number; retryTimeouts: boolean };
+  const READ: Patience = { timeoutMs, retryTimeouts: true };
+
+  async function getOnce(path: string, signal: AbortSignal | undefined, patience: Patience): Promise<Answer> {
+    const timeout = AbortSignal.timeout(patience.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
       return await request(new URL(`${baseUrl}${path}`), agent, combined, maxBodyBytes);
     } catch (error) {
       if (error instanceof OrdError) throw error;
       if (signal?.aborted) throw new OrdError("aborted", "aborted");
-      if (timeout.aborted) throw new OrdError("timeout", `no answer within ${timeoutMs} ms`);
+      if (timeout.aborted) throw new OrdError("timeout", `no answer within ${patience.timeoutMs} ms`);
       throw new OrdError("network", (error as NodeJS.ErrnoException).code ?? (error as Error).message);
     }
   }
 
-  async function get<T>(path: string, read: (answer: Answer) => T, signal?: AbortSignal): Promise<T> {
+  async function get<T>(path: string, read: (answer: Answer) => T, signal?: AbortSignal, patience = READ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       const observe = (failure?: string) => observeOrdRequest(endpointOf(path), (performance.now() - started) / 1000, failure);
       try {
-        const answer = await getOnce(path, signal);
+        const answer = await getOnce(path, signal, patience);
         const failure = failureOf(answer);
         if (failure) throw failure;
         const value = read(answer);
@@ -303,7 +380,8 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
       } catch (error) {
         observe(error instanceof OrdError ? error.reason : "network");
         const failure = error as OrdError;
-        if (!(failure instanceof OrdError) || !failure.retryable || attempt >= retries || signal?.aborted) throw error;
+        const retryable = failure instanceof OrdError && failure.retryable && (patience.retryTimeouts || failure.reason !== "timeout");
+        if (!retryable || attempt >= retries || signal?.aborted) throw error;
         await sleep(backoffMs * 2 ** attempt + Math.random() * backoffMs, signal);
       }
     }
@@ -325,6 +403,9 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
     }
   }
 
+  // A slow batch is split rather than asked again at the same size, so timeouts are not retried here.
+  const VALIDATE: Patience = { timeoutMs: validateTimeoutMs, retryTimeouts: false };
+
   const validate = (pairs: readonly ValidatePair[], signal?: AbortSignal) => {
     const ids = pairs.map((pair) => encodeURIComponent(pair.inscriptionId)).join(",");
     const addresses = pairs.map((pair) => encodeURIComponent(pair.address)).join(",");
@@ -332,37 +413,61 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
       `/inscriptions/validate?inscription_ids=${ids}&addresses=${addresses}`,
       (a) => parseValidation(pairs, a.body, a.type),
       signal,
+      VALIDATE,
     );
   };
 
-  /** Validates one batch, splitting it in halves while the server blames one of its ids. */
-  async function validateSplitting(pairs: readonly ValidatePair[], outcome: ValidateOutcome, signal?: AbortSignal): Promise<void> {
+  /** Asks one batch; what it could not answer goes back to the front of `pending` or into `unanswered`. */
+  async function validateBatch(batch: ValidatePair[], pending: ValidatePair[][], outcome: ValidateOutcome, signal?: AbortSignal) {
+    const started = performance.now();
     try {
-      for (const [id, valid] of await validate(pairs, signal)) (valid ? outcome.confirmed : outcome.refuted).add(id);
+      const answers = await validate(batch, signal);
+      sizer.answered(batch.length, performance.now() - started);
+      outcome.batchSizes.push(batch.length);
+      for (const [id, valid] of answers) (valid ? outcome.confirmed : outcome.refuted).add(id);
     } catch (error) {
       if (!(error instanceof OrdError) || error.reason === "unsupported" || error.reason === "aborted") throw error;
-      if (!isBlamedOnAnId(error) || pairs.length === 1) {
-        for (const pair of pairs) outcome.unanswered.add(pair.inscriptionId);
-        return;
+      const unanswered = (pairs: readonly ValidatePair[]) => pairs.forEach((pair) => outcome.unanswered.add(pair.inscriptionId));
+      if (error.reason === "timeout") {
+        outcome.timeouts += 1;
+        sizer.timedOut(batch.length);
+        if (batch.length === 1) unanswered(batch);
+        else pending.unshift(...halves(batch));
+      } else if (error.reason === "not_found" && batch.some((pair) => pair.inscriptionId === error.inscriptionId)) {
+        unanswered(batch.filter((pair) => pair.inscriptionId === error.inscriptionId));
+        pending.unshift(batch.filter((pair) => pair.inscriptionId !== error.inscriptionId));
+      } else if (error.reason === "bad_request" && batch.length > 1) {
+        pending.unshift(...halves(batch));
+      } else {
+        unanswered(batch);
       }
-      const half = Math.ceil(pairs.length / 2);
-      await validateSplitting(pairs.slice(0, half), outcome, signal);
-      await validateSplitting(pairs.slice(half), outcome, signal);
     }
   }
 
   async function validateAll(pairs: readonly ValidatePair[], signal?: AbortSignal): Promise<ValidateOutcome> {
-    const outcome: ValidateOutcome = { confirmed: new Set(), refuted: new Set(), unanswered: new Set() };
-    const batches: ValidatePair[][] = [];
-    for (let start = 0; start < pairs.length; start += batchSize) batches.push(pairs.slice(start, start + batchSize));
-    const lanes = Math.min(concurrency, 4); // each batch is a big request; a few in parallel is plenty
-    const settled = mapConcurrent(batches, lanes, (batch) =>
-      validateSplitting(batch, outcome, signal).then(
-        () => null,
-        (error: unknown) => ({ error }),
-      ),
-    );
-    for await (const failure of settled) if (failure) throw failure.error;
+    const outcome: ValidateOutcome = { confirmed: new Set(), refuted: new Set(), unanswered: new Set(), batchSizes: [], timeouts: 0 };
+    const pending: ValidatePair[][] = [pairs.slice()];
+    let active = 0;
+    let failure: { error: unknown } | null = null;
+    let wake = () => {};
+    let changed = new Promise<void>((resolve) => (wake = resolve));
+    const lane = async () => {
+      while (!failure) {
+        const batch = takeBatch(pending, sizer.size());
+        if (!batch) {
+          if (active === 0) return;
+          await changed; // another lane may put pairs back (a timed-out batch, in halves)
+          continue;
+        }
+        active += 1;
+        await validateBatch(batch, pending, outcome, signal).catch((error: unknown) => void (failure ??= { error }));
+        active -= 1;
+        wake();
+        changed = new Promise<void>((resolve) => (wake = resolve));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, 4) }, lane)); // a few big requests at once is plenty
+    if (failure) throw (failure as { error: unknown }).error;
     return outcome;
   }
 
@@ -381,6 +486,7 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
       mapConcurrent(items, concurrency, async (item) => ({ item, result: await settle(item.inscriptionId, signal) })),
     validate,
     validateAll,
+    validateBatchSize: () => sizer.size(),
     close: () => agent.destroy(),
   };
 }

@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { encodeChainAddress, hash160 } from "../app/domain/address.ts";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { createBase58check } from "@scure/base";
+import { encodeChainAddress, encodeWitnessAddress, hash160 } from "../app/domain/address.ts";
 import {
+  createBatchSizer,
   createOrdClient,
   mapConcurrent,
   OrdError,
@@ -26,6 +29,7 @@ beforeAll(async () => {
 afterEach(() => {
   chain.clearFaults();
   chain.setLatency(0);
+  chain.setNodeLatency(0);
 });
 afterAll(() => chain.close());
 
@@ -39,6 +43,19 @@ async function failure(promise: Promise<unknown>): Promise<OrdError> {
 }
 
 describe("ord client", () => {
+  it("a server before reorg recovery: its `reorg detected` is read as an unrecoverable reorg", async () => {
+    const old = await startSimulatedChain({ owners: new Map([[ids[0], OWNER]]), reorgRecovery: false });
+    const oldClient = createOrdClient({ baseUrl: old.url, retries: 0 });
+    try {
+      expect(await oldClient.status()).toBe("ok");
+      old.beginRollback(3);
+      expect(await oldClient.status()).toBe("unrecoverable");
+    } finally {
+      oldClient.close();
+      await old.close();
+    }
+  });
+
   it("reads an inscription's owner and satpoint, and the tip height", async () => {
     expect(await client.inscription(ids[0])).toEqual({
       inscriptionId: ids[0],
@@ -54,6 +71,22 @@ describe("ord client", () => {
     chain.resetStats();
     expect((await failure(client.inscription(`${"e".repeat(64)}i0`))).reason).toBe("not_found");
     expect(chain.stats().requests).toBe(1);
+  });
+
+  it("only an empty 404 means a missing route: every 404 with a body is about an id, named when the text names one", async () => {
+    const kinds: [FaultMode, string | undefined][] = [
+      ["not-found", ids[7]], // inscription … current transaction not found
+      ["output-not-found", ids[7]], // inscription … current transaction output not found
+      ["delegate-not-found", ids[7]], // delegate … not found
+      ["proxy-not-found", undefined], // 404 page not found
+    ];
+    for (const [mode, named] of kinds) {
+      chain.failNext(mode);
+      const error = await failure(client.inscription(ids[7]));
+      expect([error.reason, error.status, error.inscriptionId], mode).toEqual(["not_found", 404, named]);
+    }
+    chain.failNext("no-route");
+    expect((await failure(client.inscription(ids[7]))).reason).toBe("unsupported");
   });
 
   it.each<[FaultMode, string]>([
@@ -131,9 +164,101 @@ describe("ord client", () => {
     );
     expect([...outcome.refuted]).toEqual([ids[4]]);
     expect([...outcome.unanswered]).toEqual([unknown]);
-    // 3 batches (4 + 4 + 2); the last one refused, then split into 1 + 1.
-    expect(chain.stats().byRoute.validate).toBe(5);
+    // 3 batches (4 + 4 + 2); the last one refused for the id its 404 names, then asked again without it.
+    expect(chain.stats().byRoute.validate).toBe(4);
     batched.close();
+  });
+
+  it("a validate 404 naming an id (any of wonky-ord's) leaves that id alone unanswered; one naming nothing, its batch", async () => {
+    const batched = createOrdClient({ baseUrl: chain.url, validateBatchSize: 10, retries: 0 });
+    const pairs = ids.slice(0, 10).map((inscriptionId) => ({ inscriptionId, address: OWNER }));
+    for (const mode of ["not-found", "output-not-found"] as const) {
+      chain.failNext(mode, { route: "validate", inscriptionId: ids[6] });
+      const outcome = await batched.validateAll(pairs);
+      expect([...outcome.unanswered], mode).toEqual([ids[6]]);
+      expect(outcome.confirmed.size).toBe(9);
+    }
+    chain.failNext("proxy-not-found", { route: "validate" });
+    const proxied = await batched.validateAll(pairs);
+    expect(proxied.unanswered.size).toBe(10); // read in full; never taken for a missing route
+    chain.failNext("no-route", { route: "validate" });
+    expect((await failure(batched.validateAll(pairs))).reason).toBe("unsupported");
+    batched.close();
+  });
+
+  it("sizes validate batches by the server's answers: small first, growing while fast, within the URI budget", async () => {
+    const many = Array.from({ length: 300 }, (_, i) => `${(i + 1000).toString(16).padStart(64, "0")}i0`);
+    const big = await startSimulatedChain({ owners: new Map(many.map((id) => [id, OWNER])) });
+    try {
+      const adaptive = createOrdClient({
+        baseUrl: big.url,
+        concurrency: 1,
+        retries: 0,
+        validateStartBatchSize: 10,
+        validateTimeoutMs: 5000,
+      });
+      const outcome = await adaptive.validateAll(many.map((inscriptionId) => ({ inscriptionId, address: OWNER })));
+      expect(outcome.confirmed.size).toBe(300);
+      expect(outcome.batchSizes).toEqual([10, 20, 40, 80, 150]); // doubling while each answer is fast; the rest
+      expect(adaptive.validateBatchSize()).toBe(160);
+      adaptive.close();
+      // 300 pairs of 67 + 63 characters (the longest witness address) pass 65,534 bytes: the URI budget cuts the batch.
+      const long = encodeWitnessAddress({ version: 1, program: sha256(new TextEncoder().encode("long")) });
+      const greedy = createOrdClient({
+        baseUrl: big.url,
+        concurrency: 1,
+        retries: 0,
+        validateBatchSize: 1000,
+        validateStartBatchSize: 1000,
+      });
+      const refuted = await greedy.validateAll([...many, ...many.slice(0, 200)].map((inscriptionId) => ({ inscriptionId, address: long })));
+      expect([refuted.refuted.size, refuted.unanswered.size]).toEqual([300, 0]);
+      expect(refuted.batchSizes[0]).toBeLessThan(500);
+      greedy.close();
+    } finally {
+      await big.close();
+    }
+  });
+
+  it("against a slow node (each id one node call) a batch that times out is asked again in halves, never read in full", async () => {
+    const many = Array.from({ length: 120 }, (_, i) => `${(i + 2000).toString(16).padStart(64, "0")}i0`);
+    const slow = await startSimulatedChain({ owners: new Map(many.map((id) => [id, OWNER])) });
+    try {
+      slow.setNodeLatency(10); // 40 ids = 400 ms, over the 300 ms validate timeout
+      const adaptive = createOrdClient({
+        baseUrl: slow.url,
+        concurrency: 1,
+        retries: 2,
+        validateStartBatchSize: 40,
+        validateTimeoutMs: 300,
+      });
+      const outcome = await adaptive.validateAll(many.map((inscriptionId) => ({ inscriptionId, address: OWNER })));
+      expect(outcome.confirmed.size).toBe(120);
+      expect(outcome.unanswered.size).toBe(0);
+      expect(outcome.timeouts).toBeGreaterThanOrEqual(1); // the first batch of 40 (400 ms)
+      expect(Math.max(...outcome.batchSizes)).toBeLessThanOrEqual(20); // halved, and kept small while slow
+      // Every request is an answered batch or a timeout: a timed-out batch is never asked again at its size.
+      expect(slow.stats().byRoute.validate).toBe(outcome.batchSizes.length + outcome.timeouts);
+      expect(slow.stats().byRoute.inscription ?? 0).toBe(0);
+      adaptive.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("an id that times out alone is left unanswered (read in full as a last resort), the others answered", async () => {
+    chain.setNodeLatency(400);
+    const impatient = createOrdClient({
+      baseUrl: chain.url,
+      concurrency: 1,
+      retries: 0,
+      validateStartBatchSize: 2,
+      validateTimeoutMs: 300,
+    });
+    const outcome = await impatient.validateAll(ids.slice(0, 2).map((inscriptionId) => ({ inscriptionId, address: OWNER })));
+    expect(outcome.unanswered).toEqual(new Set(ids.slice(0, 2)));
+    expect(outcome.timeouts).toBe(3); // the pair, then each alone
+    impatient.close();
   });
 
   it("a validate batch that fails for another reason leaves its ids unanswered (read them one by one)", async () => {
@@ -220,7 +345,7 @@ describe("answer parsing", () => {
   it("refuses another chain, another network's address, a missing satpoint, HTML and another inscription", () => {
     expect(() => parseInscription(ids[0], real({ chain: "testnet" }))).toThrow(/about testnet, not mainnet/);
     const testnetOwner = encodeChainAddress(hash160(new TextEncoder().encode("t")), "p2pkh", "testnet");
-    expect(() => parseInscription(ids[0], real({ address: testnetOwner }))).toThrow(/not a mainnet P2PKH or P2SH address/);
+    expect(() => parseInscription(ids[0], real({ address: testnetOwner }))).toThrow(/not a mainnet P2PKH, P2SH or witness address/);
     expect(parseInscription(ids[0], real({ chain: "testnet", address: testnetOwner }), "", "testnet").kind).toBe("p2pkh");
     expect(() => parseInscription(ids[0], real({ address: "" }))).toThrow(OrdError);
     expect(() => parseInscription(ids[0], real({ satpoint: undefined }))).toThrow(/satpoint/);
@@ -228,9 +353,34 @@ describe("answer parsing", () => {
     expect(() => parseInscription(ids[0], "  <html>")).toThrow(/HTML/);
   });
 
+  it("reads the test chains' owners as wonky-ord prints them: 0x71 (n…) and 0xc4 on testnet, signet and regtest", () => {
+    const hash = hash160(new TextEncoder().encode("regtest"));
+    const ordP2pkh = encodeChainAddress(hash, "p2pkh", "testnet");
+    const ordP2sh = encodeChainAddress(hash, "p2sh", "testnet");
+    const coreRegtest = createBase58check(sha256).encode(Uint8Array.from([0x6f, ...hash])); // dogecoind -regtest's own
+    for (const chain of ["testnet", "signet", "regtest"] as const) {
+      expect(parseInscription(ids[0], real({ chain, address: ordP2pkh }), "", chain).kind).toBe("p2pkh");
+      expect(parseInscription(ids[0], real({ chain, address: ordP2sh }), "", chain).kind).toBe("p2sh");
+      expect(() => parseInscription(ids[0], real({ chain, address: coreRegtest }), "", chain)).toThrow(/not a \w+ P2PKH, P2SH or witness/);
+      expect(() => parseInscription(ids[0], real({ chain, address: OWNER }), "", chain)).toThrow(OrdError);
+    }
+  });
+
+  it("reads a witness program's bech32 address (bc1…) as an owner of kind witness, on its own chain only", () => {
+    const program = hash160(new TextEncoder().encode("witness"));
+    const bc1 = encodeWitnessAddress({ version: 0, program });
+    expect(parseInscription(ids[0], real({ address: bc1 }))).toMatchObject({ address: bc1, kind: "witness" });
+    const tb1 = encodeWitnessAddress({ version: 0, program }, "testnet");
+    expect(parseInscription(ids[0], real({ chain: "testnet", address: tb1 }), "", "testnet").kind).toBe("witness");
+    expect(() => parseInscription(ids[0], real({ address: tb1 }))).toThrow(OrdError);
+    expect(() => parseInscription(ids[0], real({ address: bc1.toUpperCase() }))).toThrow(OrdError);
+  });
+
   it("reads /status and a validate answer", () => {
     expect(parseStatus("OK")).toBe("ok");
     expect(parseStatus("unrecoverable reorg detected, please rebuild the database.")).toBe("unrecoverable");
+    expect(parseStatus("reorg detected, please rebuild the database.")).toBe("unrecoverable"); // before 2024-08-28
+    expect(() => parseStatus("reindexing")).toThrow(OrdError);
     expect(() => parseStatus("<html>")).toThrow(/HTML/);
     const pairs = [
       { inscriptionId: ids[0], address: OWNER },
@@ -250,6 +400,25 @@ describe("answer parsing", () => {
     expect(parseBlockCount("5012345\n")).toBe(5012345);
     expect(() => parseBlockCount("-1")).toThrow();
     expect(() => parseBlockCount("")).toThrow();
+  });
+
+  it("the batch sizer doubles after a fast answer of a full batch, halves after a slow one or a timeout, within 1..max", () => {
+    const sizer = createBatchSizer(50, 500, 1000);
+    sizer.answered(50, 100);
+    expect(sizer.size()).toBe(100);
+    sizer.answered(50, 100); // a smaller batch answered fast says nothing about 100
+    expect(sizer.size()).toBe(100);
+    sizer.answered(100, 400); // between a quarter and half of the timeout: kept
+    expect(sizer.size()).toBe(100);
+    sizer.answered(100, 700);
+    expect(sizer.size()).toBe(50);
+    sizer.timedOut(50);
+    expect(sizer.size()).toBe(25);
+    for (let i = 0; i < 10; i++) sizer.answered(sizer.size(), 1);
+    expect(sizer.size()).toBe(500);
+    for (let i = 0; i < 20; i++) sizer.timedOut(sizer.size());
+    expect(sizer.size()).toBe(1);
+    expect(createBatchSizer(900, 500, 1000).size()).toBe(500);
   });
 
   it("mapConcurrent yields every result once, whatever the order they finish in", async () => {

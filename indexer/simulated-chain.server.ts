@@ -5,13 +5,17 @@
  *
  * Routes: GET /inscription/{id}[?json=true], /inscriptions/validate, /block-count, /status, /content/{id}.
  * Reorgs as the real server lives them: `beginRollback` (a savepoint restored: every answer reads an older
- * state, /block-count drops), `endRollback` (all jumps forward), `markUnrecoverable` (frozen for good).
- * Faults (`failNext`) make the next answers misbehave the way a real server or network can.
+ * state, /block-count drops), `reorg` (the node's chain switches to a longer branch in which some moves
+ * never happened), `endRollback` (the re-index commits: all jumps forward), `markUnrecoverable` (frozen for
+ * good); a server from before reorg recovery (`reorgRecovery: false`) stops at any reorg with the old text.
+ * Faults (`failNext`) make the next answers misbehave the way a real server or network can, and
+ * `setNodeLatency` makes its node slow: each id of a validate request costs one node call, a read one.
  *
  * Control routes (loopback callers only, for browser tests; JSON bodies, 400 {message} on bad input):
  * POST /control/transfer {inscriptionId, to | script}, /control/mine {blocks?},
  * /control/fail {mode, times?, inscriptionId?, route?}, /control/rollback {depth, afterRequests?},
- * /control/rollback/end {afterRequests?}, /control/unrecoverable, /control/move-within-owner {inscriptionId}.
+ * /control/rollback/end {afterRequests?}, /control/unrecoverable, /control/move-within-owner {inscriptionId},
+ * /control/reorg {depth, undo, longerBy?}, /control/reconfirm {inscriptionId}, /control/node-latency {ms}.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import http from "node:http";
@@ -34,8 +38,12 @@ import {
   MAX_URI_BYTES,
   notFound,
   parseInscriptionId,
+  outputNotFound,
+  delegateNotFound,
+  PROXY_NOT_FOUND,
   proxyErrorPage,
   STATUS_OK,
+  STATUS_REORG_LEGACY,
   STATUS_UNRECOVERABLE,
   TEXT,
   transientNotFound,
@@ -49,6 +57,10 @@ export const FAULT_MODES = [
   "timeout", // never answers (until the chain closes)
   "server-error", // 500 Internal Server Error
   "not-found", // the transient 404 of a failed node lookup (404 with no body on /block-count and /status)
+  "output-not-found", // 404 `inscription {id} current transaction output not found`
+  "delegate-not-found", // 404 `delegate {id} not found` (the inscription route only: validate reads no delegate)
+  "proxy-not-found", // a proxy's 404 with a body that names nothing (`404 page not found`)
+  "no-route", // axum's empty 404, as for a path the server does not route
   "html", // 200 with a proxy's HTML page
   "garbage", // 200 with a body that is not what the route answers
   "invalid-address", // JSON whose address is not a Dogecoin address
@@ -74,9 +86,12 @@ export type SimulatedChainOptions = {
   contentBytes?: number;
   /** Default true; false = a server from before /inscriptions/validate (2024-10), which answers it 400. */
   validateRoute?: boolean;
+  /** Default true; false = a server from before reorg recovery (2024-08-28): any reorg stops it for good. */
+  reorgRecovery?: boolean;
 };
 
-export type ChainStats = { requests: number; maxInFlight: number; bytesSent: number; byRoute: Record<string, number> };
+/** `nodeCalls`: the node lookups the server made (one per validated id, one per inscription read). */
+export type ChainStats = { requests: number; maxInFlight: number; bytesSent: number; nodeCalls: number; byRoute: Record<string, number> };
 
 export type SimulatedChain = {
   url: string;
@@ -108,11 +123,22 @@ export type SimulatedChain = {
   endRollback(options?: { afterRequests?: number }): void;
   /** /status reports the unrecoverable reorg; /block-count and every answer freeze as they are now. */
   markUnrecoverable(): void;
+  /**
+   * The node's chain reorganises: its last `depth` blocks are replaced by a branch `longerBy` (default 1)
+   * blocks longer, in which the moves of `undo` made in those blocks never happened. The server answers the
+   * new branch at once; to live it as the real server does, `beginRollback` first (its savepoint restored)
+   * and `endRollback` after (its re-index committed). A server without reorg recovery stops for good instead.
+   */
+  reorg(options: { depth: number; undo: readonly string[]; longerBy?: number }): number;
+  /** The item's move a reorg undid confirms again in a new block (the same transaction: the same satpoint). */
+  reconfirm(inscriptionId: string): void;
   /** The next `times` (default 1) matching requests misbehave as `mode`. */
   failNext(mode: FaultMode, options?: FaultOptions): void;
   clearFaults(): void;
   /** Delays every answer by `ms` (to observe concurrency). */
   setLatency(ms: number): void;
+  /** Each node lookup takes `ms`: a validate request waits `ms` per id, an inscription read `ms`. */
+  setNodeLatency(ms: number): void;
   stats(): ChainStats;
   resetStats(): void;
   close(): Promise<void>;
@@ -155,6 +181,13 @@ const ControlBodies = {
   "rollback/end": z.object({ afterRequests: z.number().int().min(0).optional() }),
   unrecoverable: z.object({}),
   "move-within-owner": z.object({ inscriptionId: InscriptionIdField }),
+  reorg: z.object({
+    depth: z.number().int().min(1).max(1_000),
+    undo: z.array(InscriptionIdField).max(10_000),
+    longerBy: z.number().int().min(0).max(1_000).optional(),
+  }),
+  reconfirm: z.object({ inscriptionId: InscriptionIdField }),
+  "node-latency": z.object({ ms: z.number().min(0).max(60_000) }),
 };
 type ControlAction = keyof typeof ControlBodies;
 
@@ -230,15 +263,30 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
   const ledger = createLedger(options.owners, chainName);
   const contentOf = contentMaker(options.contentBytes);
   const validateRoute = options.validateRoute ?? true;
+  const recoversFromReorgs = options.reorgRecovery ?? true;
 
   let faults: Fault[] = [];
   let latencyMs = 0;
-  let stats: ChainStats = { requests: 0, maxInFlight: 0, bytesSent: 0, byRoute: {} };
+  let nodeLatencyMs = 0;
+  let stats: ChainStats = { requests: 0, maxInFlight: 0, bytesSent: 0, nodeCalls: 0, byRoute: {} };
+  /** Node lookups each answer waits for (set by its route before it sends). */
+  const nodeCallsOf = new WeakMap<http.ServerResponse, number>();
+  const answered = new WeakSet<http.ServerResponse>();
+  const nodeCall = (res: http.ServerResponse, calls = 1) => {
+    stats.nodeCalls += calls;
+    nodeCallsOf.set(res, (nodeCallsOf.get(res) ?? 0) + calls);
+  };
   let inFlight = 0;
   const held = new Set<http.ServerResponse>();
 
   let rollbackTo: number | null = null;
   let frozenAt: number | null = null;
+  let statusWhenFrozen = STATUS_UNRECOVERABLE;
+  /** A server before reorg recovery stops at any reorg, as it is, and says so with the old text. */
+  const stopAtReorg = () => {
+    frozenAt ??= visibleHeight();
+    statusWhenFrozen = STATUS_REORG_LEGACY;
+  };
   let scheduled: Scheduled[] = [];
   const visibleHeight = () => frozenAt ?? rollbackTo ?? ledger.height();
 
@@ -302,10 +350,17 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     if (contentType) headers["content-type"] = contentType;
     if (encoding === "identity") headers["content-length"] = String(sent);
     else headers["content-encoding"] = encoding; // tower-http drops the length: the answer is chunked
-    res.writeHead(status, headers);
-    for (const part of out) res.write(part);
-    res.end();
-    stats.bytesSent += sent;
+    answered.add(res);
+    const write = () => {
+      if (res.destroyed) return;
+      res.writeHead(status, headers);
+      for (const part of out) res.write(part);
+      res.end();
+      stats.bytesSent += sent;
+    };
+    const nodeWait = (nodeCallsOf.get(res) ?? 0) * nodeLatencyMs;
+    if (nodeWait > 0) setTimeout(write, nodeWait);
+    else write();
   }
 
   const sendText = (req: http.IncomingMessage, res: http.ServerResponse, status: number, text: string) =>
@@ -338,6 +393,18 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
         if (id !== undefined && (fault.route === "inscription" || fault.route === "validate"))
           sendText(req, res, 404, transientNotFound(id));
         else sendEmpty(req, res, 404);
+        return true;
+      case "output-not-found":
+        sendText(req, res, 404, outputNotFound(id ?? ""));
+        return true;
+      case "delegate-not-found":
+        sendText(req, res, 404, delegateNotFound(id ?? ""));
+        return true;
+      case "proxy-not-found":
+        sendText(req, res, 404, PROXY_NOT_FOUND);
+        return true;
+      case "no-route":
+        sendEmpty(req, res, 404);
         return true;
       case "html":
         send(req, res, 200, proxyErrorPage(), HTML);
@@ -376,6 +443,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     if (typeof json === "string") return sendText(req, res, 400, json);
     const view = visibleView(parsed.id);
     if (!view) return sendText(req, res, 404, notFound(parsed.id));
+    nodeCall(res); // the current transaction, from the node
     const content = contentOf(parsed.id);
     if (!json) return send(req, res, 200, inscriptionHtml(view, content), HTML);
     const { parts, shared } = inscriptionJson(view, content, fault ? jsonOverrides(fault.mode, view) : {});
@@ -411,6 +479,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
       if (!parsed.ok) return sendText(req, res, 400, parsed.error);
       const move: Move | undefined = ledger.at(parsed.id, visibleHeight());
       if (!move) return sendText(req, res, 404, notFound(parsed.id));
+      nodeCall(res); // each id's current transaction, from the node, one after the other
       answer.set(parsed.id, move.output.address !== null && move.output.address === address);
     }
     const entries = [...answer];
@@ -450,7 +519,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
   function statusRoute(req: http.IncomingMessage, res: http.ServerResponse) {
     const fault = takeFault("status");
     if (fault && answerFault(req, res, fault)) return;
-    sendText(req, res, 200, frozenAt === null ? STATUS_OK : STATUS_UNRECOVERABLE);
+    sendText(req, res, 200, frozenAt === null ? STATUS_OK : statusWhenFrozen);
   }
 
   // ---- control ------------------------------------------------------------------------------------------
@@ -493,6 +562,16 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
         controlBody("unrecoverable", body);
         chain.markUnrecoverable();
         return { blockCount: chain.blockCount() };
+      case "reorg":
+        return { height: chain.reorg(controlBody("reorg", body)), blockCount: chain.blockCount() };
+      case "reconfirm": {
+        const { inscriptionId } = controlBody("reconfirm", body);
+        chain.reconfirm(inscriptionId);
+        return moved(inscriptionId);
+      }
+      case "node-latency":
+        chain.setNodeLatency(controlBody("node-latency", body).ms);
+        return { ok: true };
     }
   }
 
@@ -521,7 +600,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     else if (route === "status") statusRoute(req, res);
     else if (route === "content") contentRoute(req, res, url);
     else sendEmpty(req, res, 404);
-    if ((route === "inscription" || route === "validate") && res.headersSent) countAnswer();
+    if ((route === "inscription" || route === "validate") && answered.has(res)) countAnswer();
   }
 
   function onRequest(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -574,18 +653,30 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     mine: (blocks) => ledger.mine(blocks),
     beginRollback(depth, { afterRequests } = {}) {
       if (!Number.isInteger(depth) || depth < 1) throw new RangeError("depth must be a positive integer");
-      schedule(afterRequests, () => (rollbackTo = ledger.height() - depth));
+      schedule(afterRequests, () => (recoversFromReorgs ? (rollbackTo = ledger.height() - depth) : stopAtReorg()));
     },
     endRollback: ({ afterRequests } = {}) => schedule(afterRequests, () => (rollbackTo = null)),
-    markUnrecoverable: () => void (frozenAt ??= visibleHeight()),
+    markUnrecoverable: () => (recoversFromReorgs ? void (frozenAt ??= visibleHeight()) : stopAtReorg()),
+    reorg({ depth, undo, longerBy }) {
+      if (!recoversFromReorgs) stopAtReorg();
+      return ledger.reorg(depth, undo, longerBy);
+    },
+    reconfirm: (id) => void ledger.reconfirm(id),
     failNext(mode, { times = 1, inscriptionId, route = "inscription" } = {}) {
       if (!FAULT_MODES.includes(mode)) throw new Error(`unknown fault mode ${mode}`);
+      if (
+        (mode === "delegate-not-found" && route !== "inscription") ||
+        (mode === "output-not-found" && !["inscription", "validate"].includes(route))
+      ) {
+        throw new Error(`${mode} is an answer of the inscription${mode === "output-not-found" ? " and validate routes" : " route"} only`);
+      }
       faults.push({ mode, remaining: times, inscriptionId, route });
     },
     clearFaults: () => void (faults = []),
     setLatency: (ms) => void (latencyMs = Math.max(0, ms)),
+    setNodeLatency: (ms) => void (nodeLatencyMs = Math.max(0, ms)),
     stats: () => ({ ...stats, byRoute: { ...stats.byRoute } }),
-    resetStats: () => void (stats = { requests: 0, maxInFlight: inFlight, bytesSent: 0, byRoute: {} }),
+    resetStats: () => void (stats = { requests: 0, maxInFlight: inFlight, bytesSent: 0, nodeCalls: 0, byRoute: {} }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of held) res.socket?.destroy();

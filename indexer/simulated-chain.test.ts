@@ -4,7 +4,7 @@ import { createBase58check } from "@scure/base";
 import http from "node:http";
 import zlib from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { chainAddressKind, encodeChainAddress, hash160, isDogecoinAddress } from "../app/domain/address.ts";
+import { chainAddressKind, encodeChainAddress, encodeWitnessAddress, hash160, isDogecoinAddress } from "../app/domain/address.ts";
 import { demoCatalogue } from "../db/demo-catalogue.ts";
 import {
   demoOtherHolders,
@@ -24,6 +24,8 @@ const BOB = testAddress("bob");
 const CAROL = testAddress("carol");
 const P2SH = encodeChainAddress(hash160(new TextEncoder().encode("a redeem script")), "p2sh", "mainnet");
 const TESTNET_ALICE = encodeChainAddress(hash160(new TextEncoder().encode("testnet key")), "p2pkh", "testnet");
+const WITNESS_V0 = encodeWitnessAddress({ version: 0, program: hash160(new TextEncoder().encode("a witness key")) });
+const WITNESS_V1 = encodeWitnessAddress({ version: 1, program: sha256(new TextEncoder().encode("a taproot key")) });
 
 const FIELDS = [
   "chain",
@@ -442,6 +444,22 @@ describe("moves", () => {
     expect((await inscription(chain, ID_C)).address).toBe(BOB);
   });
 
+  it("a transfer to a witness program answers its bech32 address (bc1…) and a witness script, as wonky-ord names it", async () => {
+    expect(WITNESS_V0).toMatch(/^bc1q[02-9ac-hj-np-z]{38}$/);
+    expect(WITNESS_V1).toMatch(/^bc1p[02-9ac-hj-np-z]{58}$/);
+    for (const [address, script] of [
+      [WITNESS_V0, `0014${bytesToHex(hash160(new TextEncoder().encode("a witness key")))}`],
+      [WITNESS_V1, `5120${bytesToHex(sha256(new TextEncoder().encode("a taproot key")))}`],
+    ]) {
+      chain.transfer(ID_B, address);
+      const body = await inscription(chain, ID_B);
+      expect([body.address, body.output.script_pubkey]).toEqual([address, script]);
+      expect(chainAddressKind(body.address, "mainnet")).toBe("witness");
+      expect(JSON.parse((await validate(chain, [ID_B], [address])).text)).toEqual({ [ID_B]: true });
+    }
+    chain.transfer(ID_B, ALICE);
+  });
+
   it("moveWithinOwner gives a new satpoint in a new block at the same address", async () => {
     const before = await inscription(chain, ID_A);
     chain.moveWithinOwner(ID_A);
@@ -467,6 +485,29 @@ describe("moves", () => {
     expect(chain.mine()).toBe(height + 1);
     expect(chain.mine(5)).toBe(height + 6);
     expect(() => chain.mine(0)).toThrow(RangeError);
+  });
+
+  it("on regtest and signet answers ord's test prefixes (0x71 n…, 0xc4 2…, bcrt1/tb1), and Dogecoin Core's regtest 0x6f reads false", async () => {
+    const hash = hash160(new TextEncoder().encode("regtest key"));
+    const ordP2pkh = encodeChainAddress(hash, "p2pkh", "regtest");
+    expect(ordP2pkh).toMatch(/^n/);
+    expect(ordP2pkh).toBe(encodeChainAddress(hash, "p2pkh", "testnet"));
+    const coreP2pkh = base58check.encode(Uint8Array.from([0x6f, ...hash])); // what dogecoind -regtest prints
+    for (const chainName of ["regtest", "signet"] as const) {
+      const test = await startSimulatedChain({ owners: new Map([[ID_A, ordP2pkh]]), chain: chainName });
+      chains.push(test);
+      const body = await inscription(test, ID_A);
+      expect([body.chain, body.address, body.output.script_pubkey]).toEqual([chainName, ordP2pkh, `76a914${bytesToHex(hash)}88ac`]);
+      expect(JSON.parse((await validate(test, [ID_A], [ordP2pkh])).text)).toEqual({ [ID_A]: true });
+      expect(JSON.parse((await validate(test, [ID_A], [coreP2pkh])).text)).toEqual({ [ID_A]: false });
+      expect(() => test.transfer(ID_A, coreP2pkh)).toThrow(/not a Dogecoin address on/);
+      test.transfer(ID_A, encodeChainAddress(hash, "p2sh", chainName));
+      expect((await inscription(test, ID_A)).address).toMatch(/^2/);
+      const witness = encodeWitnessAddress({ version: 0, program: hash }, chainName);
+      expect(witness).toMatch(chainName === "regtest" ? /^bcrt1q/ : /^tb1q/);
+      test.transfer(ID_A, witness);
+      expect((await inscription(test, ID_A)).address).toBe(witness);
+    }
   });
 
   it("answers the configured chain, with that chain's addresses", async () => {
@@ -568,6 +609,94 @@ describe("an unrecoverable reorg", () => {
   });
 });
 
+describe("a server from before reorg recovery (2024-08-28)", () => {
+  it("stops at any reorg for good and says so with the old text", async () => {
+    const chain = await newChain({ reorgRecovery: false });
+    chain.mine(2);
+    const count = chain.blockCount();
+    expect((await request(chain, "/status")).text).toBe("OK");
+    chain.beginRollback(1);
+    expect((await request(chain, "/status")).text).toBe("reorg detected, please rebuild the database.");
+    chain.endRollback();
+    chain.transfer(ID_A, BOB);
+    expect(await blockCount(chain)).toBe(count);
+    expect((await inscription(chain, ID_A)).address).toBe(ALICE);
+    const other = await newChain({ reorgRecovery: false });
+    other.reorg({ depth: 1, undo: [] });
+    expect((await request(other, "/status")).text).toBe("reorg detected, please rebuild the database.");
+  });
+});
+
+describe("a reorg that undoes moves (the node switches to a longer branch)", () => {
+  it("the undone move never happened: the item is back at its old satpoint, in a branch one block longer", async () => {
+    const chain = await newChain();
+    const before = await inscription(chain, ID_A);
+    chain.transfer(ID_A, BOB);
+    chain.transfer(ID_B, CAROL);
+    const tip = chain.height();
+    expect(chain.reorg({ depth: 2, undo: [ID_A] })).toBe(tip + 1);
+    expect(await blockCount(chain)).toBe(tip + 2);
+    const after = await inscription(chain, ID_A);
+    expect([after.address, after.satpoint]).toEqual([ALICE, before.satpoint]);
+    expect((await inscription(chain, ID_B)).address).toBe(CAROL); // in the new branch too
+    expect(() => chain.reorg({ depth: 1, undo: [ID_C] })).toThrow(/did not move in the last 1 blocks/);
+  });
+
+  it("lived as the real server does: savepoint restored (lower count), the new branch, then the re-index commits", async () => {
+    const chain = await newChain();
+    chain.transfer(ID_A, BOB);
+    const moved = await inscription(chain, ID_A);
+    chain.mine(3);
+    const count = chain.blockCount();
+    chain.beginRollback(45);
+    chain.reorg({ depth: 4, undo: [ID_A] });
+    expect(await blockCount(chain)).toBe(count - 45);
+    chain.endRollback();
+    expect(await blockCount(chain)).toBe(count + 1);
+    expect((await inscription(chain, ID_A)).address).toBe(ALICE);
+    chain.reconfirm(ID_A);
+    const again = await inscription(chain, ID_A);
+    expect([again.address, again.satpoint]).toEqual([BOB, moved.satpoint]);
+    expect(await blockCount(chain)).toBe(count + 2);
+    expect(() => chain.reconfirm(ID_A)).toThrow(/no move/);
+  });
+
+  it("POST /control/reorg and /control/reconfirm drive it", async () => {
+    const chain = await newChain();
+    chain.transfer(ID_A, BOB);
+    const reorged = await control(chain, "reorg", { depth: 1, undo: [ID_A], longerBy: 2 });
+    expect(JSON.parse(reorged.text)).toEqual({ height: chain.height(), blockCount: chain.height() + 1 });
+    expect(chain.ownerOf(ID_A)).toBe(ALICE);
+    expect((await control(chain, "reorg", { depth: 0, undo: [] })).status).toBe(400);
+    expect((await control(chain, "reorg", { depth: 1, undo: [UNKNOWN] })).status).toBe(404);
+    expect(JSON.parse((await control(chain, "reconfirm", { inscriptionId: ID_A })).text)).toMatchObject({ address: BOB });
+  });
+});
+
+describe("a slow node", () => {
+  it("each validated id costs one node call and its latency; a read costs one", async () => {
+    const chain = await newChain();
+    chain.setNodeLatency(40);
+    chain.resetStats();
+    let started = performance.now();
+    expect((await validate(chain, [ID_A, ID_B, ID_C], [ALICE, ALICE, BOB])).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(3 * 40 - 5);
+    expect(chain.stats().nodeCalls).toBe(3);
+    started = performance.now();
+    await inscription(chain, ID_A);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(40 - 5);
+    expect(chain.stats().nodeCalls).toBe(4);
+    const unknown = await validate(chain, [ID_A, UNKNOWN, ID_B], [ALICE, ALICE, ALICE]);
+    expect(unknown.status).toBe(404);
+    expect(chain.stats().nodeCalls).toBe(5); // the server stops at the unknown id
+    expect((await control(chain, "node-latency", { ms: 150 })).status).toBe(200);
+    started = performance.now();
+    await validate(chain, [ID_A], [ALICE]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(150 - 5);
+    expect((await control(chain, "node-latency", { ms: -1 })).status).toBe(400);
+  });
+});
+
 describe("faults", () => {
   let chain: SimulatedChain;
   beforeAll(async () => (chain = await newChain()));
@@ -582,6 +711,26 @@ describe("faults", () => {
       "text/plain; charset=utf-8",
       `inscription ${ID_A} current transaction not found`,
     ]);
+    expect((await request(chain, path)).status).toBe(200);
+  });
+
+  it("each kind of 404: output not found, delegate not found, a proxy's text, and axum's empty one", async () => {
+    const kinds = [
+      ["output-not-found", `inscription ${ID_A} current transaction output not found`],
+      ["delegate-not-found", `delegate ${ID_A} not found`],
+      ["proxy-not-found", "404 page not found"],
+      ["no-route", ""],
+    ] as const;
+    for (const [mode, text] of kinds) {
+      chain.failNext(mode);
+      const answer = await request(chain, path);
+      expect([answer.status, answer.text]).toEqual([404, text]);
+    }
+    chain.failNext("output-not-found", { route: "validate", inscriptionId: ID_B });
+    expect((await validate(chain, [ID_A, ID_B], [ALICE, ALICE])).text).toBe(`inscription ${ID_B} current transaction output not found`);
+    chain.failNext("no-route", { route: "validate" });
+    expect((await validate(chain, [ID_A], [ALICE])).text).toBe("");
+    expect(() => chain.failNext("delegate-not-found", { route: "validate" })).toThrow(/inscription route only/);
     expect((await request(chain, path)).status).toBe(200);
   });
 
@@ -747,8 +896,9 @@ describe("stats", () => {
     expect(stats.maxInFlight).toBe(4);
     expect(stats.byRoute).toEqual({ "block-count": 1, status: 1, inscription: 1, validate: 1, content: 1 });
     expect(stats.bytesSent).toBeGreaterThan(0);
+    expect(stats.nodeCalls).toBe(2); // the read and the one validated id
     chain.resetStats();
-    expect(chain.stats()).toEqual({ requests: 0, maxInFlight: 0, bytesSent: 0, byRoute: {} });
+    expect(chain.stats()).toEqual({ requests: 0, maxInFlight: 0, bytesSent: 0, nodeCalls: 0, byRoute: {} });
   });
 });
 

@@ -2,12 +2,15 @@
  * One ownership sync pass against a wonky-ord server, safe against its rollbacks (docs/indexer.md):
  *
  * 1. Opening check: `/status` (a server stopped for good is `stalled`) and `/block-count` (below the
- *    highest count ever seen means the server answers from an older state: `rewinding`).
- * 2. Read: one `/inscriptions/validate` call per 500 known (item, owner) pairs; full reads only for pairs
- *    answered false, items never seen, address-less items, and ids a failed batch left unanswered.
+ *    highest count ever seen means the server is rewinding: it answers from an older state).
+ * 2. Read: `/inscriptions/validate` for every known (item, owner) pair, in batches sized by how fast the
+ *    server answers; full reads only for pairs answered false, items never seen, address-less items, and
+ *    ids validate could not answer.
  * 3. Closing check: the block count must not have fallen and the server must still be indexing.
- * 4. Stale-answer check: an item read back at a satpoint it already left (within a reorg's reach) means
- *    the answers came from an older state: the whole pass is `rewinding`.
+ * 4. Second look: every move read is read again, and the count checked once more. A rollback that began
+ *    and ended inside the pass showed some items in an older state; their second read differs, and only
+ *    they are held back (in doubt) until the next pass. A move read the same twice, across a check that
+ *    saw no rollback, is the settled chain's: applied, also when a reorg returned the item to where it was.
  * 5. Only then the moves are applied (each in its own transaction), stakes held by anyone but the P2PKH
  *    owner end, and the highest block count is raised.
  * A held-back pass changes nothing; it is recorded with its reason, logged, and shown in health/CLI.
@@ -24,7 +27,6 @@ import {
   knownOwners,
   recordFirstOwners,
   recordSyncRun,
-  satpointsLeft,
   type FirstSighting,
   type KnownOwner,
   type Move,
@@ -32,7 +34,7 @@ import {
   type SyncSource,
   type SyncState,
 } from "../db/queries/ownership.server.ts";
-import { createOrdClient, OrdError, type OrdClient, type OrdInscription } from "./ord-client.server.ts";
+import { createOrdClient, OrdError, type OrdClient, type OrdInscription, type ValidateOutcome } from "./ord-client.server.ts";
 import { runExclusive } from "./pass-lock.server.ts";
 
 export type SyncProgress = { done: number; total: number; ownersChanged: number; errors: number };
@@ -52,33 +54,39 @@ export type SyncOptions = {
   client?: OrdClient;
 };
 
-export type SyncReport =
-  | (SyncRun & { skipped: false; firstSeen: number; satpointMoves: number; fullReads: number; durationMs: number })
-  | { skipped: true; source: SyncSource };
-
 /**
- * wonky-ord restores a savepoint at most 49 blocks back; an item seen leaving a satpoint this many blocks
- * before the highest count seen cannot be shown there again by a rollback, only by a real reorg.
+ * A pass's figures besides those recorded in `sync_runs`: `inDoubt` items read differently twice (or not
+ * read the second time), held back until the next pass; `returns` items back where a reorg undid their
+ * move; `stakesReopened` stakes continued because of it; `validateRequests`/`validateTimeouts` and
+ * `validateBatchMax` (the largest batch answered) show how the server's speed sized the batches.
  */
-export const REORG_REACH_BLOCKS = 50;
+export type PassFigures = {
+  firstSeen: number;
+  satpointMoves: number;
+  fullReads: number;
+  inDoubt: number;
+  returns: number;
+  stakesReopened: number;
+  validateRequests: number;
+  validateTimeouts: number;
+  validateBatchMax: number;
+  durationMs: number;
+};
+
+export type SyncReport = (SyncRun & PassFigures & { skipped: false }) | { skipped: true; source: SyncSource };
 
 /** First sightings (items never read, e.g. a first sync of 1,883) are recorded this many per statement. */
 const FIRST_SIGHTINGS_PER_BATCH = 500;
 
 type HeldBack = { state: Exclude<SyncState, "ok">; reason: string };
 
-type Tally = {
-  checked: number;
-  ownersChanged: number;
-  firstSeen: number;
-  satpointMoves: number;
-  stakesEnded: number;
-  errors: number;
-  fullReads: number;
-};
+type Tally = Omit<PassFigures, "durationMs"> & { checked: number; ownersChanged: number; stakesEnded: number; errors: number };
+
+/** A move read, with the inscription to read again. */
+type ReadMove = Move & { inscriptionId: string };
 
 /** What a pass read: where items are now, for those that differ from what the database holds. */
-type Reading = { firstSightings: FirstSighting[]; moves: Move[] };
+type Reading = { firstSightings: FirstSighting[]; moves: ReadMove[] };
 
 /** Servers already reported as lacking `/inscriptions/validate` (logged once per process). */
 const warnedNoValidate = new Set<string>();
@@ -102,22 +110,41 @@ function ownClient(options: SyncOptions): OrdClient {
   return createOrdClient({ baseUrl: options.ordUrl, chain, concurrency, timeoutMs, retries, maxBodyBytes });
 }
 
-const newTally = (): Tally => ({ checked: 0, ownersChanged: 0, firstSeen: 0, satpointMoves: 0, stakesEnded: 0, errors: 0, fullReads: 0 });
+const figuresOf = (tally: Tally): Omit<PassFigures, "durationMs"> => ({
+  firstSeen: tally.firstSeen,
+  satpointMoves: tally.satpointMoves,
+  fullReads: tally.fullReads,
+  inDoubt: tally.inDoubt,
+  returns: tally.returns,
+  stakesReopened: tally.stakesReopened,
+  validateRequests: tally.validateRequests,
+  validateTimeouts: tally.validateTimeouts,
+  validateBatchMax: tally.validateBatchMax,
+});
+
+const newTally = (): Tally => ({
+  checked: 0,
+  ownersChanged: 0,
+  firstSeen: 0,
+  satpointMoves: 0,
+  stakesEnded: 0,
+  errors: 0,
+  fullReads: 0,
+  inDoubt: 0,
+  returns: 0,
+  stakesReopened: 0,
+  validateRequests: 0,
+  validateTimeouts: 0,
+  validateBatchMax: 0,
+});
 
 async function syncPass(options: SyncOptions, client: OrdClient): Promise<SyncReport> {
   const startedAt = now();
   const started = performance.now();
   const tally = newTally();
-  const finish = async (count: number | null, heldBack: HeldBack | null) => {
+  const finish = async (count: number | null, heldBack: HeldBack | null): Promise<SyncReport> => {
     const run = await recordPass(options, { startedAt, count, heldBack, tally });
-    return {
-      ...run,
-      skipped: false as const,
-      firstSeen: tally.firstSeen,
-      satpointMoves: tally.satpointMoves,
-      fullReads: tally.fullReads,
-      durationMs: Math.round(performance.now() - started),
-    };
+    return { ...run, ...figuresOf(tally), skipped: false, durationMs: Math.round(performance.now() - started) };
   };
 
   const highest = await highestBlockCount(options.sql);
@@ -128,19 +155,26 @@ async function syncPass(options: SyncOptions, client: OrdClient): Promise<SyncRe
   if (options.signal?.aborted)
     return finish(opening.count, { state: "unavailable", reason: "interrupted before the end of the pass (shutdown)" });
 
-  const closing = await checkServer(client, opening.count, options.signal);
-  if ("held" in closing) {
-    const fell = closing.held.state === "rewinding";
-    const reason = fell ? `block count fell from ${opening.count} to ${closing.count} during the pass` : closing.held.reason;
-    return finish(opening.count, { ...closing.held, reason });
-  }
+  const closing = await closingCheck(client, opening.count, options.signal);
+  if ("held" in closing) return finish(opening.count, closing.held);
 
-  const stale = await staleAnswer(options.sql, reading.moves, Math.max(highest ?? 0, closing.count));
-  if (stale) return finish(closing.count, { state: "rewinding", reason: stale });
+  // The second look comes after a check that saw no rollback, so it reads the state the server settled on.
+  const confirmed = await readAgain(options, client, reading, tally);
+  if (options.signal?.aborted)
+    return finish(closing.count, { state: "unavailable", reason: "interrupted before the end of the pass (shutdown)" });
+  const last = confirmed.readAgain ? await closingCheck(client, closing.count, options.signal) : closing;
+  if ("held" in last) return finish(closing.count, last.held);
 
-  await applyReading(options, reading, closing.count - 1, tally);
+  await applyReading(options, confirmed, last.count - 1, tally);
   tally.stakesEnded += await endForeignStakes(options.sql, now());
-  return finish(closing.count, null);
+  return finish(last.count, null);
+}
+
+/** The server is still indexing and its count has not fallen below `floor` (the count read before). */
+async function closingCheck(client: OrdClient, floor: number, signal?: AbortSignal): Promise<ServerCheck> {
+  const check = await checkServer(client, floor, signal);
+  if (!("held" in check) || check.held.state !== "rewinding") return check;
+  return { ...check, held: { state: "rewinding", reason: `block count fell from ${floor} to ${check.count} during the pass` } };
 }
 
 type ServerCheck = { count: number } | { count: number | null; held: HeldBack };
@@ -170,7 +204,7 @@ async function readPositions(options: SyncOptions, client: OrdClient, tally: Tal
   const known = await knownOwners(options.sql);
   const report = () =>
     options.onProgress?.({ done: tally.checked, total: known.length, ownersChanged: tally.ownersChanged, errors: tally.errors });
-  const toRead = await unconfirmed(options, client, known);
+  const toRead = await unconfirmed(options, client, known, tally);
   tally.checked = known.length - toRead.length;
   if (tally.checked > 0) report();
 
@@ -188,14 +222,15 @@ async function readPositions(options: SyncOptions, client: OrdClient, tally: Tal
 }
 
 /** The known items whose owner validate could not confirm (all of them when the server has no validate route). */
-async function unconfirmed(options: SyncOptions, client: OrdClient, known: KnownOwner[]): Promise<KnownOwner[]> {
+async function unconfirmed(options: SyncOptions, client: OrdClient, known: KnownOwner[], tally: Tally): Promise<KnownOwner[]> {
   const pairs = known.flatMap((item) =>
     item.seen && item.ownerAddress !== null ? [{ inscriptionId: item.inscriptionId, address: item.ownerAddress }] : [],
   );
   if (pairs.length === 0) return known;
   try {
-    const { confirmed } = await client.validateAll(pairs, options.signal);
-    return known.filter((item) => !confirmed.has(item.inscriptionId));
+    const outcome = await client.validateAll(pairs, options.signal);
+    noteValidation(tally, outcome);
+    return known.filter((item) => !outcome.confirmed.has(item.inscriptionId));
   } catch (error) {
     if (!(error instanceof OrdError)) throw error;
     if (error.reason === "unsupported" && !warnedNoValidate.has(options.ordUrl)) {
@@ -209,6 +244,12 @@ async function unconfirmed(options: SyncOptions, client: OrdClient, known: Known
   }
 }
 
+function noteValidation(tally: Tally, outcome: ValidateOutcome): void {
+  tally.validateRequests = outcome.batchSizes.length + outcome.timeouts;
+  tally.validateTimeouts = outcome.timeouts;
+  tally.validateBatchMax = Math.max(0, ...outcome.batchSizes);
+}
+
 function noteReading(reading: Reading, item: KnownOwner, position: OrdInscription, at: Date): void {
   const { address, kind, satpoint } = position;
   if (!item.seen) {
@@ -216,7 +257,7 @@ function noteReading(reading: Reading, item: KnownOwner, position: OrdInscriptio
     return;
   }
   if (address === item.ownerAddress && kind === item.ownerKind && satpoint === item.satpoint) return;
-  reading.moves.push({ itemId: item.itemId, address, kind, satpoint, blockHeight: null, at });
+  reading.moves.push({ itemId: item.itemId, inscriptionId: item.inscriptionId, address, kind, satpoint, blockHeight: null, at });
 }
 
 function noteUnreadable(options: SyncOptions, tally: Tally, item: KnownOwner, error: OrdError): void {
@@ -229,13 +270,40 @@ function noteUnreadable(options: SyncOptions, tally: Tally, item: KnownOwner, er
   });
 }
 
-/** Why the answers must be from an older state, or null: an item is back at a satpoint it left within a reorg's reach. */
-async function staleAnswer(sql: Sql, moves: readonly Move[], highestCount: number): Promise<string | null> {
-  const left = await satpointsLeft(sql, moves);
-  const recent = left.find((row) => row.leftAtHeight !== null && highestCount - 1 - row.leftAtHeight < REORG_REACH_BLOCKS);
-  if (!recent) return null;
-  return `stale answer: item ${recent.itemId} is back at satpoint ${recent.satpoint}, which it left at height ${recent.leftAtHeight}`;
+/**
+ * Reads every move again (first sightings are not: no stake can exist on an item never seen, and an older
+ * position recorded for one is corrected by the next pass as a move). A move read the same twice stays;
+ * one read otherwise, or not read, is in doubt: left for the next pass.
+ */
+async function readAgain(
+  options: SyncOptions,
+  client: OrdClient,
+  reading: Reading,
+  tally: Tally,
+): Promise<Reading & { readAgain: boolean }> {
+  if (reading.moves.length === 0) return { ...reading, readAgain: false };
+  const logger = options.logger ?? silentLogger;
+  const moves: ReadMove[] = [];
+  for await (const { item: first, result } of client.inscriptions(reading.moves, options.signal)) {
+    tally.fullReads += 1;
+    if (result.ok && samePosition(first, result.inscription)) {
+      moves.push(first);
+      continue;
+    }
+    tally.inDoubt += 1;
+    if (!result.ok) tally.errors += 1;
+    logger.warn({
+      msg: "move held back: its second read differs (an answer from a rollback, or it moved again); read again next pass",
+      inscriptionId: first.inscriptionId,
+      first: { address: first.address, satpoint: first.satpoint },
+      second: result.ok ? { address: result.inscription.address, satpoint: result.inscription.satpoint } : { error: result.error.message },
+    });
+  }
+  return { firstSightings: reading.firstSightings, moves, readAgain: true };
 }
+
+const samePosition = (move: Move, position: OrdInscription) =>
+  move.address === position.address && move.kind === position.kind && move.satpoint === position.satpoint;
 
 async function applyReading(options: SyncOptions, reading: Reading, height: number, tally: Tally): Promise<void> {
   const logger = options.logger ?? silentLogger;
@@ -260,6 +328,18 @@ async function applyOneMove(options: SyncOptions, move: Move, tally: Tally): Pro
     const applied = await applyMove(options.sql, move);
     if (!applied.moved) return;
     tally.stakesEnded += applied.stakesEnded;
+    tally.stakesReopened += applied.stakesReopened;
+    if (applied.returned) {
+      tally.returns += 1;
+      logger.warn({
+        msg: "a reorg undid a move: the item is back where it was",
+        itemId: move.itemId,
+        satpoint: move.satpoint,
+        holder: { address: move.address, kind: move.kind },
+        stakesEnded: applied.stakesEnded,
+        stakesReopened: applied.stakesReopened,
+      });
+    }
     if (!applied.ownerChanged) return void (tally.satpointMoves += 1);
     tally.ownersChanged += 1;
     logger.debug({
@@ -296,8 +376,7 @@ async function recordPass(
   await recordSyncRun(options.sql, run, applied ? count : null);
   observeSyncPass({ ...run, seconds: (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000 });
   const logger = options.logger ?? silentLogger;
-  if (applied)
-    logger.info({ msg: "sync", ...run, firstSeen: tally.firstSeen, satpointMoves: tally.satpointMoves, fullReads: tally.fullReads });
+  if (applied) logger.info({ msg: "sync", ...run, ...figuresOf(tally) });
   else logger.warn({ msg: `sync held back (${run.state}): nothing changed`, ...run });
   return run;
 }

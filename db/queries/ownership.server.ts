@@ -1,13 +1,14 @@
 /**
- * Ownership as the indexer sees it: current holders (a P2PKH wallet, a P2SH address or an address-less
- * output), every move seen, stakes ended by a move, the highest block count seen, and sync passes.
+ * Ownership as the indexer sees it: current holders (a P2PKH wallet, a P2SH or witness address, or an
+ * address-less output), every move seen, stakes ended by a move (and reopened when a reorg undoes that
+ * move), the highest block count seen, and sync passes.
  */
 import type { Queryable, Sql } from "../client.server.ts";
 
 export type SyncSource = "scheduled" | "cli" | "startup";
 
 /** Where an item sits: only a `p2pkh` holder is a wallet that can sign, stake and earn. */
-export type OwnerKind = "p2pkh" | "p2sh" | "none";
+export type OwnerKind = "p2pkh" | "p2sh" | "witness" | "none";
 
 /** A pass applied what it read (`ok`) or was held back, changing nothing (the others). */
 export type SyncState = "ok" | "rewinding" | "stalled" | "unavailable";
@@ -26,7 +27,12 @@ export type KnownOwner = {
 
 export type Move = Holder & { itemId: number; satpoint: string; blockHeight: number | null; at: Date };
 
-export type AppliedMove = { moved: false } | { moved: true; ownerChanged: boolean; from: Holder; stakesEnded: number };
+/**
+ * `returned`: the item is back at a satpoint it had left, which only a reorg undoing the move away can do;
+ * `stakesReopened`: the stake that move had ended, continued (see `reopenUndoneStake`).
+ */
+export type AppliedMove =
+  { moved: false } | { moved: true; ownerChanged: boolean; from: Holder; stakesEnded: number; returned: boolean; stakesReopened: number };
 
 export type SyncRun = {
   source: SyncSource;
@@ -53,8 +59,9 @@ export async function knownOwners(sql: Queryable): Promise<KnownOwner[]> {
 
 /**
  * Records a move in one transaction: the ownership row, a transfer row, and, when the holder changed, the
- * end of an open stake held by anyone but a P2PKH new owner. Compare-and-set on the current position under
- * its row lock (`on conflict … where` sees the latest committed row), so two syncs applying the same move at
+ * end of an open stake held by anyone but a P2PKH new owner; when the move is a return (a reorg undid the
+ * move away), the stake that move ended is continued. Compare-and-set on the current position under its
+ * row lock (`on conflict … where` sees the latest committed row), so two syncs applying the same move at
  * once record it once.
  */
 export async function applyMove(sql: Sql, move: Move): Promise<AppliedMove> {
@@ -96,8 +103,50 @@ export async function applyMove(sql: Sql, move: Move): Promise<AppliedMove> {
     ]);
     if (!row.moved) return { moved: false };
     const ownerChanged = row.fromAddress !== address || row.fromKind !== kind;
-    return { moved: true, ownerChanged, from: { address: row.fromAddress, kind: row.fromKind ?? "none" }, stakesEnded: row.stakesEnded };
+    const { returned, stakesReopened } = await reopenUndoneStake(tx, move);
+    return {
+      moved: true,
+      ownerChanged,
+      from: { address: row.fromAddress, kind: row.fromKind ?? "none" },
+      stakesEnded: row.stakesEnded,
+      returned,
+      stakesReopened,
+    };
   });
+}
+
+/**
+ * After a move just recorded: is the item back at a satpoint it had left (an output, once spent, never
+ * holds it again on one chain, so only a reorg that undid the move away does this)? If so, and that move
+ * ended the stake of the holder it returns to (their last stake on the item ended `transferred` when or
+ * after the item left them), a new stake continues it from `at`, linked by `reopened_from`. It starts now,
+ * not back then: hours already credited stay as they are (the ledger is append-only), and whoever held the
+ * item in between keeps the stake history that voting-power snapshots read.
+ */
+async function reopenUndoneStake(tx: Queryable, move: Move): Promise<{ returned: boolean; stakesReopened: number }> {
+  const { itemId, address, kind, satpoint, at } = move;
+  const [row] = await tx<{ returned: boolean; stakesReopened: number }[]>`
+    with arrived as (
+      select max(id) as id from transfers where item_id = ${itemId}
+    ), left_it as (
+      select later.seen_at as left_at
+      from transfers earlier
+      join lateral (
+        select t.seen_at from transfers t where t.item_id = earlier.item_id and t.id > earlier.id order by t.id limit 1
+      ) later on true
+      where earlier.item_id = ${itemId} and earlier.satpoint = ${satpoint} and earlier.id < (select id from arrived)
+      order by earlier.id desc limit 1
+    ), last_stake as (
+      select id, end_reason, ended_at from stakes where item_id = ${itemId} and address = ${address}::text order by id desc limit 1
+    ), reopened as (
+      insert into stakes (item_id, address, started_at, reopened_from)
+      select ${itemId}, ${address}, ${at}, s.id from last_stake s, left_it l
+      where ${kind} = 'p2pkh' and s.end_reason = 'transferred' and s.ended_at >= l.left_at
+      on conflict (item_id) where ended_at is null do nothing
+      returning id
+    )
+    select exists (select 1 from left_it) as returned, (select count(*)::int from reopened) as stakes_reopened`;
+  return row;
 }
 
 export type FirstSighting = Holder & { itemId: number; satpoint: string };
@@ -148,25 +197,6 @@ export async function endForeignStakes(sql: Queryable, at: Date): Promise<number
       and (o.owner_kind <> 'p2pkh' or s.address is distinct from o.owner_address)
     returning s.id`;
   return rows.length;
-}
-
-export type LeftSatpoint = { itemId: number; satpoint: string; leftAtHeight: number | null };
-
-/**
- * For each (item, satpoint) read, whether the item has already left that satpoint, and at what height we
- * saw it leave. A spent output never holds the inscription again on one chain: seeing it there again
- * means the answer comes from an older state (a rollback in progress), unless a reorg undid the move.
- */
-export async function satpointsLeft(sql: Queryable, reads: readonly { itemId: number; satpoint: string }[]): Promise<LeftSatpoint[]> {
-  if (reads.length === 0) return [];
-  return sql<LeftSatpoint[]>`
-    select distinct on (r.item_id) r.item_id, r.satpoint, later.block_height as left_at_height
-    from unnest(${reads.map((r) => r.itemId)}::int[], ${reads.map((r) => r.satpoint)}::text[]) as r(item_id, satpoint)
-    join transfers seen on seen.item_id = r.item_id and seen.satpoint = r.satpoint
-    join lateral (
-      select t.block_height from transfers t where t.item_id = r.item_id and t.id > seen.id order by t.id limit 1
-    ) later on true
-    order by r.item_id, seen.id desc`;
 }
 
 /** The highest block count any pass has seen, or null before the first. */

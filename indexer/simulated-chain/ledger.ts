@@ -1,6 +1,8 @@
 /**
  * The simulated chain's true state: a tip height and, per inscription, its history of moves (height, output,
- * satpoint). Reading "as of height h" takes the last move at or below h, which is all a rollback needs.
+ * satpoint). Reading "as of height h" takes the last move at or below h, which is all a rollback needs. A
+ * reorg replaces the last blocks with a longer branch in which some moves never happened; such a move's
+ * transaction can confirm again later (same transaction, so the same satpoint).
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
@@ -25,6 +27,8 @@ export function createLedger(owners: ReadonlyMap<string, string>, chain: OrdChai
   let sequence = 0;
   const items = new Map<string, Item>();
   const byNumber: string[] = [];
+  /** Per item, the moves reorgs undid (newest last), which `reconfirm` can confirm again. */
+  const undone = new Map<string, Move[]>();
 
   for (const [inscriptionId, address] of owners) {
     const parsed = parseInscriptionId(inscriptionId);
@@ -76,6 +80,37 @@ export function createLedger(owners: ReadonlyMap<string, string>, chain: OrdChai
     moveWithinOwner(inscriptionId: string): Move {
       const target = item(inscriptionId);
       return record(target, target.moves.at(-1)!.output);
+    },
+    /**
+     * The last `depth` blocks are replaced by a branch `longerBy` blocks longer, in which the moves of `undo`
+     * made in those blocks never happened (every other move is in the new branch too). Returns the new height.
+     */
+    reorg(depth: number, undo: readonly string[], longerBy = 1): number {
+      if (!Number.isInteger(depth) || depth < 1) throw new RangeError("depth must be a positive integer");
+      if (!Number.isInteger(longerBy) || longerBy < 0) throw new RangeError("longerBy must be a whole number");
+      const fork = height - depth;
+      for (const inscriptionId of undo) {
+        const target = item(inscriptionId);
+        const orphaned = target.moves.filter((move) => move.height > fork);
+        if (orphaned.length === 0 || target.moves.length - orphaned.length < 1) {
+          throw new Error(`${inscriptionId} did not move in the last ${depth} blocks`);
+        }
+        target.moves = target.moves.filter((move) => move.height <= fork);
+        undone.set(inscriptionId, [...(undone.get(inscriptionId) ?? []), ...orphaned]);
+      }
+      height += longerBy;
+      return height;
+    },
+    /** The oldest move a reorg undid for this item confirms again in a new block: same output, same satpoint. */
+    reconfirm(inscriptionId: string): Move {
+      const target = item(inscriptionId);
+      const pending = undone.get(inscriptionId) ?? [];
+      const again = pending.shift();
+      if (!again) throw new Error(`no move of ${inscriptionId} was undone by a reorg`);
+      height += 1;
+      const move = { ...again, height };
+      target.moves.push(move);
+      return move;
     },
   };
 }

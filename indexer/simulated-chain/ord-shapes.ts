@@ -17,10 +17,18 @@ export const MAX_HEAD_BYTES = 8192 + 4096 * 100;
 
 export const STATUS_OK = "OK";
 export const STATUS_UNRECOVERABLE = "unrecoverable reorg detected, please rebuild the database.";
+/** What servers before reorg recovery (2024-08-28) answer after ANY reorg, having stopped for good. */
+export const STATUS_REORG_LEGACY = "reorg detected, please rebuild the database.";
 export const INTERNAL_SERVER_ERROR = "Internal Server Error";
 export const notFound = (inscriptionId: string) => `inscription ${inscriptionId} not found`;
 /** The 404 of an existing inscription when the server's node lookup (getrawtransaction) fails. */
 export const transientNotFound = (inscriptionId: string) => `inscription ${inscriptionId} current transaction not found`;
+/** The 404 when the transaction is found but has no output at the satpoint's vout. */
+export const outputNotFound = (inscriptionId: string) => `inscription ${inscriptionId} current transaction output not found`;
+/** `/inscription/{id}` of an inscription whose delegate is not indexed (the text names the inscription, not the delegate). */
+export const delegateNotFound = (inscriptionId: string) => `delegate ${inscriptionId} not found`;
+/** A reverse proxy's own 404 (Traefik's and Go's text): a body, but about no inscription and no route of the server. */
+export const PROXY_NOT_FOUND = "404 page not found";
 /** axum's `Path` rejection (400). */
 export const invalidUrl = (message: string) => `Invalid URL: ${message}`;
 /** axum's `Query` rejection (400), with serde_urlencoded's message. */

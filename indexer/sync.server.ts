@@ -106,8 +106,8 @@ export async function syncOnce(options: SyncOptions): Promise<SyncReport> {
 }
 
 function ownClient(options: SyncOptions): OrdClient {
-  const { concurrency, timeoutMs, retries, chain, maxBodyBytes } = options.config.indexer;
-  return createOrdClient({ baseUrl: options.ordUrl, chain, concurrency, timeoutMs, retries, maxBodyBytes });
+  const { concurrency, timeoutMs, validateTimeoutMs, retries, chain, maxBodyBytes } = options.config.indexer;
+  return createOrdClient({ baseUrl: options.ordUrl, chain, concurrency, timeoutMs, validateTimeoutMs, retries, maxBodyBytes });
 }
 
 const figuresOf = (tally: Tally): Omit<PassFigures, "durationMs"> => ({

@@ -22,6 +22,7 @@ export function indexerConfig(overrides: Partial<Config["indexer"]> = {}): Pick<
       accrualCron: "0 * * * *",
       concurrency: 16,
       timeoutMs: 2000,
+      validateTimeoutMs: 4000,
       retries: 0,
       catchUpHours: 72,
       chain: "mainnet",

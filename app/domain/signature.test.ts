@@ -2,6 +2,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 // bitcoinjs-message is the independent signer (what MyDoge itself uses).
 import bitcoinMessage from "bitcoinjs-message";
 import { describe, expect, it } from "vitest";
+import { encodeChainAddress, hash160, networkOfChain, ORD_CHAINS } from "./address.ts";
 import { addressOfPrivateKey } from "./signature.ts";
 import { isValidSignedMessage, signMessage, SignatureError, verifySignedMessage } from "./signature.ts";
 import { base64 } from "@scure/base";
@@ -38,6 +39,16 @@ describe("verifySignedMessage", () => {
     const signature = independentSign(message, "\x18Bitcoin Signed Message:\n");
     expect(testnetAddress.startsWith("n")).toBe(true);
     expect(verifySignedMessage(message, testnetAddress, signature)).toBe("bitcoin");
+  });
+
+  it("verifies a holder as the ord server names them on every chain (regtest and signet too: 0x71)", () => {
+    const signature = independentSign(message, "\x18Bitcoin Signed Message:\n");
+    const keyHash = hash160(secp256k1.getPublicKey(key, true));
+    for (const chain of ORD_CHAINS) {
+      const holder = encodeChainAddress(keyHash, "p2pkh", chain);
+      expect(holder).toBe(addressOfPrivateKey(key, networkOfChain(chain)));
+      expect(verifySignedMessage(message, holder, signature)).toBe("bitcoin");
+    }
   });
 
   it("agrees with the independent verifier on our own signatures", () => {

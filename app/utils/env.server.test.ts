@@ -109,6 +109,23 @@ describe("loadConfig", () => {
     it("says what is wrong with ADMIN_ADDRESS", () => {
       expect(configError({ ADMIN_ADDRESS: "nope" }).message).toBe("ADMIN_ADDRESS: ADMIN_ADDRESS is not a valid Dogecoin address");
     });
+
+    it("refuses an ADMIN_ADDRESS of another network than ORD_CHAIN's holders (ord prints n… on every test chain)", () => {
+      const testnetAdmin = "nUqKQtZkcDR28K6aAeVuFeFY5pYZtf92ht";
+      expect(configError({ ADMIN_ADDRESS: testnetAdmin }).message).toBe(
+        "ADMIN_ADDRESS: with ORD_CHAIN=mainnet it must be a mainnet address (D…), as the ord server names holders",
+      );
+      expect(configError({ ADMIN_ADDRESS: ADMIN, ORD_CHAIN: "regtest" }).message).toMatch(/^ADMIN_ADDRESS: .*a test-chain address \(n…\)/);
+      for (const chain of ["testnet", "signet", "regtest"]) {
+        expect(loadConfig({ ADMIN_ADDRESS: testnetAdmin, ORD_CHAIN: chain }).adminAddress).toBe(testnetAdmin);
+      }
+    });
+
+    it("reads INDEXER_VALIDATE_TIMEOUT_MS (default 10 s)", () => {
+      expect(loadConfig({}).indexer.validateTimeoutMs).toBe(10_000);
+      expect(loadConfig({ INDEXER_VALIDATE_TIMEOUT_MS: "30000" }).indexer.validateTimeoutMs).toBe(30_000);
+      expect(configError({ INDEXER_VALIDATE_TIMEOUT_MS: "10" }).message).toMatch(/^INDEXER_VALIDATE_TIMEOUT_MS: /);
+    });
   });
 
   describe("hardening settings (docs/security.md)", () => {

@@ -5,7 +5,7 @@
 import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
-import { isDogecoinAddress, ORD_CHAINS, type OrdChain } from "../domain/address.ts";
+import { isDogecoinAddress, networkOfChain, ORD_CHAINS, parseAddress, type OrdChain } from "../domain/address.ts";
 import { parseItemImageUrl } from "../domain/image-hosts.ts";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "./logger.server.ts";
 
@@ -141,6 +141,7 @@ const EnvSchema = z.object({
   INDEXER_ACCRUAL_CRON: cron.default("0 * * * *"),
   INDEXER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   INDEXER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  INDEXER_VALIDATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   INDEXER_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   ACCRUAL_CATCHUP_HOURS: z.coerce
     .number()
@@ -190,6 +191,8 @@ export type Config = {
     accrualCron: string;
     concurrency: number;
     timeoutMs: number;
+    /** A validate batch's own timeout (INDEXER_VALIDATE_TIMEOUT_MS): each id costs the ord server a node call. */
+    validateTimeoutMs: number;
     retries: number;
     catchUpHours: number;
     /** The chain ord answers must be about (ORD_CHAIN); answers about another, or naming its addresses, are errors. */
@@ -224,6 +227,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.NODE_ENV === "production" && !e.ADMIN_ADDRESS) {
     throw new ConfigError("ADMIN_ADDRESS is required with NODE_ENV=production");
   }
+  const adminNetwork = e.ADMIN_ADDRESS && parseAddress(e.ADMIN_ADDRESS).network;
+  if (adminNetwork && adminNetwork !== networkOfChain(e.ORD_CHAIN)) {
+    // wonky-ord names holders on testnet, signet and regtest alike with 0x71 (n…) addresses, on mainnet D….
+    const expected = networkOfChain(e.ORD_CHAIN) === "mainnet" ? "a mainnet address (D…)" : "a test-chain address (n…)";
+    throw new ConfigError(`ADMIN_ADDRESS: with ORD_CHAIN=${e.ORD_CHAIN} it must be ${expected}, as the ord server names holders`);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     nodeEnv: e.NODE_ENV,
@@ -247,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accrualCron: e.INDEXER_ACCRUAL_CRON,
       concurrency: e.INDEXER_CONCURRENCY,
       timeoutMs: e.INDEXER_TIMEOUT_MS,
+      validateTimeoutMs: e.INDEXER_VALIDATE_TIMEOUT_MS,
       retries: e.INDEXER_RETRIES,
       catchUpHours: e.ACCRUAL_CATCHUP_HOURS,
       chain: e.ORD_CHAIN,

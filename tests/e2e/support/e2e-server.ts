@@ -96,6 +96,7 @@ export async function startE2eWorld({
             accrualCron: "0 * * * *",
             concurrency: 8,
             timeoutMs: 2000,
+            validateTimeoutMs: 4000,
             retries: 0,
             catchUpHours: 72,
             chain: "mainnet",

@@ -10,6 +10,7 @@ const SUITES = {
   indexer: () => import("./indexer.ts"),
   "block-walk": () => import("./block-walk.ts"),
   render: () => import("./render.ts"),
+  "validate-batches": () => import("./validate-batches.ts"),
 } as const;
 
 type Suite = keyof typeof SUITES;

@@ -100,9 +100,10 @@ export type OrdClient = {
   /** One validate request (any number of pairs; with the validate timeout; a timeout is not retried). */
   validate(pairs: readonly ValidatePair[], signal?: AbortSignal): Promise<Map<string, boolean>>;
   /**
-   * Validates any number of pairs in batches sized by the server's answers: small at first, doubled while
-   * answers come within a quarter of the validate timeout, halved when slower than half of it or on a
-   * timeout (the timed-out batch is asked again in halves; an id that times out alone is left unanswered).
+   * Validates any number of pairs in batches sized by the server's answers: small at first, growing (at
+   * most doubling) towards what the answers' pace brings within a quarter of the validate timeout, halved
+   * after an answer slower than half of it or a timeout (the timed-out batch is asked again in halves; an
+   * id that times out alone is left unanswered).
    * A 404 naming an id leaves that id unanswered and asks again for the others; a 400 (a malformed id) is
    * split until the id stands alone. Throws `unsupported` only when the server has no validate route.
    */
@@ -296,9 +297,10 @@ function endpointOf(path: string): string {
 }
 
 /**
- * The size of the next validate batch, from how fast the last ones were answered: doubled after an answer
- * within a quarter of the timeout (of a batch at least that size), halved after one slower than half of it
- * or a timeout, always between 1 and `max`.
+ * The size of the next validate batch, from how fast the last ones were answered (the server's time grows
+ * with the ids asked): after an answer within half the timeout it grows, at most doubling, towards the size
+ * the answer's pace brings within a quarter of the timeout; after a slower answer or a timeout it halves;
+ * always within 1..max.
  */
 export function createBatchSizer(start: number, max: number, timeoutMs: number) {
   let size = Math.min(max, Math.max(1, start));
@@ -306,7 +308,7 @@ export function createBatchSizer(start: number, max: number, timeoutMs: number) 
     size: () => size,
     answered(pairs: number, ms: number) {
       if (ms > timeoutMs / 2) size = Math.max(1, Math.min(size, Math.floor(pairs / 2)));
-      else if (ms <= timeoutMs / 4 && pairs >= size) size = Math.min(max, size * 2);
+      else size = Math.max(size, Math.min(max, size * 2, Math.floor(timeoutMs / 4 / (Math.max(ms, 1) / pairs))));
     },
     timedOut(pairs: number) {
       size = Math.max(1, Math.min(size, Math.floor(pairs / 2)));
@@ -340,11 +342,8 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
   const backoffMs = options.backoffMs ?? 200;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const validateTimeoutMs = options.validateTimeoutMs ?? VALIDATE_TIMEOUT_MS;
-  const sizer = createBatchSizer(
-    options.validateStartBatchSize ?? VALIDATE_START_BATCH_SIZE,
-    Math.max(1, options.validateBatchSize ?? VALIDATE_BATCH_SIZE),
-    validateTimeoutMs,
-  );
+  const startBatchSize = Math.max(1, options.validateStartBatchSize ?? VALIDATE_START_BATCH_SIZE);
+  const sizer = createBatchSizer(startBatchSize, Math.max(1, options.validateBatchSize ?? VALIDATE_BATCH_SIZE), validateTimeoutMs);
 
   // node:http with a keep-alive agent: about 2.5× cheaper per request than fetch for thousands of small reads.
   const secure = new URL(baseUrl).protocol === "https:";
@@ -451,9 +450,14 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
     let failure: { error: unknown } | null = null;
     let wake = () => {};
     let changed = new Promise<void>((resolve) => (wake = resolve));
+    const lanes = Math.min(concurrency, 4); // a few big requests at once is plenty
+    const left = () => pending.reduce((sum, group) => sum + group.length, 0);
     const lane = async () => {
       while (!failure) {
-        const batch = takeBatch(pending, sizer.size());
+        // No bigger than an even share of what is left among the lanes not waiting for an answer (but not
+        // below the first size): the pairs of a slow pass are spread over the lanes, a small pass stays one request.
+        const share = Math.max(Math.min(startBatchSize, VALIDATE_START_BATCH_SIZE), Math.ceil(left() / (lanes - active)));
+        const batch = takeBatch(pending, Math.min(sizer.size(), share));
         if (!batch) {
           if (active === 0) return;
           await changed; // another lane may put pairs back (a timed-out batch, in halves)
@@ -466,7 +470,7 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
         changed = new Promise<void>((resolve) => (wake = resolve));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, 4) }, lane)); // a few big requests at once is plenty
+    await Promise.all(Array.from({ length: lanes }, lane));
     if (failure) throw (failure as { error: unknown }).error;
     return outcome;
   }

@@ -200,7 +200,7 @@ describe("ord client", () => {
       const outcome = await adaptive.validateAll(many.map((inscriptionId) => ({ inscriptionId, address: OWNER })));
       expect(outcome.confirmed.size).toBe(300);
       expect(outcome.batchSizes).toEqual([10, 20, 40, 80, 150]); // doubling while each answer is fast; the rest
-      expect(adaptive.validateBatchSize()).toBe(160);
+      expect(adaptive.validateBatchSize()).toBe(320);
       adaptive.close();
       // 300 pairs of 67 + 63 characters (the longest witness address) pass 65,534 bytes: the URI budget cuts the batch.
       const long = encodeWitnessAddress({ version: 1, program: sha256(new TextEncoder().encode("long")) });
@@ -402,18 +402,18 @@ describe("answer parsing", () => {
     expect(() => parseBlockCount("")).toThrow();
   });
 
-  it("the batch sizer doubles after a fast answer of a full batch, halves after a slow one or a timeout, within 1..max", () => {
+  it("the batch sizer grows towards the size the answers' pace brings within a quarter of the timeout, halves when slow", () => {
     const sizer = createBatchSizer(50, 500, 1000);
+    sizer.answered(50, 100); // 2 ms a pair: 125 pairs in 250 ms; at most doubling
+    expect(sizer.size()).toBe(100);
     sizer.answered(50, 100);
-    expect(sizer.size()).toBe(100);
-    sizer.answered(50, 100); // a smaller batch answered fast says nothing about 100
-    expect(sizer.size()).toBe(100);
-    sizer.answered(100, 400); // between a quarter and half of the timeout: kept
-    expect(sizer.size()).toBe(100);
-    sizer.answered(100, 700);
-    expect(sizer.size()).toBe(50);
-    sizer.timedOut(50);
-    expect(sizer.size()).toBe(25);
+    expect(sizer.size()).toBe(125);
+    sizer.answered(125, 400); // slower than its target but under half the timeout: kept
+    expect(sizer.size()).toBe(125);
+    sizer.answered(125, 700); // over half the timeout: halved
+    expect(sizer.size()).toBe(62);
+    sizer.timedOut(62);
+    expect(sizer.size()).toBe(31);
     for (let i = 0; i < 10; i++) sizer.answered(sizer.size(), 1);
     expect(sizer.size()).toBe(500);
     for (let i = 0; i < 20; i++) sizer.timedOut(sizer.size());

@@ -91,13 +91,19 @@ type Reading = { firstSightings: FirstSighting[]; moves: ReadMove[] };
 /** Servers already reported as lacking `/inscriptions/validate` (logged once per process). */
 const warnedNoValidate = new Set<string>();
 
+/** The validate batch size each server's answers led to, so the next pass starts there rather than small. */
+const learnedBatchSize = new Map<string, number>();
+
 export async function syncOnce(options: SyncOptions): Promise<SyncReport> {
   const outcome = await runExclusive(options.sql, "sync", options.wait, async () => {
     const client = options.client ?? ownClient(options);
     try {
       return await syncPass(options, client);
     } finally {
-      if (!options.client) client.close();
+      if (!options.client) {
+        learnedBatchSize.set(options.ordUrl, client.validateBatchSize());
+        client.close();
+      }
     }
   });
   if (outcome.ran) return outcome.value;
@@ -107,7 +113,16 @@ export async function syncOnce(options: SyncOptions): Promise<SyncReport> {
 
 function ownClient(options: SyncOptions): OrdClient {
   const { concurrency, timeoutMs, validateTimeoutMs, retries, chain, maxBodyBytes } = options.config.indexer;
-  return createOrdClient({ baseUrl: options.ordUrl, chain, concurrency, timeoutMs, validateTimeoutMs, retries, maxBodyBytes });
+  return createOrdClient({
+    baseUrl: options.ordUrl,
+    chain,
+    concurrency,
+    timeoutMs,
+    validateTimeoutMs,
+    validateStartBatchSize: learnedBatchSize.get(options.ordUrl),
+    retries,
+    maxBodyBytes,
+  });
 }
 
 const figuresOf = (tally: Tally): Omit<PassFigures, "durationMs"> => ({

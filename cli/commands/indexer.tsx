@@ -109,6 +109,10 @@ async function sync(options: OutputOptions) {
         ["Owners changed", formatNumber(run.ownersChanged)],
         ["First seen", formatNumber(run.firstSeen)],
         ["Stakes ended", formatNumber(run.stakesEnded)],
+        ...(run.returns > 0
+          ? [["Back after a reorg", `${formatNumber(run.returns)} (stakes reopened: ${formatNumber(run.stakesReopened)})`] as const]
+          : []),
+        ...(run.inDoubt > 0 ? [["In doubt (next pass)", formatNumber(run.inDoubt)] as const] : []),
         ["Took", `${formatNumber(run.durationMs)} ms`],
       ],
       run.errors > 0 ? "warning" : "success",

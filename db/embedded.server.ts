@@ -21,6 +21,24 @@ type Owner = { pid: number; port: number; password?: string };
 
 const MAX_ATTACHED_CONNECTIONS = 16;
 
+/**
+ * PostgreSQL's memory settings for the one embedded backend (bench/pglite-memory.ts measures them): its
+ * defaults size shared buffers for a server of many backends (128 MB), held in the WebAssembly heap whether
+ * used or not; our whole database is a few MB, so 16 MB of buffers keeps every page cached.
+ */
+export const PGLITE_MEMORY_SETTINGS: Record<string, string> = {
+  shared_buffers: "16MB",
+  temp_buffers: "1MB",
+  wal_buffers: "1MB",
+  work_mem: "4MB",
+  maintenance_work_mem: "16MB",
+};
+
+/** PGlite's own start parameters, then ours (a later `-c` wins). */
+export function pgliteStartParams(settings: Record<string, string> = PGLITE_MEMORY_SETTINGS): string[] {
+  return [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`])];
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -175,7 +193,7 @@ export async function openEmbedded(dataDir: string): Promise<Embedded> {
 async function serveEmbedded(root: string, ownerFile: string): Promise<{ embedded: Embedded; served: Served }> {
   let db: PGlite | undefined;
   try {
-    db = await PGlite.create({ dataDir: path.join(root, "pglite") });
+    db = await PGlite.create({ dataDir: path.join(root, "pglite"), startParams: pgliteStartParams() });
     const server = await serveOverSocket(db, { maxConnections: MAX_ATTACHED_CONNECTIONS });
     const { port, password } = server;
     writeOwner(ownerFile, { pid: process.pid, port, password }, false);

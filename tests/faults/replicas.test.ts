@@ -34,7 +34,8 @@ import { importCatalogue } from "../../db/queries/catalogue.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
 import { ensureAppBuild, ensureCompiledPrograms } from "../support/app-server.ts";
 import { NGINX, startNginx, type NginxProxy } from "../support/nginx-proxy.ts";
-import { freePort, PG_BIN, startCluster, type Cluster } from "../support/pg-cluster.ts";
+import { freePort, sleep } from "../support/net.ts";
+import { PG_BIN, startCluster, type Cluster } from "../support/pg-cluster.ts";
 
 if (process.env.CI && (!PG_BIN || !NGINX)) throw new Error("PostgreSQL or nginx is not installed: .ci/run installs both for this test");
 
@@ -42,7 +43,6 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const UNITS = 2400; // ledger units per point
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Wallet = { address: string; sign(message: string): string };
 function newWallet(): Wallet {

@@ -15,12 +15,9 @@ import { createLogger } from "../../app/utils/logger.server.ts";
 import type { Sql } from "../../db/client.server.ts";
 import { createApp } from "../../server/app.ts";
 import { compileEntryPoints, hashBuildInputs, isBuildFresh, stampBuild } from "../../server/build.ts";
+import { sleep } from "./net.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-
-function sleep(ms: number) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /**
  * Makes `dir` once per source state: the first test file to get here runs `make` under a lock folder while the

@@ -17,6 +17,7 @@ export default [
     route("wallet-doginals/:address", "routes/api/wallet-doginals.ts"),
     route("verify-holdings", "routes/api/verify-holdings.ts"),
     route("rewards/:address", "routes/api/rewards.ts"),
+    route("points/:address/history", "routes/api/points-history.ts"),
     route("stats/:address", "routes/api/stats.ts"),
     route("leaderboard", "routes/api/leaderboard.ts"),
 

@@ -4,6 +4,7 @@ export default [
   layout("routes/layout.tsx", [
     index("routes/stake.tsx"),
     route("rewards", "routes/rewards.tsx"),
+    route("rewards/history", "routes/points-history.tsx"),
     route("governance", "routes/governance.tsx"),
     route("admin", "routes/admin.tsx"),
   ]),

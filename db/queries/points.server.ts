@@ -26,17 +26,6 @@ export type LedgerInsert = {
   actor: Actor;
 };
 
-export type LedgerEntry = {
-  id: number;
-  kind: LedgerKind;
-  points: number;
-  description: string | null;
-  reference: string | null;
-  actor: string;
-  accrualHour: Date | null;
-  createdAt: Date;
-};
-
 export type UserRow = { address: string; totalPoints: number; stakedCount: number };
 
 export type AddPointsInput = { address: string; points: number; description?: string | null; actor: Actor };
@@ -215,12 +204,4 @@ export async function listUsers(
     order by units desc, u.address
     limit ${limit}`;
   return rows.map((row) => ({ address: row.address, totalPoints: unitsToPoints(row.units), stakedCount: row.stakedCount }));
-}
-
-/** A wallet's ledger, newest first. */
-export async function pointsHistory(sql: Queryable, address: string, { limit = 500 }: { limit?: number } = {}): Promise<LedgerEntry[]> {
-  const rows = await sql<(Omit<LedgerEntry, "points"> & { amount: number })[]>`
-    select id, kind, amount, description, reference, actor, accrual_hour, created_at
-    from points_ledger where address = ${address} order by id desc limit ${limit}`;
-  return rows.map(({ amount, ...row }) => ({ ...row, points: unitsToPoints(amount) }));
 }

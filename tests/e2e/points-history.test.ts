@@ -131,7 +131,7 @@ describe("points history page", () => {
     expect(await csvLink.getAttribute("href")).toBe(`${base}?format=csv`);
     const [csv] = await Promise.all([page.waitForEvent("download"), csvLink.click()]);
     expect(csv.suggestedFilename()).toBe(`spooks-points-${world.holder.address}.csv`);
-    const lines = fs.readFileSync((await csv.path())!, "utf8").split("\r\n");
+    const lines = fs.readFileSync(await csv.path(), "utf8").split("\r\n");
     expect(lines[0]).toBe(CSV_HEADER);
     expect(lines.slice(1, -1).map((line) => line.split(",")[1])).toEqual(["giveaway_entry", "admin_add", "accrual", "accrual", "accrual"]);
 
@@ -139,7 +139,7 @@ describe("points history page", () => {
     expect(await jsonLink.getAttribute("href")).toBe(`${base}?format=json`);
     const [json] = await Promise.all([page.waitForEvent("download"), jsonLink.click()]);
     expect(json.suggestedFilename()).toBe(`spooks-points-${world.holder.address}.json`);
-    const body = JSON.parse(fs.readFileSync((await json.path())!, "utf8")) as { entries: { balanceAfter: number }[]; nextCursor: null };
+    const body = JSON.parse(fs.readFileSync(await json.path(), "utf8")) as { entries: { balanceAfter: number }[]; nextCursor: null };
     expect(body.entries.map((entry) => entry.balanceAfter)).toEqual([875, 1075, 75, 50, 25]);
     expect(body.nextCursor).toBeNull();
   });

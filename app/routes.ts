@@ -4,6 +4,7 @@ export default [
   layout("routes/layout.tsx", [
     index("routes/stake.tsx"),
     route("rewards", "routes/rewards.tsx"),
+    route("rewards/history", "routes/points-history.tsx"),
     route("governance", "routes/governance.tsx"),
     route("admin", "routes/admin.tsx"),
   ]),
@@ -17,6 +18,7 @@ export default [
     route("wallet-doginals/:address", "routes/api/wallet-doginals.ts"),
     route("verify-holdings", "routes/api/verify-holdings.ts"),
     route("rewards/:address", "routes/api/rewards.ts"),
+    route("points/:address/history", "routes/api/points-history.ts"),
     route("stats/:address", "routes/api/stats.ts"),
     route("leaderboard", "routes/api/leaderboard.ts"),
 

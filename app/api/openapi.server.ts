@@ -91,7 +91,15 @@ function responseOf(answer: AnswerSpec): ZodOpenApiResponseObject {
   return {
     description: answer.description,
     ...(answer.headers ? { headers } : {}),
-    content: { "application/json": { schema: answer.schema, ...(answer.example === undefined ? {} : { example: answer.example }) } },
+    content: {
+      "application/json": { schema: answer.schema, ...(answer.example === undefined ? {} : { example: answer.example }) },
+      ...Object.fromEntries(
+        Object.entries(answer.alsoAs ?? {}).map(([type, media]) => [
+          type,
+          { schema: media.schema, ...(media.example === undefined ? {} : { example: media.example }) },
+        ]),
+      ),
+    },
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Hourly accrual (DECISIONS "Points"): hour H = [H, H+1h) UTC. Every wallet is credited N × R / 24 points
  * (in units), N = its stakes open for the whole hour, R = the per-item daily rate of N's tier. One
- * set-based statement per hour; the unique (address, accrual_hour) ledger key makes it idempotent.
+ * set-based statement per hour; the unique (address, accrual_hour) ledger key makes it idempotent. Each
+ * row records what explains it (items per collection, tier, per-item rate), checked against its amount.
  */
 import { HOUR_MS } from "../../app/domain/clock.ts";
 import { REWARD_TIERS, UNITS_PER_POINT } from "../../app/domain/rewards.ts";
@@ -32,7 +33,15 @@ export function perItemHourlyUnitsCase(column: string): string {
   return `case ${whens.join(" ")} else ${unitsOf(tiers[tiers.length - 1])} end`;
 }
 
+/** `case when n >= 10 then 3 when n >= 5 then 2 else 1 end`: the tier of a wallet with `column` items staked. */
+export function tierCase(column: string): string {
+  const tiers = [...REWARD_TIERS].sort((a, b) => b.minStaked - a.minStaked);
+  const whens = tiers.slice(0, -1).map((tier) => `when ${column} >= ${tier.minStaked} then ${tier.tier}`);
+  return `case ${whens.join(" ")} else ${tiers[tiers.length - 1].tier} end`;
+}
+
 const UNITS_PER_ITEM_HOUR = perItemHourlyUnitsCase("n");
+const TIER = tierCase("n");
 
 /**
  * Credits hour `hour` to every wallet with stakes open for all of it, and records the run. A second run
@@ -48,13 +57,17 @@ export async function creditHour(
     await tx`select pg_advisory_xact_lock(${HOUR_LOCK_CLASS}, ${Math.floor(hour.getTime() / HOUR_MS) % 2 ** 31})`;
     const [credited] = await tx<{ wallets: number; units: number }[]>`
       with open_for_the_hour as (
-        select address, count(*) as n
-        from stakes
-        where started_at <= ${hour} and (ended_at is null or ended_at >= ${hourEnd})
-        group by address
+        select s.address, count(*) as n,
+               count(*) filter (where i.collection = 'spooks') as spooks,
+               count(*) filter (where i.collection = 'spook-society') as society
+        from stakes s join items i on i.id = s.item_id
+        where s.started_at <= ${hour} and (s.ended_at is null or s.ended_at >= ${hourEnd})
+        group by s.address
       ), inserted as (
-        insert into points_ledger (address, kind, amount, accrual_hour, actor, created_at)
-        select address, 'accrual', n * ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${hour}, ${actor}, ${at}
+        insert into points_ledger
+          (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units, actor, created_at)
+        select address, 'accrual', n * ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${hour}, spooks, society,
+               ${tx.unsafe(TIER)}, ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${actor}, ${at}
         from open_for_the_hour
         on conflict (address, accrual_hour) where kind = 'accrual' do nothing
         returning amount

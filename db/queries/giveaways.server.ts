@@ -92,6 +92,7 @@ export async function getGiveaway(sql: Queryable, id: number): Promise<Giveaway>
 
 type LockedGiveaway = {
   id: number;
+  title: string;
   active: boolean;
   endDate: Date;
   pointsCost: number;
@@ -103,7 +104,7 @@ type LockedGiveaway = {
 async function lockGiveaway(tx: TransactionSql, id: number, mode: "share" | "update"): Promise<LockedGiveaway> {
   requireRowId(id, "Giveaway");
   const [row] = await tx<LockedGiveaway[]>`
-    select id, active, end_date, points_cost, winner_address, draw_seed, draw_commitment
+    select id, title, active, end_date, points_cost, winner_address, draw_seed, draw_commitment
     from giveaways where id = ${id} ${mode === "share" ? tx`for share` : tx`for update`}`;
   if (!row) throw notFound("Giveaway not found");
   return row;
@@ -191,6 +192,7 @@ export async function enterGiveaway(sql: Queryable, input: EnterGiveawayInput): 
         units: -costUnits,
         reference: `giveaway:${giveawayId}:entry:${entry.id}`,
         description: `Giveaway #${giveawayId}: ${tickets} ticket(s)`,
+        giveaway: { id: giveawayId, title: giveaway.title, tickets },
         actor: { kind: "web", address },
       },
     ]);
@@ -230,8 +232,8 @@ export async function deleteGiveaway(sql: Queryable, id: number, actor: Actor): 
     const giveaway = await lockGiveaway(tx, id, "update");
     const entries = giveaway.winnerAddress
       ? []
-      : await tx<{ id: number; address: string; costUnits: number }[]>`
-          select id, address, cost_units from giveaway_entries where giveaway_id = ${id} order by id`;
+      : await tx<{ id: number; address: string; costUnits: number; tickets: number }[]>`
+          select id, address, cost_units, tickets from giveaway_entries where giveaway_id = ${id} order by id`;
     await appendLedger(
       tx,
       entries.map((entry) => ({
@@ -240,6 +242,7 @@ export async function deleteGiveaway(sql: Queryable, id: number, actor: Actor): 
         units: entry.costUnits,
         reference: `giveaway:${id}:entry:${entry.id}`,
         description: `Refund: giveaway #${id} deleted`,
+        giveaway: { id, title: giveaway.title, tickets: entry.tickets },
         actor,
       })),
     );

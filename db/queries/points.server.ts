@@ -5,6 +5,7 @@
 import { isDogecoinAddress } from "../../app/domain/address.ts";
 import { now } from "../../app/domain/clock.ts";
 import { badRequest } from "../../app/domain/errors.ts";
+import type { LedgerKind } from "../../app/domain/points-history.ts";
 import { pointsToUnits, unitsToPoints } from "../../app/domain/rewards.ts";
 import { addPointsSchema, MESSAGES } from "../../app/domain/validation.ts";
 import type { Queryable, TransactionSql } from "../client.server.ts";
@@ -12,8 +13,7 @@ import { actorLabel, recordAudit, type Actor } from "./audit.server.ts";
 import { parseOrRefuse } from "./input.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
-export type LedgerKind =
-  "accrual" | "admin_add" | "admin_clear" | "giveaway_entry" | "giveaway_refund" | "negative_reset" | "recalculation";
+export type { LedgerKind };
 
 export type LedgerInsert = {
   address: string;
@@ -21,18 +21,9 @@ export type LedgerInsert = {
   units: number;
   description?: string | null;
   reference?: string | null;
+  /** A giveaway entry or refund names its giveaway (title as it is now) and tickets. */
+  giveaway?: { id: number; title: string; tickets: number };
   actor: Actor;
-};
-
-export type LedgerEntry = {
-  id: number;
-  kind: LedgerKind;
-  points: number;
-  description: string | null;
-  reference: string | null;
-  actor: string;
-  accrualHour: Date | null;
-  createdAt: Date;
 };
 
 export type UserRow = { address: string; totalPoints: number; stakedCount: number };
@@ -53,10 +44,25 @@ export async function appendLedger(sql: Queryable, rows: readonly LedgerInsert[]
     amount: row.units,
     reference: row.reference ?? null,
     description: row.description ?? null,
+    giveawayId: row.giveaway?.id ?? null,
+    giveawayTitle: row.giveaway?.title ?? null,
+    tickets: row.giveaway?.tickets ?? null,
     actor: actorLabel(row.actor),
     createdAt: at,
   }));
-  await sql`insert into points_ledger ${sql(values, "address", "kind", "amount", "reference", "description", "actor", "createdAt")}`;
+  await sql`insert into points_ledger ${sql(
+    values,
+    "address",
+    "kind",
+    "amount",
+    "reference",
+    "description",
+    "giveawayId",
+    "giveawayTitle",
+    "tickets",
+    "actor",
+    "createdAt",
+  )}`;
 }
 
 export async function getBalanceUnits(sql: Queryable, address: string): Promise<number> {
@@ -198,12 +204,4 @@ export async function listUsers(
     order by units desc, u.address
     limit ${limit}`;
   return rows.map((row) => ({ address: row.address, totalPoints: unitsToPoints(row.units), stakedCount: row.stakedCount }));
-}
-
-/** A wallet's ledger, newest first. */
-export async function pointsHistory(sql: Queryable, address: string, { limit = 500 }: { limit?: number } = {}): Promise<LedgerEntry[]> {
-  const rows = await sql<(Omit<LedgerEntry, "points"> & { amount: number })[]>`
-    select id, kind, amount, description, reference, actor, accrual_hour, created_at
-    from points_ledger where address = ${address} order by id desc limit ${limit}`;
-  return rows.map(({ amount, ...row }) => ({ ...row, points: unitsToPoints(amount) }));
 }

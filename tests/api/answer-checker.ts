@@ -170,6 +170,15 @@ export function createAnswerChecker(document: OpenApiDocument): AnswerChecker {
         throw new AnswerCheckError(`${answer.method} ${answer.path} answered ${answer.status} with a body where none is documented`);
       return;
     }
+    // A download the route documents beside its JSON (a CSV export): its body is checked as that media type's.
+    const type = (answer.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (type !== "application/json" && type in response.content) {
+      return expectBody(
+        validatorAt("paths", template, method, "responses", String(answer.status), "content", type, "schema"),
+        answer,
+        `the documented ${type} schema of ${answer.method} ${template} ${answer.status}`,
+      );
+    }
     expectJson(answer);
     expectBody(
       validatorAt("paths", template, method, "responses", String(answer.status), "content", "application/json", "schema"),

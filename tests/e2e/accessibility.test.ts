@@ -37,6 +37,7 @@ const PAGES = [
   { path: "/rewards", name: "rewards", heading: /^Spook Rewards$/ },
   { path: "/governance", name: "governance", heading: /^Spook Governance$/ },
   { path: "/admin", name: "admin", heading: /^Admin Panel$/ },
+  { path: "/rewards/history", name: "points-history", heading: /^Points History$/ },
 ] as const;
 
 let world: E2eWorld;
@@ -405,6 +406,17 @@ describe("axe: no serious or critical violation", () => {
     await dialog.getByRole("alert").getByText("Not Enough Points").waitFor();
     await expectAccessible(page, "enter dialog, not enough points");
     await escape(page);
+  }, 180_000);
+
+  test("connected holder, points history: days, balance chart, kind filter, export buttons", async () => {
+    const { page } = await connectedPage(world.holder.privateKeyHex);
+    await gotoPage(page, PAGES[4]);
+    await page.getByTestId("history-day").first().waitFor();
+    await page.locator('[data-testid="balance-chart"][data-drawn="true"]').waitFor();
+    await checkPage(page, "points-history-connected");
+    await page.getByLabel("Kind").selectOption("giveaway_entry");
+    await page.locator('[data-testid="history-entry"][data-kind="giveaway_entry"]').first().waitFor();
+    await expectAccessible(page, "points history filtered by kind");
   }, 180_000);
 
   test("connected holder, governance: page, vote form, results of a completed vote, upcoming; /admin refused", async () => {

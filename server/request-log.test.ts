@@ -36,7 +36,6 @@ afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-
 /** The web server alone (no indexer, not demo mode), logging JSON to a pipe as in production. */
 async function startServer(logLevel: string): Promise<Server> {
   const port = await freePort();

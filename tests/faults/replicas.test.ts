@@ -43,7 +43,6 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const UNITS = 2400; // ledger units per point
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 
-
 type Wallet = { address: string; sign(message: string): string };
 function newWallet(): Wallet {
   const key = newPrivateKey();

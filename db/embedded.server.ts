@@ -6,12 +6,13 @@
  * rather than opening the files a second time, waiting while the owner is still starting. Any other local
  * process, without the password, is refused. The socket server queues queries and keeps a transaction's
  * statements together, so attached clients are safe, but they share one backend: advisory locks do not
- * exclude between them.
+ * exclude between them. DATA_DIR is kept owner-only (./data-dir.server.ts).
  */
 import { PGlite } from "@electric-sql/pglite";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { secureDataDir, tightenDataDir, type Warn } from "./data-dir.server.ts";
 import { connectionUrl, serveOverSocket } from "./pglite-socket.server.ts";
 
 export type Embedded = { url: string; description: string; close(): Promise<void> };
@@ -136,9 +137,10 @@ function removeStaleOwner(file: string, stale: Owner | null): void {
   fs.rmSync(aside, { force: true });
 }
 
-export async function openEmbedded(dataDir: string): Promise<Embedded> {
+/** `warn` logs that DATA_DIR was open to other accounts (it is made owner-only either way). */
+export async function openEmbedded(dataDir: string, warn: Warn = () => {}): Promise<Embedded> {
   const root = path.resolve(dataDir);
-  fs.mkdirSync(root, { recursive: true });
+  secureDataDir(root, warn);
   const ownerFile = path.join(root, "embedded.json");
   const deadline = Date.now() + OWNER_START_WAIT_MS;
 
@@ -194,6 +196,7 @@ async function serveEmbedded(root: string, ownerFile: string): Promise<{ embedde
   let db: PGlite | undefined;
   try {
     db = await PGlite.create({ dataDir: path.join(root, "pglite"), startParams: pgliteStartParams() });
+    tightenDataDir(path.join(root, "pglite")); // the files it has just created are 0666
     const server = await serveOverSocket(db, { maxConnections: MAX_ATTACHED_CONNECTIONS });
     const { port, password } = server;
     writeOwner(ownerFile, { pid: process.pid, port, password }, false);

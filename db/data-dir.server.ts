@@ -11,13 +11,22 @@ import path from "node:path";
 const OWNER_ONLY_DIR = 0o700;
 const OWNER_ONLY_FILE = 0o600;
 
-export type Tightened = { /** Folders and files that were open to other accounts. */ widened: number; checked: number };
+export type Tightened = {
+  /** Folders and files other accounts could reach: open to them, and inside folders they could enter. */
+  widened: number;
+  /** Folders and files made owner-only (an open file inside an owner-only folder is tightened silently). */
+  tightened: number;
+  checked: number;
+};
+
+/** Group or other may enter the folder. */
+const enterable = (mode: number) => (mode & 0o011) !== 0;
 
 /** Makes `root` and everything under it owner-only; symbolic links are left alone (never followed). */
 export function tightenDataDir(root: string): Tightened {
   fs.mkdirSync(root, { recursive: true, mode: OWNER_ONLY_DIR });
-  const result: Tightened = { widened: 0, checked: 0 };
-  const visit = (entry: string) => {
+  const result: Tightened = { widened: 0, tightened: 0, checked: 0 };
+  const visit = (entry: string, reachable: boolean) => {
     let stat: fs.Stats;
     try {
       stat = fs.lstatSync(entry);
@@ -28,18 +37,25 @@ export function tightenDataDir(root: string): Tightened {
     const wanted = stat.isDirectory() ? OWNER_ONLY_DIR : OWNER_ONLY_FILE;
     result.checked++;
     if ((stat.mode & 0o077) !== 0) {
-      result.widened++;
+      if (reachable) result.widened++;
+      result.tightened++;
       fs.chmodSync(entry, wanted);
     }
-    if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) visit(path.join(entry, name));
+    if (stat.isDirectory()) {
+      const inside = reachable && enterable(stat.mode);
+      for (const name of fs.readdirSync(entry)) visit(path.join(entry, name), inside);
+    }
   };
-  visit(root);
+  visit(root, true);
   return result;
 }
 
 export type Warn = (line: { msg: string; [key: string]: unknown }) => void;
 
-/** At start: tightens DATA_DIR, with a warning when any of it was open to other accounts. */
+/**
+ * At start: tightens DATA_DIR, with a warning when other accounts could reach any of it (not for files
+ * PGlite wrote 0666 inside folders that were already owner-only, as it does while running).
+ */
 export function secureDataDir(root: string, warn: Warn): void {
   const { widened, checked } = tightenDataDir(root);
   if (widened > 0) {

@@ -1,6 +1,8 @@
 /**
  * The indexer as a background service: one sync pass and an accrual catch-up at start, then both on
  * node-cron schedules (INDEXER_SYNC_CRON, default every minute; INDEXER_ACCRUAL_CRON, minute 0, in UTC).
+ * After each sync pass, a draw pass closes the version-2 giveaways whose end date passed and draws those
+ * whose block has six on top (indexer/draws.server.ts).
  * The start-up passes run in the background so a web server beside it listens at once (`ready` settles
  * when they are done). stop() ends the schedules, cuts an in-flight sync short and waits for it.
  */
@@ -10,6 +12,8 @@ import type { Logger } from "../app/utils/logger.server.ts";
 import type { Sql } from "../db/client.server.ts";
 import type { SyncSource } from "../db/queries/ownership.server.ts";
 import { accruePending } from "./accrual.server.ts";
+import { withDrawChain } from "./draw-chain.server.ts";
+import { runDrawPass } from "./draws.server.ts";
 import { syncOnce } from "./sync.server.ts";
 
 export type IndexerService = { ready: Promise<void>; stop(): Promise<void> };
@@ -48,8 +52,14 @@ export async function startIndexer({ sql, config, logger }: IndexerOptions): Pro
     void settled.finally(() => inFlight.delete(settled));
     return settled;
   };
+  const draws = () => withDrawChain(config, (chain) => runDrawPass({ sql, chain, logger }));
   const sync = (source: SyncSource) =>
-    track(syncOnce({ sql, ordUrl: config.ordUrl, config, logger, source, wait: false, signal: shutdown.signal }), "sync");
+    track(
+      syncOnce({ sql, ordUrl: config.ordUrl, config, logger, source, wait: false, signal: shutdown.signal }).then(() =>
+        shutdown.signal.aborted ? undefined : draws(),
+      ),
+      "sync",
+    );
   const accrue = (source: SyncSource) => track(accruePending({ sql, maxHours: catchUpHours, source, logger, wait: false }), "accrual");
 
   const ready = Promise.all([sync("startup"), accrue("startup")]).then(() => {});

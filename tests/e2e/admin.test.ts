@@ -265,11 +265,18 @@ describe("the admin", () => {
     await enterGiveaway(world.db.sql, { giveawayId: stored.id, address: world.holder.address, tickets: 2 });
     await page.getByRole("button", { name: "Refresh Data" }).click();
     await expect.poll(() => row.getByTestId("entries-count").textContent()).toBe("1");
+    // Draw version 2: entries close at the ord server's next block; the indexer draws once 6 sit on top.
+    world.server.context.config.ordUrl = world.chain.url;
+    const drawBlock = world.chain.blockCount() + 1;
     await row.getByRole("button", { name: "Select Winner" }).click();
     await confirm("Select a winner?", "Select Winner");
-    await waitForToast(page, "Winner Selected");
-    await row.getByTestId("winner-address").getByText(world.holder.address).waitFor();
+    await waitForToast(page, `Drawing at block ${drawBlock}`);
+    await row.getByTestId("drawing-at").getByText(`Drawing at block ${drawBlock}`).waitFor();
     expect(await row.getByRole("button", { name: "Select Winner" }).count()).toBe(0);
+    world.chain.mine(8);
+    await world.drawPass();
+    await page.getByRole("button", { name: "Refresh Data" }).click();
+    await row.getByTestId("winner-address").getByText(world.holder.address).waitFor();
 
     // End, then it shows Inactive with 'Activate'.
     await row.getByRole("button", { name: "End" }).click();
@@ -382,13 +389,14 @@ describe("the admin", () => {
         "points.recalculate",
         "giveaway.create",
         "giveaway.image",
-        "giveaway.draw",
+        "giveaway.close", // Select Winner closes entries (version 2); the indexer's draw pass draws, as the system
         "giveaway.end",
         "giveaway.delete",
         "proposal.create",
         "proposal.delete",
       ]),
     );
+    expect(audit.filter((entry) => entry.action === "giveaway.draw").map((entry) => entry.actor)).toEqual(["system"]);
     const webActors = new Set(audit.filter((entry) => entry.actor === "web").map((entry) => entry.actorAddress));
     expect(webActors).toEqual(new Set([world.admin.address]));
   });

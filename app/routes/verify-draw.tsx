@@ -8,10 +8,13 @@ import { useMemo } from "react";
 import { Link, useParams } from "react-router";
 import { ShieldIcon } from "../components/icons.tsx";
 import { Alert, AlertDescription } from "../components/ui/alert.tsx";
+import { Badge } from "../components/ui/badge.tsx";
+import { Button } from "../components/ui/button.tsx";
 import { Card } from "../components/ui/card.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { verifyDraw, type DrawVerdict, type PublishedDraw } from "../domain/draw.ts";
 import { formatNumber } from "../domain/format.ts";
+import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/verify-draw";
 
 export const meta: Route.MetaFunction = ({ params }) => [
@@ -76,7 +79,14 @@ export default function VerifyDrawPage() {
           <AlertDescription>{query.error.message}</AlertDescription>
         </Alert>
       ) : (
-        <DrawReport draw={query.data.draw} verdict={query.data.verdict} ms={query.data.ms} />
+        <>
+          <DrawReport draw={query.data.draw} verdict={query.data.verdict} ms={query.data.ms} />
+          <div>
+            <Button variant="secondary" onClick={() => void query.refetch()} disabled={query.isFetching}>
+              Check again
+            </Button>
+          </div>
+        </>
       )}
     </div>
   );
@@ -116,9 +126,8 @@ function DrawReport({ draw, verdict, ms }: { draw: PublishedDraw; verdict: DrawV
         <ol className="mt-3 grid gap-2" aria-label="Steps of the check">
           {verdict.steps.map((step, index) => (
             <li key={index} className="rounded-lg border border-zinc-800 bg-black/30 p-3" data-testid="draw-step" data-ok={step.ok}>
-              <p className={step.ok ? "font-medium text-emerald-300" : "font-medium text-red-300"}>
-                <span aria-hidden="true">{step.ok ? "✓" : "✗"}</span> {step.title}
-                <span className="sr-only">{step.ok ? ": agrees" : ": disagrees"}</span>
+              <p className="flex items-center gap-2 font-medium text-zinc-100">
+                <Badge variant={step.ok ? "success" : "destructive"}>{step.ok ? "✓ agrees" : "✗ disagrees"}</Badge> {step.title}
               </p>
               <p className="mt-1 font-mono text-xs break-all text-zinc-300">{step.detail}</p>
             </li>
@@ -141,9 +150,24 @@ function DrawReport({ draw, verdict, ms }: { draw: PublishedDraw; verdict: DrawV
           <Field label="Winners wanted" value={String(draw.winners)} />
           <Field label="Winners, in draw order" value={draw.winnerAddresses.join(", ") || "none yet"} />
         </dl>
+        <YourEntry draw={draw} />
         <EntriesTable draw={draw} />
       </Card>
     </>
+  );
+}
+
+/** A connected holder checks their own row: what the draw counts for them must be what they bought. */
+function YourEntry({ draw }: { draw: PublishedDraw }) {
+  const wallet = useWallet();
+  if (!wallet.connected || !wallet.address) return null;
+  const index = draw.entries.findIndex((entry) => entry.address === wallet.address);
+  return (
+    <p className="mt-4 rounded-lg border border-zinc-800 bg-black/30 px-3 py-2 text-sm text-zinc-200" data-testid="your-entry">
+      {index === -1
+        ? "Your wallet has no entry in this draw."
+        : `Your entry: ${formatNumber(draw.entries[index].tickets)} ticket(s), entry ${formatNumber(index + 1)} of ${formatNumber(draw.entries.length)}. Check it against what you bought.`}
+    </p>
   );
 }
 

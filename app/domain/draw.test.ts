@@ -115,6 +115,16 @@ describe("draw version 2", () => {
     ]);
     expect(compareAddresses("DA", "Da")).toBeLessThan(0); // upper case before lower case, as bytes
     expect(compareAddresses("D", "DA")).toBeLessThan(0);
+    // As UTF-8 bytes, also where UTF-16 code units would disagree (U+FF5E, 3 bytes, before U+1F47B, 4 bytes).
+    const bytes = (text: string) => Buffer.from(text, "utf8");
+    for (const [a, b] of [
+      ["D\uff5e", "D\u{1f47b}"],
+      ["Da", "D\u00e9"],
+      ["D\u{1f47b}x", "D\u{1f47b}y"],
+    ]) {
+      expect(Math.sign(compareAddresses(a, b))).toBe(Buffer.compare(bytes(a), bytes(b)));
+      expect(Math.sign(compareAddresses(b, a))).toBe(Buffer.compare(bytes(b), bytes(a)));
+    }
   });
 
   it("the draw block is one above the block count, and drawable once six blocks sit on top of it", () => {

@@ -50,13 +50,16 @@ export function commitmentOf(seedHex: string): string {
   return bytesToHex(sha256(hexToBytes(seedHex)));
 }
 
-/** Byte order of the addresses' UTF-8 text (what Postgres' `collate "C"` sorts by). */
+/**
+ * Byte order of the addresses' UTF-8 text (what Postgres' `collate "C"` sorts by). UTF-8 orders as code
+ * points do, so the first differing code point decides, without encoding either string.
+ */
 export function compareAddresses(a: string, b: string): number {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  const length = Math.min(x.length, y.length);
-  for (let i = 0; i < length; i++) if (x[i] !== y[i]) return x[i] - y[i];
-  return x.length - y.length;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    if (a.charCodeAt(i) !== b.charCodeAt(i)) return a.codePointAt(i)! - b.codePointAt(i)!;
+  }
+  return a.length - b.length;
 }
 
 /** One row per address with the sum of its tickets, in ascending byte order of the address. */

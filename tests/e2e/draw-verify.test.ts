@@ -12,7 +12,7 @@ import { commitmentOf, drawWinnersV2, type PublishedDraw } from "../../app/domai
 import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
 import { selectWinners } from "../../indexer/draws.server.ts";
 import { createOrdClient } from "../../indexer/ord-client.server.ts";
-import { launchBrowser, newPage, type PageProblems } from "./support/browser.ts";
+import { injectMyDoge, launchBrowser, newPage, type PageProblems } from "./support/browser.ts";
 import { startE2eWorld, testWallet, type E2eWorld } from "./support/e2e-server.ts";
 
 let world: E2eWorld;
@@ -128,6 +128,29 @@ describe("Verify this draw", () => {
     await expect.poll(() => verdict(page).getAttribute("data-outcome")).toBe("pending");
     const { blockHeight } = (await (await fetch(`${world.url}/api/giveaways/${ids.drawing}/draw`)).json()) as PublishedDraw;
     await page.getByText(`Block ${blockHeight}: its hash is read once 6 blocks sit on top of it.`).waitFor();
+    await expectAccessible(page);
+  }, 120_000);
+
+  test("a holder's rewards page: 'Drawing at block {H}' on a closed card, and 'Verify this draw' leads to the view, with their own row", async () => {
+    const { page } = await open();
+    await injectMyDoge(page, { privateKeyHex: world.holder.privateKeyHex });
+    await page.goto("/rewards");
+    await page.getByRole("main").getByRole("button", { name: "Connect Wallet" }).click();
+    await page.getByRole("tab", { name: "All Giveaways" }).click();
+    const card = (id: number) => page.locator(`[data-testid="giveaway-card"][data-giveaway-id="${id}"]`);
+    const { blockHeight } = (await (await fetch(`${world.url}/api/giveaways/${ids.drawing}/draw`)).json()) as PublishedDraw;
+    await card(ids.drawing).getByTestId("drawing-at").getByText(`Drawing at block ${blockHeight}`, { exact: true }).waitFor();
+    expect(
+      await card(ids.drawing)
+        .getByRole("button", { name: /Enter Giveaway|Add More Tickets/ })
+        .isDisabled(),
+    ).toBe(true);
+    await card(ids.drawn).getByText("Winners:").waitFor();
+    await card(ids.drawn).getByText("Provably fair draw").click();
+    await card(ids.drawn).getByRole("link", { name: /^Verify this draw\s?: Three Lanterns$/ }).click();
+    await page.waitForURL(`**/giveaways/${ids.drawn}/verify`);
+    await expect.poll(() => verdict(page).getAttribute("data-outcome")).toBe("verified");
+    await page.getByTestId("your-entry").getByText("Your entry: 2 ticket(s)", { exact: false }).waitFor();
     await expectAccessible(page);
   }, 120_000);
 

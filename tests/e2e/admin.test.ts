@@ -230,6 +230,8 @@ describe("the admin", () => {
     await expect.poll(() => preview.getAttribute("src")).toMatch(/^\/uploads\/[\w-]+\.png$/);
     expect(await page.getByLabel("Points Cost").inputValue()).toBe("100");
     await page.getByLabel("Points Cost").fill("50");
+    expect(await page.getByLabel("Number of Winners").inputValue()).toBe("1");
+    await page.getByLabel("Number of Winners").fill("2");
     const end = await localInput(3 * 24 * 3_600_000);
     await page.getByLabel("End Date").fill(end.local);
     await create.click();
@@ -239,10 +241,11 @@ describe("the admin", () => {
     await row.getByText("Active", { exact: true }).waitFor();
     await row.getByText("50 SPOOK").waitFor();
     expect(await row.getByTestId("entries-count").textContent()).toBe("0");
-    const [stored] = await world.db.sql<{ id: number; endDate: Date; imageUrl: string; pointsCost: number }[]>`
-      select id, end_date, image_url, points_cost from giveaways`;
+    const [stored] = await world.db.sql<{ id: number; endDate: Date; imageUrl: string; pointsCost: number; winners: number }[]>`
+      select id, end_date, image_url, points_cost, winners from giveaways`;
     expect(stored.endDate.toISOString()).toBe(end.iso);
     expect(stored.pointsCost).toBe(50);
+    expect(stored.winners).toBe(2);
     expect((await fetch(`${world.url}${stored.imageUrl}`)).headers.get("content-type")).toBe("image/png");
 
     // Edit Image: a preview that cannot be shown falls back, then a good upload is saved.

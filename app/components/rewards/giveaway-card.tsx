@@ -26,7 +26,7 @@ export function GiveawayCard({
 }) {
   const [brokenImage, setBrokenImage] = useState<string | null>(null);
   const endDate = new Date(giveaway.endDate);
-  // A drawn winner closes the giveaway whatever its end date: 'Ended' overlay, button disabled.
+  // Drawn, or closed for its draw ("Drawing at block {H}"), it is closed whatever its end date: 'Ended' overlay, button disabled.
   const state = { active: giveaway.active, endDate, winnerAddress: giveaway.winnerAddress, drawBlockHeight: giveaway.drawBlockHeight };
   const open = isGiveawayOpen(state, now);
   const ended = isGiveawayEnded(state, now);

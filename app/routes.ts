@@ -5,6 +5,7 @@ export default [
     index("routes/stake.tsx"),
     route("rewards", "routes/rewards.tsx"),
     route("rewards/history", "routes/points-history.tsx"),
+    route("giveaways/:id/verify", "routes/verify-draw.tsx"),
     route("governance", "routes/governance.tsx"),
     route("admin", "routes/admin.tsx"),
   ]),
@@ -36,6 +37,7 @@ export default [
     route("giveaways/:id/entries", "routes/api/giveaway-entries.ts"),
     route("giveaways/:id/image", "routes/api/giveaway-image.ts"),
     route("giveaways/:id/select-winner", "routes/api/giveaway-select-winner.ts"),
+    route("giveaways/:id/draw", "routes/api/giveaway-draw.ts"),
     route("upload-image", "routes/api/upload-image.ts"),
 
     // Admin points

@@ -12,6 +12,7 @@ const SUITES = {
   render: () => import("./render.ts"),
   "validate-batches": () => import("./validate-batches.ts"),
   "pglite-memory": () => import("./pglite-memory.ts"),
+  "draw-verify": () => import("./draw-verify.ts"),
 } as const;
 
 type Suite = keyof typeof SUITES;

@@ -32,6 +32,7 @@ describe("spooks-admin command tree", () => {
         "giveaways set-image",
         "giveaways entries",
         "giveaways draw",
+        "giveaways verify",
         "giveaways delete",
         "proposals list",
         "proposals create",

@@ -90,7 +90,7 @@ async function act({ request, context }: Route.ActionArgs) {
     );
   }
   try {
-    const toast = await runAdminIntent(context.sql, submission.value, actor);
+    const toast = await runAdminIntent(context.sql, submission.value, actor, context.config);
     return data<AdminActionData>({ intent, ok: true, result: submission.reply({ resetForm: true }), toast });
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;

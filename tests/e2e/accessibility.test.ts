@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { drawGiveawayWinner, enterGiveaway, setGiveawayActive } from "../../db/queries/giveaways.server.ts";
+import { enterGiveaway, setGiveawayActive } from "../../db/queries/giveaways.server.ts";
 import { castVote, createProposal, type Proposal } from "../../db/queries/proposals.server.ts";
 import { findItems, stakeItems } from "../../db/queries/stakes.server.ts";
 import {
@@ -265,7 +265,7 @@ beforeAll(async () => {
   });
   Object.assign(giveawayIds, { open: openGiveaway.id, ended: ended.id, inactive: inactive.id });
   await enterGiveaway(world.db.sql, { giveawayId: ended.id, address: holder.address, tickets: 2 });
-  await drawGiveawayWinner(world.db.sql, ended.id, { kind: "system" });
+  await world.draw(ended.id);
   await world.db.sql`update giveaways set end_date = ${new Date(now - HOUR)} where id = ${ended.id}`;
   await setGiveawayActive(world.db.sql, inactive.id, false, { kind: "system" });
 

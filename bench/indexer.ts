@@ -55,11 +55,11 @@ async function seedStakes(sql: Sql): Promise<void> {
   await sql`vacuum analyze stakes`;
 }
 
-/** A bare INSERT … SELECT of one ledger row per wallet, into `table` (no aggregation, no conflict check). */
+/** A bare INSERT … SELECT of one ledger row per wallet, with what explains it, into `table` (no aggregation, no conflict check). */
 async function bareInsert(sql: Sql, table: "points_ledger" | "ledger_copy", n: number): Promise<void> {
   await sql`
-    insert into ${sql(table)} (address, kind, amount, accrual_hour, actor, created_at)
-    select 'W' || lpad(g::text, 6, '0'), 'accrual', 150000, ${hour(n)}, 'system', ${hour(n + 1)}
+    insert into ${sql(table)} (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units, actor, created_at)
+    select 'W' || lpad(g::text, 6, '0'), 'accrual', 150000, ${hour(n)}, 6, 4, 3, 15000, 'system', ${hour(n + 1)}
     from generate_series(0, ${WALLETS - 1}::int) as g`;
 }
 

@@ -159,6 +159,12 @@ export const pointsHistory = defineRoute({
       },
       headers: { "Content-Disposition": "With `format`: `attachment` and the file's name." },
     },
+    429: {
+      description: "With `format`: two downloads are already streaming from this server; try again after Retry-After seconds.",
+      schema: errorBody,
+      example: { message: "Too many history downloads at once; try again in a few seconds" },
+      headers: { "Retry-After": "Seconds to wait before trying again." },
+    },
     400: {
       description: "The address, `limit`, `cursor`, `kind` or `format` breaks its rule (the message says which).",
       schema: errorBody,

@@ -4,7 +4,7 @@
  * /api/rewards reports, balanceAfter is exact at every row, keyset paging, refusals, and the CSV and JSON
  * downloads.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { HOUR_MS } from "../../app/domain/clock.ts";
 import { CSV_HEADER } from "../../app/domain/points-history.ts";
 import { entryMessage } from "../../app/domain/messages.ts";
@@ -245,6 +245,7 @@ describe("exports", () => {
     const answer = await ctx.call("GET", `/api/points/${holder.address}/history?format=csv&limit=1`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(answer.headers.get("content-encoding")).toBe("gzip");
     expect(answer.headers.get("content-disposition")).toBe(`attachment; filename="spooks-points-${holder.address}.csv"`);
     const lines = (answer.body as string).split("\r\n");
     expect(lines[0]).toBe(CSV_HEADER);
@@ -286,4 +287,33 @@ describe("exports", () => {
       below -= units(Number(row[2]));
     }
   });
+
+  // PGlite has one connection: a download holds it while it streams, so a second would wait for the first.
+  it.skipIf(inject("testDatabase").kind === "pglite")(
+    "at most two downloads stream at once (429 with Retry-After beyond); a client that goes away frees its place",
+    async () => {
+      const wallet = newWallet();
+      await ctx.sql`
+        insert into points_ledger (address, kind, amount, description, actor, created_at)
+        select ${wallet.address}, 'admin_add', g, 'bulk', 'cli', now() from generate_series(1, 60000) as g`;
+      const path = `/api/points/${wallet.address}/history?format=csv`;
+      // Two clients that read nothing: the server stops at the socket's buffers and holds their cursors.
+      const stalled = await Promise.all([fetch(ctx.url + path), fetch(ctx.url + path)]);
+      expect(stalled.map((response) => response.status)).toEqual([200, 200]);
+      const refused = await ctx.call("GET", path);
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toBe("Too many history downloads at once; try again in a few seconds");
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect((await ctx.call("GET", `/api/points/${wallet.address}/history?limit=1`)).status).toBe(200);
+
+      await Promise.all(stalled.map((response) => response.body?.cancel() ?? Promise.resolve()));
+      let status = 429;
+      for (let attempt = 0; attempt < 50 && status === 429; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = (await fetch(ctx.url + path)).status;
+      }
+      expect(status).toBe(200);
+    },
+    60_000,
+  );
 });

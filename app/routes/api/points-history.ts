@@ -1,15 +1,26 @@
 /** GET /api/points/{address}/history[?limit=&cursor=&kind=&format=csv|json]: a wallet's points history. */
 import { pointsHistory } from "../../api/points.ts";
 import { CSV_HEADER, csvLine, type HistoryEntry } from "../../domain/points-history.ts";
-import { apiRoute, endpoint, onlyMethods } from "../../utils/api.server.ts";
+import { answer, apiRoute, endpoint, onlyMethods } from "../../utils/api.server.ts";
 import { historyBatches, pointsHistoryPage, type HistoryQuery } from "../../../db/queries/points-history.server.ts";
 import type { Queryable } from "../../../db/client.server.ts";
 import type { Route } from "./+types/points-history";
 
 export const loader = apiRoute<Route.LoaderArgs>(
-  endpoint(pointsHistory, async ({ params, query, context }) => {
+  endpoint(pointsHistory, async ({ params, query, context, request }) => {
     const history: HistoryQuery = { address: params.address, before: query.cursor ?? null, kinds: query.kind ?? null };
-    if (query.format) return download(context.sql, history, query.format);
+    if (query.format) {
+      if (downloadsRunning >= DOWNLOADS_AT_ONCE) {
+        return answer(
+          pointsHistory,
+          429,
+          { message: "Too many history downloads at once; try again in a few seconds" },
+          { "Retry-After": "5" },
+        );
+      }
+      const gzip = /\bgzip\b/i.test(request.headers.get("accept-encoding") ?? "");
+      return download(context.sql, history, query.format, gzip);
+    }
     return pointsHistoryPage(context.sql, history, query.limit);
   }),
 );
@@ -41,34 +52,78 @@ const FORMATS = {
 } as const;
 
 /**
+ * A download holds a database connection (its cursor) for as long as it lasts: at most this many run at
+ * once per web process (429 beyond), and one whose client stops reading for IDLE_MS is ended, so slow or
+ * stalled clients cannot take the pool (PGlite has one connection: a download holds it while it runs).
+ */
+const DOWNLOADS_AT_ONCE = 2;
+const IDLE_MS = 30_000;
+let downloadsRunning = 0;
+
+/**
  * The whole history as a file, streamed: each chunk is read from the database only when the client has
  * taken the one before (the server waits for the socket to drain), so memory stays flat at any length. The
  * first chunk is read before answering, so a database that fails at once is still an error answer.
  */
-async function download(sql: Queryable, history: HistoryQuery, format: keyof typeof FORMATS): Promise<Response> {
+async function download(sql: Queryable, history: HistoryQuery, format: keyof typeof FORMATS, gzip: boolean): Promise<Response> {
   const { type, chunks } = FORMATS[format];
   const source = chunks(historyBatches(sql, history));
   const encoder = new TextEncoder();
-  let first: IteratorResult<string> | null = await source.next();
+  downloadsRunning++;
+  let running = true;
+  let idle: NodeJS.Timeout | undefined;
+  const finish = async () => {
+    clearTimeout(idle);
+    if (!running) return;
+    running = false;
+    downloadsRunning--;
+    await source.return(undefined);
+  };
+  const armIdle = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    idle = setTimeout(() => {
+      controller.error(new Error("the client stopped reading"));
+      void finish();
+    }, IDLE_MS);
+  };
+  let first: IteratorResult<string> | null;
+  try {
+    first = await source.next();
+  } catch (error) {
+    await finish();
+    throw error;
+  }
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const next = first ?? (await source.next());
-        first = null;
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
+        clearTimeout(idle);
+        try {
+          const next = first ?? (await source.next());
+          first = null;
+          if (next.done) {
+            await finish();
+            return controller.close();
+          }
+          controller.enqueue(encoder.encode(next.value));
+          armIdle(controller);
+        } catch (error) {
+          await finish();
+          controller.error(error);
+        }
       },
-      async cancel() {
-        await source.return(undefined);
-      },
+      start: armIdle,
+      cancel: finish,
     },
     { highWaterMark: 0 },
   );
-  return new Response(body, {
+  // Compressed here rather than by the compression middleware, whose `drain` listeners pile up on a long
+  // stream (it forwards `on("drain")` to its gzip stream, never the removal): `no-transform` tells it to pass.
+  return new Response(gzip ? body.pipeThrough(new CompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>) : body, {
     headers: {
       "Content-Type": type,
       "Content-Disposition": `attachment; filename="spooks-points-${history.address}.${format}"`,
-      "Cache-Control": "no-store",
+      "Cache-Control": "no-store, no-transform",
+      Vary: "Accept-Encoding",
+      ...(gzip ? { "Content-Encoding": "gzip" } : {}),
     },
   });
 }

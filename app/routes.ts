@@ -49,6 +49,7 @@ export default [
     route("proposals/voting-power/:address", "routes/api/proposals-voting-power.ts"),
     route("proposals/:id", "routes/api/proposal.ts"),
     route("proposals/:id/vote", "routes/api/proposal-vote.ts"),
+    route("proposals/:id/votes", "routes/api/proposal-votes.ts"),
 
     // Sign-in
     route("auth/challenge", "routes/api/auth-challenge.ts"),

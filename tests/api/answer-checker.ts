@@ -170,6 +170,14 @@ export function createAnswerChecker(document: OpenApiDocument): AnswerChecker {
         throw new AnswerCheckError(`${answer.method} ${answer.path} answered ${answer.status} with a body where none is documented`);
       return;
     }
+    const mediaType = (answer.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (mediaType !== "application/json" && response.content[mediaType]) {
+      return expectBody(
+        validatorAt("paths", template, method, "responses", String(answer.status), "content", mediaType, "schema"),
+        answer,
+        `the documented ${mediaType} schema of ${answer.method} ${template} ${answer.status}`,
+      );
+    }
     expectJson(answer);
     expectBody(
       validatorAt("paths", template, method, "responses", String(answer.status), "content", "application/json", "schema"),

@@ -10,8 +10,6 @@ export const AUDIT_ACTIONS = {
   "points.clear": "Points cleared",
   "points.recalculate": "Balances recalculated",
   "points.reset-negative": "Negative balances reset",
-  "points.accrue": "Accrual run (CLI)",
-  "points.accrue-hour": "Hour credited (CLI)",
   "accrual.hour": "Hour credited",
   "stake.transferred": "Stake ended by a transfer",
   "stake.reopened": "Stake continued after a reorg",

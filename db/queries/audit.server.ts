@@ -40,6 +40,36 @@ export async function recordAudit(
             ${jsonOrNull(sql, change.after)}, ${now()})`;
 }
 
+/** A timestamptz as JSON writes a Date (ISO 8601, UTC, milliseconds), inside SQL. */
+const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * `insert into audit_log … select … from ended`: one system row per stake a move ended, for a statement whose
+ * CTE `ended` returns the stakes' id, address, item_id, started_at and ended_at, and the item's new holder as
+ * holder and holder_kind. Written by the statement that ends them, so the row and the change are one.
+ */
+export function auditStakesEndedByTransfer(sql: Queryable, at: Date) {
+  return sql`
+    insert into audit_log (actor, action, target, details, before, after, created_at)
+    select 'system', 'stake.transferred', e.address,
+           jsonb_build_object('stakeId', e.id, 'item', i.name, 'inscriptionId', i.inscription_id),
+           jsonb_build_object('staked', true, 'since', ${sql.unsafe(isoSql("e.started_at"))}),
+           jsonb_build_object('staked', false, 'endedAt', ${sql.unsafe(isoSql("e.ended_at"))}, 'endReason', 'transferred',
+                              'holder', e.holder, 'holderKind', e.holder_kind),
+           ${at}::timestamptz
+    from ended e join items i on i.id = e.item_id`;
+}
+
+/** An uploaded image: its path after, and what it is (type, size, SHA-256 of its bytes). */
+export async function recordUpload(
+  sql: Queryable,
+  actor: Actor,
+  upload: { filePath: string; mediaType: string; bytes: number; sha256: string },
+): Promise<void> {
+  const { filePath, ...details } = upload;
+  await recordAudit(sql, actor, "upload.image", filePath, details, { after: { filePath } });
+}
+
 export type AuditEntry = {
   id: number;
   actor: AuditActorKind;

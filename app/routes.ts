@@ -42,6 +42,7 @@ export default [
     route("admin/clear-points", "routes/api/admin-clear-points.ts"),
     route("admin/recalculate-points", "routes/api/admin-recalculate-points.ts"),
     route("admin/reset-negative-balances", "routes/api/admin-reset-negative-balances.ts"),
+    route("admin/audit", "routes/api/admin-audit.ts"),
 
     // Governance
     route("proposals", "routes/api/proposals.ts"),

@@ -11,6 +11,7 @@ const SUITES = {
   "block-walk": () => import("./block-walk.ts"),
   render: () => import("./render.ts"),
   "validate-batches": () => import("./validate-batches.ts"),
+  "vote-verify": () => import("./vote-verify.ts"),
 } as const;
 
 type Suite = keyof typeof SUITES;

@@ -46,6 +46,7 @@ export default [
     route("admin/clear-points", "routes/api/admin-clear-points.ts"),
     route("admin/recalculate-points", "routes/api/admin-recalculate-points.ts"),
     route("admin/reset-negative-balances", "routes/api/admin-reset-negative-balances.ts"),
+    route("admin/audit", "routes/api/admin-audit.ts"),
 
     // Governance
     route("proposals", "routes/api/proposals.ts"),
@@ -53,6 +54,7 @@ export default [
     route("proposals/voting-power/:address", "routes/api/proposals-voting-power.ts"),
     route("proposals/:id", "routes/api/proposal.ts"),
     route("proposals/:id/vote", "routes/api/proposal-vote.ts"),
+    route("proposals/:id/votes", "routes/api/proposal-votes.ts"),
 
     // Sign-in
     route("auth/challenge", "routes/api/auth-challenge.ts"),

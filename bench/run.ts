@@ -13,6 +13,7 @@ const SUITES = {
   "validate-batches": () => import("./validate-batches.ts"),
   "pglite-memory": () => import("./pglite-memory.ts"),
   "draw-verify": () => import("./draw-verify.ts"),
+  "vote-verify": () => import("./vote-verify.ts"),
 } as const;
 
 type Suite = keyof typeof SUITES;

@@ -29,8 +29,8 @@ export type AnswerSpec = {
   example?: unknown;
   /** Response headers worth documenting (name → description). */
   headers?: Record<string, string>;
-  /** Other media types the same status may be answered as (a download asked for by the query). */
-  alsoAs?: Record<string, { schema: z.ZodType; example?: unknown }>;
+  /** Other media types this answer can come as (a query asks for them, e.g. `?format=csv`), with their body. */
+  alternatives?: Record<string, { schema: z.ZodType; example?: unknown }>;
 };
 
 export type BodySpec = {

@@ -91,15 +91,12 @@ function responseOf(answer: AnswerSpec): ZodOpenApiResponseObject {
   return {
     description: answer.description,
     ...(answer.headers ? { headers } : {}),
-    content: {
-      "application/json": { schema: answer.schema, ...(answer.example === undefined ? {} : { example: answer.example }) },
-      ...Object.fromEntries(
-        Object.entries(answer.alsoAs ?? {}).map(([type, media]) => [
-          type,
-          { schema: media.schema, ...(media.example === undefined ? {} : { example: media.example }) },
-        ]),
-      ),
-    },
+    content: Object.fromEntries(
+      Object.entries({ "application/json": answer, ...answer.alternatives }).map(([type, { schema, example }]) => [
+        type,
+        { schema, ...(example === undefined ? {} : { example }) },
+      ]),
+    ),
   };
 }
 

@@ -149,7 +149,7 @@ export const pointsHistory = defineRoute({
       description: "A page of the history (possibly empty).",
       schema: pointsHistorySchema,
       example: EXAMPLE_HISTORY,
-      alsoAs: {
+      alternatives: {
         "text/csv": {
           schema: z
             .string()

@@ -130,6 +130,7 @@ describe("spooks-admin giveaways", () => {
       "cli giveaway.create giveaway:2",
       "cli giveaway.end giveaway:2",
       "cli giveaway.image giveaway:1",
+      expect.stringMatching(/^cli upload\.image \/uploads\/[0-9a-f-]{36}\.png$/),
     ]);
   });
 

@@ -143,7 +143,9 @@ async function list(options: OutputOptions) {
 async function create(options: CreateOptions) {
   const input = parseOptions(createGiveawaySchema, options, CREATE_FIELDS);
   const giveaway = await withDatabase(({ sql, config }) =>
-    withImage(input.imageUrl, config.uploadDir, (imageUrl) => createGiveaway(sql, { ...input, imageUrl }, CLI_ACTOR)),
+    withImage(input.imageUrl, { sql, uploadDir: config.uploadDir }, (tx, imageUrl) =>
+      createGiveaway(tx, { ...input, imageUrl }, CLI_ACTOR),
+    ),
   );
   await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Giveaway Created", giveaway));
 }
@@ -160,7 +162,7 @@ async function setImage(idText: string, image: string, options: OutputOptions) {
   const id = parseId(idText, "Giveaway");
   const giveaway = await withDatabase(async ({ sql, config }) => {
     await getGiveaway(sql, id);
-    return withImage(image, config.uploadDir, (imageUrl) => setGiveawayImage(sql, id, imageUrl, CLI_ACTOR));
+    return withImage(image, { sql, uploadDir: config.uploadDir }, (tx, imageUrl) => setGiveawayImage(tx, id, imageUrl, CLI_ACTOR));
   });
   await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Image updated", giveaway));
 }

@@ -5,8 +5,9 @@
  * row records what explains it (items per collection, tier, per-item rate), checked against its amount.
  */
 import { HOUR_MS } from "../../app/domain/clock.ts";
-import { REWARD_TIERS, UNITS_PER_POINT } from "../../app/domain/rewards.ts";
+import { REWARD_TIERS, UNITS_PER_POINT, unitsToPoints } from "../../app/domain/rewards.ts";
 import type { Queryable, Sql } from "../client.server.ts";
+import { recordAudit, SYSTEM_ACTOR, type Actor } from "./audit.server.ts";
 import type { SyncSource } from "./ownership.server.ts";
 
 export type AccrualSource = SyncSource;
@@ -55,6 +56,7 @@ export async function creditHour(
   const hourEnd = new Date(hour.getTime() + HOUR_MS);
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${HOUR_LOCK_CLASS}, ${Math.floor(hour.getTime() / HOUR_MS) % 2 ** 31})`;
+    const [previous] = await tx<{ wallets: number; units: number }[]>`select wallets, units from accrual_runs where hour = ${hour}`;
     const [credited] = await tx<{ wallets: number; units: number }[]>`
       with open_for_the_hour as (
         select s.address, count(*) as n,
@@ -81,8 +83,27 @@ export async function creditHour(
         where excluded.wallets > 0
       returning (xmax = 0) as inserted`;
     const alreadyCredited = recorded.length === 0 || !recorded[0].inserted;
+    if (recorded.length > 0) await auditHourCredited(tx, { hour, at, source, previous, credited });
     return { hour, wallets: credited.wallets, units: credited.units, alreadyCredited };
   });
+}
+
+type RunTotals = { wallets: number; units: number };
+
+/** The hour's audit row: what its run had credited before this one, and after. */
+async function auditHourCredited(
+  tx: Queryable,
+  run: { hour: Date; at: Date; source: AccrualSource; previous: RunTotals | undefined; credited: RunTotals },
+): Promise<void> {
+  const { hour, source, previous, credited } = run;
+  const totals = ({ wallets, units }: RunTotals) => ({ wallets, points: unitsToPoints(units) });
+  const before = previous ? { credited: true, ...totals(previous) } : { credited: false };
+  const after = {
+    credited: true,
+    ...totals({ wallets: (previous?.wallets ?? 0) + credited.wallets, units: (previous?.units ?? 0) + credited.units }),
+  };
+  const actor: Actor = source === "cli" ? { kind: "cli" } : SYSTEM_ACTOR;
+  await recordAudit(tx, actor, "accrual.hour", hour.toISOString(), { source, ...totals(credited) }, { before, after });
 }
 
 /** `from … where …` of the hour starts in [from, to] with no accrual run yet, as `h`. */

@@ -107,7 +107,14 @@ export async function closeEntries(
         )}`;
     }
     const tickets = entries.reduce((sum, entry) => sum + entry.tickets, 0);
-    await recordAudit(tx, actor, "giveaway.close", `giveaway:${id}`, { reason, blockCount, blockHeight, entries: entries.length, tickets });
+    await recordAudit(
+      tx,
+      actor,
+      "giveaway.close",
+      `giveaway:${id}`,
+      { reason, blockCount, blockHeight, entries: entries.length, tickets },
+      { before: { closedAt: null, drawBlockHeight: null }, after: { closedAt: now(), drawBlockHeight: blockHeight } },
+    );
     return { closed: true, blockHeight };
   });
 }
@@ -144,13 +151,23 @@ export async function recordDraw(sql: Queryable, id: number, blockHash: string, 
     await tx`
       update giveaways set draw_block_hash = ${blockHash}, drawn_at = ${now()}, winner_address = ${picks[0]?.address ?? null}
       where id = ${id}`;
-    await recordAudit(tx, actor, "giveaway.draw", `giveaway:${id}`, {
-      drawVersion: 2,
-      blockHeight: giveaway.drawBlockHeight,
-      blockHash,
-      drawSeed: giveaway.drawSeed,
-      winners: picks,
-    });
+    await recordAudit(
+      tx,
+      actor,
+      "giveaway.draw",
+      `giveaway:${id}`,
+      {
+        drawVersion: 2,
+        blockHeight: giveaway.drawBlockHeight,
+        blockHash,
+        drawSeed: giveaway.drawSeed,
+        winners: picks,
+      },
+      {
+        before: { drawBlockHash: null, winnerAddress: null },
+        after: { drawBlockHash: blockHash, winnerAddresses: picks.map((pick) => pick.address) },
+      },
+    );
     return drawOutcome(tx, id);
   });
 }

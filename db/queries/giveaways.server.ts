@@ -141,24 +141,26 @@ export async function createGiveaway(sql: Queryable, input: CreateGiveawayInput,
       values (${title}, ${description}, ${imageUrl}, ${pointsCost}, ${endDate}, true, ${commitment}, ${seed},
               2, ${winners}, ${now()})
       returning id`;
-    await recordAudit(tx, actor, "giveaway.create", `giveaway:${id}`, {
-      title,
-      pointsCost,
-      endDate,
-      winners,
-      drawVersion: 2,
-      drawCommitment: commitment,
-    });
-    return getGiveaway(tx, id);
+    const created = await getGiveaway(tx, id);
+    await recordAudit(
+      tx,
+      actor,
+      "giveaway.create",
+      `giveaway:${id}`,
+      { title, pointsCost, endDate, winners, drawVersion: 2, drawCommitment: commitment },
+      { after: created },
+    );
+    return created;
   });
 }
 
 export async function setGiveawayActive(sql: Queryable, id: number, active: boolean, actor: Actor): Promise<Giveaway> {
   if (typeof active !== "boolean") throw badRequest("active must be true or false");
   return inTransaction(sql, async (tx) => {
-    await lockGiveaway(tx, id, "update");
+    const before = await lockGiveaway(tx, id, "update");
     await tx`update giveaways set active = ${active} where id = ${id}`;
-    await recordAudit(tx, actor, active ? "giveaway.activate" : "giveaway.end", `giveaway:${id}`);
+    const change = { before: { active: before.active }, after: { active } };
+    await recordAudit(tx, actor, active ? "giveaway.activate" : "giveaway.end", `giveaway:${id}`, {}, change);
     return getGiveaway(tx, id);
   });
 }
@@ -167,8 +169,16 @@ export async function setGiveawayImage(sql: Queryable, id: number, imageUrl: str
   const url = requireImageUrl(imageUrl);
   return inTransaction(sql, async (tx) => {
     await lockGiveaway(tx, id, "update");
+    const { imageUrl: previous } = await getGiveaway(tx, id);
     await tx`update giveaways set image_url = ${url} where id = ${id}`;
-    await recordAudit(tx, actor, "giveaway.image", `giveaway:${id}`, { imageUrl: url });
+    await recordAudit(
+      tx,
+      actor,
+      "giveaway.image",
+      `giveaway:${id}`,
+      { imageUrl: url },
+      { before: { imageUrl: previous }, after: { imageUrl: url } },
+    );
     return getGiveaway(tx, id);
   });
 }
@@ -259,7 +269,8 @@ export async function drawGiveawayWinner(sql: Queryable, id: number, actor: Acto
       winningTicket: winningTicket(giveaway.drawSeed, totalTickets),
       totalTickets,
     };
-    await recordAudit(tx, actor, "giveaway.draw", `giveaway:${id}`, { ...result, entryId: winningEntry.id });
+    const change = { before: { winnerAddress: null }, after: { winnerAddress: winningEntry.address } };
+    await recordAudit(tx, actor, "giveaway.draw", `giveaway:${id}`, { ...result, entryId: winningEntry.id }, change);
     return result;
   });
 }
@@ -268,6 +279,7 @@ export async function drawGiveawayWinner(sql: Queryable, id: number, actor: Acto
 export async function deleteGiveaway(sql: Queryable, id: number, actor: Actor): Promise<{ refunded: number; refundedPoints: number }> {
   return inTransaction(sql, async (tx) => {
     const giveaway = await lockGiveaway(tx, id, "update");
+    const deleted = await getGiveaway(tx, id);
     const entries = giveaway.winnerAddress
       ? []
       : await tx<{ id: number; address: string; costUnits: number; tickets: number }[]>`
@@ -286,7 +298,7 @@ export async function deleteGiveaway(sql: Queryable, id: number, actor: Actor): 
     );
     await tx`delete from giveaways where id = ${id}`;
     const refundedPoints = unitsToPoints(entries.reduce((sum, entry) => sum + entry.costUnits, 0));
-    await recordAudit(tx, actor, "giveaway.delete", `giveaway:${id}`, { refunded: entries.length, refundedPoints });
+    await recordAudit(tx, actor, "giveaway.delete", `giveaway:${id}`, { refunded: entries.length, refundedPoints }, { before: deleted });
     return { refunded: entries.length, refundedPoints };
   });
 }

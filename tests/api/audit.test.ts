@@ -1,10 +1,20 @@
 /** The audit trail: every admin action through the API writes one row with before → after; GET /api/admin/audit reads it. */
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entryMessage } from "../../app/domain/messages.ts";
+import { runDrawPass } from "../../indexer/draws.server.ts";
+import { createOrdClient } from "../../indexer/ord-client.server.ts";
+import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
 import { givePoints, minutesFromNow, newWallet, nonAdminSession, useApi, type LooseJson } from "./support.ts";
 
 const ctx = useApi();
+// Selecting a winner closes entries at the ord server's next block; the indexer's draw pass draws later.
+let chain: SimulatedChain;
+beforeAll(async () => {
+  chain = await startSimulatedChain({ owners: new Map() });
+  ctx.server.context.config.ordUrl = chain.url;
+});
+afterAll(() => chain.close());
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 
@@ -122,12 +132,26 @@ describe("every admin action writes one audit row with before → after", () => 
     const message = entryMessage(id, 2, new Date());
     const entry = { giveawayId: id, address: holder.address, tickets: 2, message, signature: holder.sign(message) };
     expect((await ctx.call("POST", "/api/giveaways/enter", entry)).status).toBe(200);
-    const drawn = await onlyRowOf(() => ctx.call("POST", `/api/giveaways/${id}/select-winner`, {}, { cookie }));
+    const closed = await onlyRowOf(() => ctx.call("POST", `/api/giveaways/${id}/select-winner`, {}, { cookie }));
+    const blockHeight = chain.blockCount() + 1;
+    expect(closed).toMatchObject({
+      action: "giveaway.close",
+      target: `giveaway:${id}`,
+      before: { drawBlockHeight: null },
+      after: { drawBlockHeight: blockHeight },
+    });
+    // Six blocks on top of the draw's block: the indexer's draw pass draws, as the system.
+    chain.mine(blockHeight + 7 - chain.blockCount());
+    const beforeDraw = await lastId();
+    const client = createOrdClient({ baseUrl: chain.url, retries: 0 });
+    await runDrawPass({ sql: ctx.sql, chain: client }).finally(() => client.close());
+    const [drawn] = await rowsSince(beforeDraw);
     expect(drawn).toMatchObject({
+      actor: "system",
       action: "giveaway.draw",
       target: `giveaway:${id}`,
-      before: { winnerAddress: null },
-      after: { winnerAddress: holder.address },
+      before: { drawBlockHash: null, winnerAddress: null },
+      after: { drawBlockHash: chain.blockHash(blockHeight), winnerAddresses: [holder.address] },
     });
 
     const deleted = await onlyRowOf(() => ctx.call("DELETE", `/api/giveaways/${id}`, {}, { cookie }));

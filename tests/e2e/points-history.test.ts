@@ -1,7 +1,7 @@
 /**
  * The points history page (issue 18) in a real browser: reached from the points banner, entries grouped
  * by UTC day with each day's change and closing balance, the balance line drawn by chart.js, the filter by
- * kind, and the CSV and JSON downloads.
+ * kind (chart.js loaded there only), and the CSV and JSON downloads.
  */
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -63,12 +63,20 @@ const entriesOf = (day: string) => page.locator(`[data-testid="history-day"][dat
 
 describe("points history page", () => {
   test("the points banner links to it; entries grouped by day, newest first, with each day's change and balance", async () => {
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    const chartChunk = (name: string) => /\/assets\/chart-[\w-]+\.js$/.test(name);
     await page.goto("/rewards");
     await page.getByTestId("banner-points").waitFor();
+    expect(scripts.filter(chartChunk), "chart.js is not loaded by the rewards page").toEqual([]);
     await page.getByRole("link", { name: "Points history" }).click();
     await page.waitForURL("**/rewards/history");
     await page.getByRole("heading", { name: "Points History", level: 1 }).waitFor();
     await days().first().waitFor();
+    await page.locator('[data-testid="balance-chart"][data-drawn="true"]').waitFor();
+    expect(scripts.filter(chartChunk), "the history page loads chart.js").toHaveLength(1);
 
     expect(await days().evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-day")))).toEqual([
       dayOf(0),

@@ -3,6 +3,7 @@
 #   docker run IMAGE                                   web server on :3000
 #   docker run IMAGE node build/node/indexer.js        the indexer
 #   docker run -it IMAGE spooks-admin --help           the CLI
+#   docker run IMAGE node build/node/simulated-ord.js  trials only: a simulated ord server (compose profile "simulated")
 # One HEALTHCHECK knows which it is (SPOOKS_ROLE, else the command): web = GET /api/live; indexer = its /health
 # on the private operations port (METRICS_PORT, 9464 here, loopback unless METRICS_HOST says otherwise): an
 # ownership pass applied within INDEXER_STALE_AFTER_S. Runs with `--read-only`: only /data and /uploads are

@@ -241,13 +241,13 @@ async function requestsServed(container: string): Promise<number> {
     .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
 }
 
-async function browserPhase(stack: Stack, browser: Browser, holder: Wallet, admin: Wallet): Promise<void> {
+/** The browser part; answers the uploaded picture's address. */
+async function browserPhase(stack: Stack, browser: Browser, holder: Wallet, admin: Wallet): Promise<string> {
   const started = Date.now();
   const imageUrl = await adminCreatesGiveaway(browser, stack.url, admin, GIVEAWAY);
   await holderStakesAndEnters(browser, stack.url, holder, "Spooks #1", GIVEAWAY);
   figure("browser: admin signs in and creates a giveaway with an upload; holder stakes and enters", seconds(Date.now() - started));
-  const image = await get(stack.endpoint, imageUrl);
-  check(image.status === 200 && image.headers["content-type"] === "image/png", `the upload ${imageUrl} is not served: ${image.status}`);
+  await uploadServed(stack, imageUrl);
   const served = await Promise.all((await stack.compose.containers("web")).map(requestsServed));
   check(served.length === 2 && served.every((count) => count > 0), `not every replica served: ${served.join(", ")}`);
   figure("requests served per web replica", served.join(", "));
@@ -255,6 +255,7 @@ async function browserPhase(stack: Stack, browser: Browser, holder: Wallet, admi
   for (const table of ["stakes", "giveaways", "giveaway_entries"] as const) {
     check(records[table].startsWith("1 "), `${table} should hold the browser's one row: ${records[table]}`);
   }
+  return imageUrl;
 }
 
 async function replicaStop(stack: Stack, traffic: Traffic): Promise<void> {
@@ -298,18 +299,25 @@ async function databaseRestart(stack: Stack, traffic: Traffic): Promise<void> {
   sameRecords(before, await snapshot(stack), "database restart");
 }
 
-async function downAndUp(stack: Stack): Promise<void> {
+/** An uploaded picture is still served, as the PNG it was. */
+async function uploadServed(stack: Stack, imageUrl: string): Promise<void> {
+  const image = await get(stack.endpoint, imageUrl);
+  check(image.status === 200 && image.headers["content-type"] === "image/png", `the upload ${imageUrl} is not served: ${image.status}`);
+}
+
+async function downAndUp(stack: Stack, imageUrl: string): Promise<void> {
   const before = await snapshot(stack);
   const started = Date.now();
   await stack.compose.visible(["down"]);
   await stack.compose.visible(["up", "-d", "--no-build", "--scale", "web=2"]);
   await waitHealthy(stack, 2);
   figure("down + up → every service healthy", seconds(Date.now() - started));
+  await uploadServed(stack, imageUrl);
   sameRecords(before, await snapshot(stack), "down + up");
 }
 
 /** New replicas on the next image beside the old ones, then the old ones stopped, then the indexer. */
-async function upgrade(stack: Stack, traffic: Traffic): Promise<void> {
+async function upgrade(stack: Stack, traffic: Traffic, imageUrl: string): Promise<void> {
   await buildNextImage();
   const before = await snapshot(stack);
   const old = await stack.compose.containers("web");
@@ -351,6 +359,7 @@ async function upgrade(stack: Stack, traffic: Traffic): Promise<void> {
     `select count(*) from schema_migrations where version = '${TEST_MIGRATION}'`,
   ]);
   check(applied === "1", "the new migration was not applied");
+  await uploadServed(stack, imageUrl);
   sameRecords(before, await snapshot(stack), "upgrade");
 }
 
@@ -368,14 +377,14 @@ async function main(): Promise<void> {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${SITE} 127.0.0.1:${stack.endpoint.port}`],
     });
-    await browserPhase(stack, browser, holder, admin);
+    const imageUrl = await browserPhase(stack, browser, holder, admin);
     traffic = startTraffic(stack.endpoint, ["/api/ready", `/api/rewards/${holder.address}`, "/"]);
     await replicaStop(stack, traffic);
     await databaseRestart(stack, traffic);
     await traffic.stop();
-    await downAndUp(stack);
+    await downAndUp(stack, imageUrl);
     traffic = startTraffic(stack.endpoint, ["/api/ready", `/api/rewards/${holder.address}`, "/"]);
-    await upgrade(stack, traffic);
+    await upgrade(stack, traffic, imageUrl);
     await traffic.stop();
     say("every phase held");
     console.table(Object.fromEntries(figures));

@@ -392,7 +392,10 @@ async function main(): Promise<void> {
     await traffic?.stop();
     await browser?.close();
     if (process.env.DEPLOY_KEEP === "1") say(`stack left up: ${stack.dir}`);
-    else await stack.compose.visible(["down", "-v"]).catch((error: Error) => say(`down -v failed: ${error.message}`));
+    else {
+      await stack.compose.visible(["down", "-v"]).catch((error: Error) => say(`down -v failed: ${error.message}`));
+      fs.rmSync(stack.dir, { recursive: true, force: true });
+    }
   }
 }
 

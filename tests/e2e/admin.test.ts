@@ -387,6 +387,7 @@ describe("the admin", () => {
         "giveaway.delete",
         "proposal.create",
         "proposal.delete",
+        "upload.image",
       ]),
     );
     const webActors = new Set(audit.filter((entry) => entry.actor === "web").map((entry) => entry.actorAddress));

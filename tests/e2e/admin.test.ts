@@ -397,6 +397,7 @@ describe("the admin", () => {
         "giveaway.delete",
         "proposal.create",
         "proposal.delete",
+        "upload.image",
       ]),
     );
     expect(audit.filter((entry) => entry.action === "giveaway.draw").map((entry) => entry.actor)).toEqual(["system"]);

@@ -7,6 +7,7 @@ import { voteMessage } from "../../app/domain/messages.ts";
 import { addressOfPrivateKey, newPrivateKey, signMessage } from "../../app/domain/signature.ts";
 import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
 import { addPoints } from "../../db/queries/points.server.ts";
+import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress, stakeDemoItems } from "../testing/fixtures.ts";
 import { cliEnv, runCli, runJson, type CliEnv } from "../testing/run-cli.ts";
@@ -15,14 +16,17 @@ import { parseSince } from "./audit.tsx";
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let env: CliEnv;
 let imageFile: string;
+let chain: SimulatedChain; // `giveaways draw` closes entries at the ord server's next block
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  env = cliEnv(db.url);
+  chain = await startSimulatedChain({ owners: new Map() });
+  env = cliEnv(db.url, { ORD_URL: chain.url });
   imageFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "spooks-audit-")), "prize.png");
   fs.writeFileSync(imageFile, Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex"));
 });
 afterAll(async () => {
+  await chain?.close();
   await db?.close();
 });
 
@@ -106,10 +110,10 @@ describe("every admin action of the CLI writes one audit row (actor cli) with be
     await addPoints(db.sql, { address: holder, points: 500, actor: { kind: "system" } });
     await enterGiveaway(db.sql, { giveawayId: Number(id), address: holder, tickets: 1 });
     expect(await rowsOf(["giveaways", "draw", id, "--yes"])).toMatchObject([
-      { action: "giveaway.draw", before: { winnerAddress: null }, after: { winnerAddress: holder } },
+      { action: "giveaway.close", before: { drawBlockHeight: null }, after: { drawBlockHeight: chain.blockCount() + 1 } },
     ]);
     expect(await rowsOf(["giveaways", "delete", id, "--yes"])).toMatchObject([
-      { action: "giveaway.delete", target, before: { title: "T", winnerAddress: holder }, after: null },
+      { action: "giveaway.delete", target, before: { title: "T", winnerAddress: null }, after: null },
     ]);
 
     const proposal = await rowsOf([

@@ -6,19 +6,20 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { newWallet } from "../api/support.ts";
 import { ensureAppBuild, startTestServer, type TestServer } from "../support/app-server.ts";
 import { createTestDatabase } from "../support/test-database.ts";
 import { axeViolations } from "./support/axe.ts";
-import { DESKTOP, PHONE, launchBrowser, newPage, screenshot, type PageProblems } from "./support/browser.ts";
+import { DESKTOP, PHONE, launchBrowser, screenshot } from "./support/browser.ts";
+import { usePages } from "./support/pages.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let server: TestServer;
 let browser: Browser;
 let buildDir: string;
-const opened: { context: BrowserContext; problems: PageProblems }[] = [];
+const pages = usePages();
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -32,17 +33,9 @@ afterAll(async () => {
   await database?.close();
 });
 
-afterEach(async () => {
-  for (const { context, problems } of opened.splice(0)) {
-    await context.close();
-    expect(problems.errors).toEqual([]);
-  }
-});
-
 /** A page that records the address of every request it makes. */
 async function open(): Promise<{ page: Page; requested: string[] }> {
-  const { context, page, problems } = await newPage(browser, server.url);
-  opened.push({ context, problems });
+  const { page } = await pages.open(browser, server.url);
   const requested: string[] = [];
   page.on("request", (request) => requested.push(request.url()));
   return { page, requested };

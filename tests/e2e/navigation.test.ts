@@ -2,14 +2,15 @@
  * The shell in a real browser: header, wallet button states, connect / disconnect with MyDoge, the
  * wallet panel and collection stats, the dropdown, demo mode's built-in wallet, and the 404 page.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { injectMyDoge, launchBrowser, newPage, screenshot, waitForToast, type PageProblems } from "./support/browser.ts";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { injectMyDoge, launchBrowser, screenshot, waitForToast } from "./support/browser.ts";
+import { usePages } from "./support/pages.ts";
 import { startE2eWorld, type E2eWorld } from "./support/e2e-server.ts";
 
 let world: E2eWorld;
 let browser: Browser;
-const opened: { context: BrowserContext; problems: PageProblems }[] = [];
+const pages = usePages();
 
 beforeAll(async () => {
   [world, browser] = await Promise.all([startE2eWorld({ holderOwns: 5 }), launchBrowser()]);
@@ -20,16 +21,8 @@ afterAll(async () => {
   await world?.close();
 });
 
-afterEach(async () => {
-  for (const { context, problems } of opened.splice(0)) {
-    await context.close();
-    expect(problems.errors).toEqual([]);
-  }
-});
-
 async function open(): Promise<Page> {
-  const { context, page, problems } = await newPage(browser, world.url);
-  opened.push({ context, problems });
+  const { page } = await pages.open(browser, world.url);
   return page;
 }
 
@@ -155,8 +148,7 @@ describe("demo mode", () => {
   });
 
   test("with no extension the built-in demo wallet connects and signs", async () => {
-    const { context, page, problems } = await newPage(browser, demo.url);
-    opened.push({ context, problems });
+    const { page } = await pages.open(browser, demo.url);
     await page.goto("/");
     await page.getByText("Connect your wallet to see Spooks").waitFor();
     await page.getByText("Demo mode: a built-in demo wallet stands in for MyDoge.").waitFor();

@@ -6,15 +6,16 @@
  * disconnected, not 'Signature Cancelled'), an old build's hex signature accepted end to end, and an old
  * build without signing (the 'Update MyDoge' message). Each test opens its own page.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CONNECTION_LOST_TOAST, MYDOGE_CALL_TIMEOUT_MS, MYDOGE_TIMEOUT_TOAST, UPDATE_MYDOGE_TOAST } from "../../app/wallet/mydoge.ts";
-import { injectMyDoge, launchBrowser, newPage, waitForToast, type MyDogeOptions, type PageProblems } from "./support/browser.ts";
+import { injectMyDoge, launchBrowser, waitForToast, type MyDogeOptions } from "./support/browser.ts";
+import { usePages } from "./support/pages.ts";
 import { startE2eWorld, type E2eWorld } from "./support/e2e-server.ts";
 
 let world: E2eWorld;
 let browser: Browser;
-const opened: { context: BrowserContext; problems: PageProblems }[] = [];
+const pages = usePages();
 
 beforeAll(async () => {
   [world, browser] = await Promise.all([startE2eWorld({ holderOwns: 4, perCollection: 6 }), launchBrowser()]);
@@ -25,16 +26,8 @@ afterAll(async () => {
   await world?.close();
 });
 
-afterEach(async () => {
-  for (const { context, problems } of opened.splice(0)) {
-    await context.close();
-    expect(problems.errors).toEqual([]);
-  }
-});
-
 async function open(options: Omit<MyDogeOptions, "privateKeyHex"> = {}) {
-  const { context, page, problems } = await newPage(browser, world.url);
-  opened.push({ context, problems });
+  const { page } = await pages.open(browser, world.url);
   const mydoge = await injectMyDoge(page, { privateKeyHex: world.holder.privateKeyHex, ...options });
   return { page, mydoge };
 }

@@ -18,6 +18,7 @@ import { runDrawPass, selectWinners } from "../../../indexer/draws.server.ts";
 import { createOrdClient } from "../../../indexer/ord-client.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "../../../indexer/simulated-chain.server.ts";
 import { syncOnce } from "../../../indexer/sync.server.ts";
+import { indexerConfig } from "../../../indexer/test-support.ts";
 import { startTestServer, type TestServer } from "../../support/app-server.ts";
 import { createTestDatabase } from "../../support/test-database.ts";
 
@@ -96,19 +97,7 @@ export async function startE2eWorld({
       await syncOnce({
         sql: db.sql,
         ordUrl: chain.url,
-        config: {
-          indexer: {
-            syncCron: "* * * * *",
-            accrualCron: "0 * * * *",
-            concurrency: 8,
-            timeoutMs: 2000,
-            validateTimeoutMs: 4000,
-            retries: 0,
-            catchUpHours: 72,
-            chain: "mainnet",
-            maxBodyBytes: 16 * 1024 * 1024,
-          },
-        },
+        config: indexerConfig({ concurrency: 8 }),
         source: "cli",
         wait: true,
       });

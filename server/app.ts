@@ -51,8 +51,9 @@ export function createApp({ context, build, clientDir, before = [], dev = false,
   for (const middleware of before) app.use(middleware);
   app.use(metrics.route);
   // One line per request from here on: static files (above) and vite's modules in dev are not logged.
-  app.use(requestLog(logger ?? createLogger("web", config)));
-  app.use(rateLimits(config.rateLimits, rateLimitWindowMs));
+  const log = logger ?? createLogger("web", config);
+  app.use(requestLog(log));
+  app.use(rateLimits(config.rateLimits, { sql: context.sql, logger: log, windowMs: rateLimitWindowMs }));
   app.use(
     createRequestHandler({
       build,

@@ -218,6 +218,9 @@ const LIMITED: Record<number, AnswerSpec> = {
   },
 };
 
+/** The probes load balancers call: the one kind of route no rate limit counts (server/rate-limits.ts). */
+export const PROBE_PATHS: readonly string[] = ["/api/live", "/api/ready", "/api/health"];
+
 /**
  * Every answer `route` can give: the ones its kind implies (auth, JSON body, rate limit, 500/503) and its
  * own, which win where both name a status. The docs and the API tests' answer checks both read this.
@@ -231,7 +234,8 @@ export function answersOf(route: RouteContract): Record<number, AnswerSpec> {
     ...(route.auth === "admin-session" ? ADMIN : {}),
     ...(route.auth === "admin-session" && isChange ? ADMIN_CHANGE : {}),
     ...(route.auth === "signature" ? SIGNED : {}),
-    ...(route.rateLimit ? LIMITED : {}),
+    // Besides their own limit (rateLimit), all but the probes count against the general reads limit.
+    ...(PROBE_PATHS.includes(route.path) ? {} : LIMITED),
     ...(route.responses as Record<number, AnswerSpec>),
   };
 }

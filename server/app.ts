@@ -58,7 +58,7 @@ export function createApp({ context, build, clientDir, before = [], dev = false,
     createRequestHandler({
       build,
       publicUrl: config.publicUrl,
-      getLoadContext: (req, res) => ({ ...context, cspNonce: res.locals.cspNonce as string, logger: req.log }),
+      getLoadContext: (req, res) => ({ ...context, cspNonce: res.locals.cspNonce as string, logger: req.log, clientIp: req.ip }),
     }),
   );
   return app;

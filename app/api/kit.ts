@@ -20,10 +20,12 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 export type Auth = "none" | "signature" | "admin-session";
 
 /** The per-IP limits of server/rate-limits.ts. */
-export type RateLimit = "signIn" | "signed";
+export type RateLimit = "signIn" | "signed" | "content";
 
 export type AnswerSpec = {
   description: string;
+  /** The answer's media type when it is not JSON (an image). */
+  mediaType?: string;
   schema: z.ZodType;
   /** A realistic answer, shown in the docs and checked against `schema` by the contract's own test. */
   example?: unknown;
@@ -41,8 +43,8 @@ export type RouteContract = {
   /** Stable name of the operation (OpenAPI operationId). */
   operationId: string;
   method: HttpMethod;
-  /** OpenAPI path template: `/api/rewards/{address}`. */
-  path: `/api/${string}`;
+  /** OpenAPI path template: `/api/rewards/{address}` (or the one route outside /api, `/content/{inscriptionId}`). */
+  path: `/api/${string}` | `/content/${string}`;
   /** The group the docs list it under. */
   tag: string;
   summary: string;

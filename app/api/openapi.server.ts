@@ -46,6 +46,11 @@ const RATE_LIMIT_SETTINGS: Record<RateLimit, { setting: string; perMinute: (limi
     perMinute: (limits) => limits.signedPerMin,
     counts: "every signed action (stake, unstake, bulk, giveaway entry, vote), together",
   },
+  content: {
+    setting: "RATE_LIMIT_CONTENT_PER_MIN",
+    perMinute: (limits) => limits.contentPerMin,
+    counts: "item pictures",
+  },
 };
 
 function rateLimitLine(kind: RateLimit, limits: RateLimits): string {
@@ -91,7 +96,12 @@ function responseOf(answer: AnswerSpec): ZodOpenApiResponseObject {
   return {
     description: answer.description,
     ...(answer.headers ? { headers } : {}),
-    content: { "application/json": { schema: answer.schema, ...(answer.example === undefined ? {} : { example: answer.example }) } },
+    content: {
+      [answer.mediaType ?? "application/json"]: {
+        schema: answer.schema,
+        ...(answer.example === undefined ? {} : { example: answer.example }),
+      },
+    },
   };
 }
 

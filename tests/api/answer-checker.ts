@@ -26,7 +26,7 @@ export class AnswerCheckError extends Error {}
 /** The documentation itself: served JSON, not part of the contract it describes. */
 const DOCUMENTATION_ROUTES = new Set(["api/openapi.json", "api/docs", "api/docs/:asset"]);
 
-const API_CATCH_ALL = "api/*";
+const CATCH_ALLS = new Set(["api/*", "content/*"]);
 
 type RouteConfig = { file: string; path?: string; index?: boolean; children?: RouteConfig[] };
 
@@ -73,7 +73,7 @@ export function isDocumentationRoute(pattern: string): boolean {
   return DOCUMENTATION_ROUTES.has(pattern);
 }
 
-export const isApiCatchAll = (pattern: string) => pattern === API_CATCH_ALL;
+export const isApiCatchAll = (pattern: string) => CATCH_ALLS.has(pattern);
 
 type Operation = { responses?: Record<string, { content?: Record<string, unknown> }> };
 

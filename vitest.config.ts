@@ -1,13 +1,27 @@
 import { defineConfig } from "vitest/config";
+import { testGroups } from "./tests/setup/test-groups.ts";
+
+// The suite's four groups (tests/setup/test-groups.ts says how a file is sorted): `npm run test:unit`,
+// `test:db`, `test:system` and `test:e2e` run one each; `npm test` runs them all. Only the `db` and `e2e`
+// groups read the suite's database engine, so only they prepare its migrated template.
+const groups = testGroups();
+const readsEngine = { globalSetup: ["tests/setup/global-setup.ts"] };
 
 export default defineConfig({
   test: {
-    include: ["{app,db,indexer,cli,server,tests}/**/*.test.{ts,tsx}"],
-    globalSetup: ["tests/setup/global-setup.ts"],
-    setupFiles: ["tests/setup/each-file.ts"],
     pool: "forks",
+    // Most files wait on a browser, a server or a database more than they compute: on a 2-core machine two
+    // files at a time finish sooner than one (SPOOKS_TEST_WORKERS overrides).
+    maxWorkers: Number(process.env.SPOOKS_TEST_WORKERS ?? 2),
+    setupFiles: ["tests/setup/each-file.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     teardownTimeout: 20_000,
+    projects: [
+      { extends: true, test: { name: "unit", include: groups.unit } },
+      { extends: true, test: { name: "system", include: groups.system } },
+      { extends: true, test: { name: "db", include: groups.db, ...readsEngine } },
+      { extends: true, test: { name: "e2e", include: groups.e2e, ...readsEngine } },
+    ],
   },
 });

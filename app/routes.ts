@@ -4,6 +4,8 @@ export default [
   layout("routes/layout.tsx", [
     index("routes/stake.tsx"),
     route("rewards", "routes/rewards.tsx"),
+    route("rewards/history", "routes/points-history.tsx"),
+    route("giveaways/:id/verify", "routes/verify-draw.tsx"),
     route("governance", "routes/governance.tsx"),
     route("admin", "routes/admin.tsx"),
   ]),
@@ -17,6 +19,7 @@ export default [
     route("wallet-doginals/:address", "routes/api/wallet-doginals.ts"),
     route("verify-holdings", "routes/api/verify-holdings.ts"),
     route("rewards/:address", "routes/api/rewards.ts"),
+    route("points/:address/history", "routes/api/points-history.ts"),
     route("stats/:address", "routes/api/stats.ts"),
     route("leaderboard", "routes/api/leaderboard.ts"),
 
@@ -34,6 +37,7 @@ export default [
     route("giveaways/:id/entries", "routes/api/giveaway-entries.ts"),
     route("giveaways/:id/image", "routes/api/giveaway-image.ts"),
     route("giveaways/:id/select-winner", "routes/api/giveaway-select-winner.ts"),
+    route("giveaways/:id/draw", "routes/api/giveaway-draw.ts"),
     route("upload-image", "routes/api/upload-image.ts"),
 
     // Admin points
@@ -42,6 +46,7 @@ export default [
     route("admin/clear-points", "routes/api/admin-clear-points.ts"),
     route("admin/recalculate-points", "routes/api/admin-recalculate-points.ts"),
     route("admin/reset-negative-balances", "routes/api/admin-reset-negative-balances.ts"),
+    route("admin/audit", "routes/api/admin-audit.ts"),
 
     // Governance
     route("proposals", "routes/api/proposals.ts"),
@@ -49,6 +54,7 @@ export default [
     route("proposals/voting-power/:address", "routes/api/proposals-voting-power.ts"),
     route("proposals/:id", "routes/api/proposal.ts"),
     route("proposals/:id/vote", "routes/api/proposal-vote.ts"),
+    route("proposals/:id/votes", "routes/api/proposal-votes.ts"),
 
     // Sign-in
     route("auth/challenge", "routes/api/auth-challenge.ts"),

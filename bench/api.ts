@@ -4,7 +4,9 @@
  * - requests/s and p50/p99 latency of /api/rewards/{address}, /api/wallet-doginals/{address} and
  *   /api/leaderboard with 100,000 wallets in the database, beside two trivial JSON routes in the same run
  *   (/api/health: one tiny query; an unknown /api path: no database at all);
- * - Stake All of 888 items through POST /api/stake/bulk (server-side time from Server-Timing; target < 2 s).
+ * - Stake All of 888 items through POST /api/stake/bulk (server-side time from Server-Timing; target < 2 s);
+ * - the points history (bench/history.ts): the first page of 2,000- and 100,000-entry histories beside
+ *   /api/rewards, and the CSV and JSON downloads of the 100,000 entries (time and peak memory).
  * The load comes from a worker thread (its own event loop) over keep-alive connections.
  * Standalone: `node --import tsx bench/api.ts`.
  */
@@ -21,6 +23,7 @@ import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { migrate } from "../db/migrate.server.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
 import { startTestServer } from "../tests/support/app-server.ts";
+import { exportFigures, HISTORY_WALLETS, LONG_HISTORY, ROWS_PER_HISTORY_WALLET, seedHistories } from "./history.ts";
 
 const WALLETS = 100_000;
 const ENDED_STAKES = 200_000;
@@ -200,6 +203,11 @@ export async function run(): Promise<void> {
       `seeding ${WALLETS.toLocaleString("en-US")} wallets with points, ${ENDED_STAKES.toLocaleString("en-US")} past stakes, the 1,883-item catalogue…`,
     );
     const seeded = await seed(sql);
+    console.log(
+      `seeding ${HISTORY_WALLETS} histories of ${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries and one of ${LONG_HISTORY.toLocaleString("en-US")}…`,
+    );
+    const histories = await seedHistories(sql);
+    await sql`vacuum analyze points_ledger`;
     console.log("building and starting the app…");
     server = await startTestServer({ sql, adminAddress: seeded.whale.address });
     const pick = (list: string[], n: number) => Array.from({ length: n }, (_, i) => list[(i * 7907) % list.length]);
@@ -213,6 +221,16 @@ export async function run(): Promise<void> {
     printRow("GET /api/rewards/{address} (2,000 wallets)", await load(server.url, rewardsPaths));
     printRow(`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, await load(server.url, walletPaths));
     printRow("GET /api/leaderboard (top 100)", await load(server.url, ["/api/leaderboard"]));
+    const historyPaths = histories.wallets.map((address) => `/api/points/${address}/history`);
+    printRow(
+      `GET /api/points/{address}/history (${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries)`,
+      await load(server.url, historyPaths),
+    );
+    printRow(
+      `  … first page of ${LONG_HISTORY.toLocaleString("en-US")} entries`,
+      await load(server.url, [`/api/points/${histories.long}/history`]),
+    );
+    await exportFigures(server.url, sql, histories.long);
     await stakeAll(server.url, seeded.whale, sql);
   } finally {
     await server?.close();

@@ -11,6 +11,9 @@ const SUITES = {
   "block-walk": () => import("./block-walk.ts"),
   render: () => import("./render.ts"),
   "validate-batches": () => import("./validate-batches.ts"),
+  "pglite-memory": () => import("./pglite-memory.ts"),
+  "draw-verify": () => import("./draw-verify.ts"),
+  "vote-verify": () => import("./vote-verify.ts"),
 } as const;
 
 type Suite = keyof typeof SUITES;

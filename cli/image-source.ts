@@ -4,10 +4,18 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { saveImageUpload } from "../app/utils/uploads.server.ts";
-import { CliError } from "./runtime.ts";
+import { saveImageUpload, type SavedUpload } from "../app/utils/uploads.server.ts";
+import type { Queryable, TransactionSql } from "../db/client.server.ts";
+import { recordUpload } from "../db/queries/audit.server.ts";
+import { inTransaction } from "../db/queries/transaction.server.ts";
+import { CLI_ACTOR, CliError } from "./runtime.ts";
 
-export type ImageSource = { imageUrl: string; /** The file saved for it, to remove if the change fails. */ savedFile?: string };
+export type ImageSource = {
+  imageUrl: string;
+  /** The file saved for it, to remove if the change fails. */
+  savedFile?: string;
+  upload?: SavedUpload;
+};
 
 const URL_LIKE = /^(https?:\/\/|\/)/;
 
@@ -15,17 +23,27 @@ export async function resolveImage(value: string, uploadDir: string): Promise<Im
   const given = value.trim();
   if (fs.existsSync(given) && fs.statSync(given).isFile()) {
     const saved = await saveImageUpload(uploadDir, fs.readFileSync(given));
-    return { imageUrl: saved.filePath, savedFile: path.join(uploadDir, path.basename(saved.filePath)) };
+    return { imageUrl: saved.filePath, savedFile: path.join(uploadDir, path.basename(saved.filePath)), upload: saved };
   }
   if (URL_LIKE.test(given)) return { imageUrl: given };
   throw new CliError(`image '${value}' is neither a file nor a URL (give an image file, an http(s) URL or a /uploads/ path)`);
 }
 
-/** Runs `change` with the image; a file saved for it is removed again when the change fails. */
-export async function withImage<T>(value: string, uploadDir: string, change: (imageUrl: string) => Promise<T>): Promise<T> {
+/**
+ * Runs `change` with the image in one transaction with the upload's audit row; a file saved for it is removed
+ * again when the change fails.
+ */
+export async function withImage<T>(
+  value: string,
+  { sql, uploadDir }: { sql: Queryable; uploadDir: string },
+  change: (tx: TransactionSql, imageUrl: string) => Promise<T>,
+): Promise<T> {
   const image = await resolveImage(value, uploadDir);
   try {
-    return await change(image.imageUrl);
+    return await inTransaction(sql, async (tx) => {
+      if (image.upload) await recordUpload(tx, CLI_ACTOR, image.upload);
+      return change(tx, image.imageUrl);
+    });
   } catch (error) {
     if (image.savedFile) fs.rmSync(image.savedFile, { force: true });
     throw error;

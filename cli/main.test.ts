@@ -32,15 +32,18 @@ describe("spooks-admin command tree", () => {
         "giveaways set-image",
         "giveaways entries",
         "giveaways draw",
+        "giveaways verify",
         "giveaways delete",
         "proposals list",
         "proposals create",
         "proposals results",
         "proposals delete",
+        "proposals verify",
         "catalogue import",
         "catalogue stats",
         "indexer status",
         "indexer sync",
+        "audit",
       ].sort(),
     );
     const destructive = ["points clear", "points reset-negative", "giveaways draw", "giveaways delete", "proposals delete"];
@@ -61,7 +64,7 @@ describe("spooks-admin --help and command-line errors (the real binary)", () => 
     ]);
     for (const result of [top, points, create]) expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(top.stdout).toMatch(/^Usage: spooks-admin \[options\] \[command\]\n/);
-    for (const group of ["users", "points", "giveaways", "proposals", "catalogue", "indexer"]) {
+    for (const group of ["users", "points", "giveaways", "proposals", "catalogue", "indexer", "audit"]) {
       expect(top.stdout).toMatch(new RegExp(`\\n  ${group}\\b`));
     }
     expect(top.stdout).toContain("Every command takes --json");

@@ -4,6 +4,7 @@
  * `npm start`), applies pending migrations itself, and records every change with actor `cli`.
  */
 import { Command } from "commander";
+import { registerAudit } from "./commands/audit.tsx";
 import { registerCatalogue } from "./commands/catalogue.tsx";
 import { registerGiveaways } from "./commands/giveaways.tsx";
 import { registerIndexer } from "./commands/indexer.tsx";
@@ -19,7 +20,9 @@ Examples:
   spooks-admin giveaways create --title "Halloween" --description "A Spook" --image spook.png --cost 100 --end 2030-10-31T18:00:00Z
   spooks-admin giveaways draw 3 --yes --json
   spooks-admin catalogue import catalogue.csv
-  spooks-admin indexer sync`;
+  spooks-admin indexer sync
+  spooks-admin audit --since 24h --action points
+  spooks-admin proposals verify 4`;
 
 export function createProgram(): Command {
   const program = new Command("spooks-admin")
@@ -37,5 +40,6 @@ export function createProgram(): Command {
   registerProposals(program);
   registerCatalogue(program);
   registerIndexer(program);
+  registerAudit(program);
   return program;
 }

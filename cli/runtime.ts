@@ -14,6 +14,7 @@ import { loadConfig, type Config } from "../app/utils/env.server.ts";
 import { openDatabase, type Sql } from "../db/client.server.ts";
 import { migrate } from "../db/migrate.server.ts";
 import type { Actor } from "../db/queries/audit.server.ts";
+import { createCliLogger } from "./logger.ts";
 
 /** Every change made from the CLI is recorded under this actor in the audit trail. */
 export const CLI_ACTOR: Actor = { kind: "cli" };
@@ -100,7 +101,8 @@ export function parseId(text: string, what: string): number {
  */
 export async function withDatabase<T>(work: (session: Session) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const logger = createCliLogger(config);
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn: (line) => logger.warn(line) });
   try {
     await migrate(db.sql);
     return await work({ sql: db.sql, config });

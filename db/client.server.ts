@@ -7,6 +7,7 @@
  *   files twice.
  */
 import postgres from "postgres";
+import type { Warn } from "./data-dir.server.ts";
 
 export type Sql = postgres.Sql<{ bigint: number }>;
 export type TransactionSql = postgres.TransactionSql<{ bigint: number }>;
@@ -71,9 +72,15 @@ async function checkReachable(sql: Sql, description: string): Promise<void> {
   }
 }
 
-export type OpenOptions = { databaseUrl?: string; dataDir: string; max?: number };
+export type OpenOptions = {
+  databaseUrl?: string;
+  dataDir: string;
+  max?: number;
+  /** Told when the embedded database's DATA_DIR was open to other accounts (it is made owner-only). */
+  warn?: Warn;
+};
 
-export async function openDatabase({ databaseUrl, dataDir, max }: OpenOptions): Promise<Database> {
+export async function openDatabase({ databaseUrl, dataDir, max, warn }: OpenOptions): Promise<Database> {
   if (databaseUrl) {
     const description = describeUrl(databaseUrl);
     const sql = createSql(databaseUrl, { max });
@@ -82,7 +89,7 @@ export async function openDatabase({ databaseUrl, dataDir, max }: OpenOptions): 
   }
   // PGlite (several MB of JavaScript and WebAssembly) is loaded only by a process that uses it.
   const { openEmbedded } = await import("./embedded.server.ts");
-  const embedded = await openEmbedded(dataDir);
+  const embedded = await openEmbedded(dataDir, warn);
   const sql = createSql(embedded.url, { max: 1 });
   await checkReachable(sql, embedded.description);
   return {

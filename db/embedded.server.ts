@@ -6,12 +6,13 @@
  * rather than opening the files a second time, waiting while the owner is still starting. Any other local
  * process, without the password, is refused. The socket server queues queries and keeps a transaction's
  * statements together, so attached clients are safe, but they share one backend: advisory locks do not
- * exclude between them.
+ * exclude between them. DATA_DIR is kept owner-only (./data-dir.server.ts).
  */
 import { PGlite } from "@electric-sql/pglite";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { secureDataDir, tightenDataDir, type Warn } from "./data-dir.server.ts";
 import { connectionUrl, serveOverSocket } from "./pglite-socket.server.ts";
 
 export type Embedded = { url: string; description: string; close(): Promise<void> };
@@ -20,6 +21,24 @@ export type Embedded = { url: string; description: string; close(): Promise<void
 type Owner = { pid: number; port: number; password?: string };
 
 const MAX_ATTACHED_CONNECTIONS = 16;
+
+/**
+ * PostgreSQL's memory settings for the one embedded backend (bench/pglite-memory.ts measures them): its
+ * defaults size shared buffers for a server of many backends (128 MB), held in the WebAssembly heap whether
+ * used or not; our whole database is a few MB, so 16 MB of buffers keeps every page cached.
+ */
+export const PGLITE_MEMORY_SETTINGS: Record<string, string> = {
+  shared_buffers: "16MB",
+  temp_buffers: "1MB",
+  wal_buffers: "1MB",
+  work_mem: "4MB",
+  maintenance_work_mem: "16MB",
+};
+
+/** PGlite's own start parameters, then ours (a later `-c` wins). */
+export function pgliteStartParams(settings: Record<string, string> = PGLITE_MEMORY_SETTINGS): string[] {
+  return [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`])];
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -118,9 +137,10 @@ function removeStaleOwner(file: string, stale: Owner | null): void {
   fs.rmSync(aside, { force: true });
 }
 
-export async function openEmbedded(dataDir: string): Promise<Embedded> {
+/** `warn` logs that DATA_DIR was open to other accounts (it is made owner-only either way). */
+export async function openEmbedded(dataDir: string, warn: Warn = () => {}): Promise<Embedded> {
   const root = path.resolve(dataDir);
-  fs.mkdirSync(root, { recursive: true });
+  secureDataDir(root, warn);
   const ownerFile = path.join(root, "embedded.json");
   const deadline = Date.now() + OWNER_START_WAIT_MS;
 
@@ -175,7 +195,8 @@ export async function openEmbedded(dataDir: string): Promise<Embedded> {
 async function serveEmbedded(root: string, ownerFile: string): Promise<{ embedded: Embedded; served: Served }> {
   let db: PGlite | undefined;
   try {
-    db = await PGlite.create({ dataDir: path.join(root, "pglite") });
+    db = await PGlite.create({ dataDir: path.join(root, "pglite"), startParams: pgliteStartParams() });
+    tightenDataDir(path.join(root, "pglite")); // the files it has just created are 0666
     const server = await serveOverSocket(db, { maxConnections: MAX_ATTACHED_CONNECTIONS });
     const { port, password } = server;
     writeOwner(ownerFile, { pid: process.pid, port, password }, false);

@@ -5,7 +5,7 @@ import { migrate } from "./migrate.server.ts";
 
 const config = loadConfig();
 try {
-  const db = await openDatabase(config);
+  const db = await openDatabase({ ...config, warn: ({ msg, dataDir }) => console.warn(`spooks: ${msg}: ${String(dataDir)}`) });
   try {
     const applied = await migrate(db.sql);
     console.log(applied.length ? `Applied ${applied.join(", ")} to ${db.description}` : `Nothing to apply on ${db.description}`);

@@ -147,3 +147,43 @@ describe.skipIf(inject("testDatabase").kind !== "postgres")("migrate on real Pos
     expect(row.count).toBe(all.length);
   });
 });
+
+describe("0013: vote receipts for votes cast before it", () => {
+  let empty: EmptyDatabase;
+  let sql: Sql;
+  beforeAll(async () => {
+    empty = await createEmptyDatabase();
+    sql = empty.client();
+  });
+  afterAll(async () => {
+    await empty?.close();
+  });
+
+  it("fills each old vote's items from stake history, or leaves null when they no longer add up to its weight", async () => {
+    const [before, after] = [
+      readMigrations().filter((migration) => migration.version < "0013"),
+      readMigrations().filter((migration) => migration.version >= "0013"),
+    ];
+    await migrate(sql, before);
+    const id = (n: number) => `${n.toString(16).padStart(64, "0")}i0`;
+    await sql`
+      insert into items (id, inscription_id, collection, name, number, rank, rarity)
+      values (1, ${id(2)}, 'spooks', 'Spooks #1', 1, 500, 'Common'), (2, ${id(1)}, 'spooks', 'Spooks #2', 2, 501, 'Common')`;
+    await sql`
+      insert into stakes (item_id, address, started_at, ended_at, end_reason) values
+        (1, 'DAlice', '2030-01-01', null, null), (2, 'DAlice', '2030-01-01', '2030-03-01', 'unstaked'),
+        (2, 'DBob', '2030-03-02', null, null)`;
+    await sql`
+      insert into proposals (id, title, description, start_date, end_date, vote_type, created_by, created_at)
+      values (1, 'P', 'D', '2030-02-01', '2030-04-01', 'yes_no', 'cli', '2030-01-15')`;
+    await sql`insert into proposal_options (id, proposal_id, position, option_text) values (1, 1, 0, 'Yes')`;
+    await sql`
+      insert into votes (proposal_id, option_id, address, weight, signature, message, voted_at) values
+        (1, 1, 'DAlice', 2, 's', 'm', '2030-02-02'), (1, 1, 'DCarol', 1, 's', 'm', '2030-02-02')`;
+    expect(await migrate(sql, [...before, ...after])).toEqual(after.map((migration) => migration.version));
+    expect(await sql`select address, staked_at_start from votes order by address`).toEqual([
+      { address: "DAlice", stakedAtStart: [id(1), id(2)] },
+      { address: "DCarol", stakedAtStart: null },
+    ]);
+  });
+});

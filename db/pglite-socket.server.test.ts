@@ -128,3 +128,65 @@ describe("serveOverSocket access and failures", () => {
     expect(await victim`select 3 as n`).toEqual([{ n: 3 }]);
   });
 });
+
+describe("serveOverSocket against clients without the password", () => {
+  /** Resolves with everything the server sent once it closes the socket, and when (ms after `since`). */
+  const closedWith = (socket: net.Socket, since: number) =>
+    new Promise<{ text: string; afterMs: number }>((resolve) => {
+      const received: Buffer[] = [];
+      socket.on("data", (chunk) => received.push(chunk));
+      socket.on("close", () => resolve({ text: Buffer.concat(received).toString("latin1"), afterMs: Date.now() - since }));
+    });
+  const connect = (port: number) =>
+    new Promise<net.Socket>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => resolve(socket));
+      socket.on("error", () => {});
+    });
+
+  it("closes a connection that does not authenticate within the deadline, idle or stuck at the password", async () => {
+    const db = await PGlite.create();
+    const server = await serveOverSocket(db, { authTimeoutMs: 300 });
+    toClose.push(
+      () => db.close(),
+      () => server.stop(),
+    );
+    const started = Date.now();
+    const [idle, stuck] = await Promise.all([connect(server.port), connect(server.port)]);
+    stuck.write(startupPacket());
+    const [idleEnd, stuckEnd] = await Promise.all([closedWith(idle, started), closedWith(stuck, started)]);
+    for (const end of [idleEnd, stuckEnd]) {
+      expect(end.text).toContain("authentication timed out");
+      expect(end.afterMs).toBeGreaterThanOrEqual(250);
+      expect(end.afterMs).toBeLessThan(5000);
+    }
+    // A client with the password is not on that clock once it is in.
+    const good = createSql(server.url, { max: 1 });
+    toClose.push(() => good.end());
+    await good`select 1`;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await good`select 2 as n`).toEqual([{ n: 2 }]);
+  });
+
+  it("drops the oldest unauthenticated connection for a newcomer beyond the cap, so a client with the password gets in", async () => {
+    const db = await PGlite.create();
+    const server = await serveOverSocket(db, { maxConnections: 2, maxUnauthenticated: 3 });
+    toClose.push(
+      () => db.close(),
+      () => server.stop(),
+    );
+    const started = Date.now();
+    const idle = await Promise.all(Array.from({ length: 6 }, () => connect(server.port)));
+    const ends = idle.map((socket) => closedWith(socket, started));
+    // The first three were dropped for the last three, with a message saying why.
+    for (const end of await Promise.all(ends.slice(0, 3))) expect(end.text).toContain("too many clients authenticating");
+    // Two clients with the password get in past the three still idle (each new attempt drops an idle one).
+    const clients = [createSql(server.url, { max: 1 }), createSql(server.url, { max: 1 })];
+    toClose.push(...clients.map((sql) => () => sql.end()));
+    expect(await Promise.all(clients.map((sql) => sql`select 1 as n`))).toEqual([[{ n: 1 }], [{ n: 1 }]]);
+    // Authenticated connections keep their own cap: a third is refused once authenticated slots are full.
+    const third = createSql(server.url, { max: 1 });
+    await expect(third`select 1`).rejects.toMatchObject({ code: "53300" });
+    await third.end();
+    for (const socket of idle) socket.destroy();
+  });
+});

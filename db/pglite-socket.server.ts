@@ -10,6 +10,12 @@
  *   its batch ends (Sync or a simple Query) and for as long as it has a transaction open, so two
  *   connections' extended-protocol batches (Parse, Bind, Execute … Sync) never interleave and one
  *   connection's unnamed statement or portal is never replaced by another's.
+ * - Local accounts without the password cannot break it: every socket has an `error` handler (a peer's
+ *   reset, even of a refused socket, never reaches the process as an uncaught error); a connection must
+ *   finish authenticating within a deadline (AUTH_TIMEOUT_MS); and connections still authenticating
+ *   are capped apart from the authenticated ones (MAX_UNAUTHENTICATED): when the cap is reached the
+ *   oldest of them is dropped for the newcomer, so idle sockets can neither fill the authenticated
+ *   slots nor keep a client with the password from its turn to authenticate.
  * - Failure: an internal error while PGlite runs one connection's message is answered to that connection
  *   as a query error (XX000, its batch skipped up to its Sync, as PostgreSQL does after an error), the
  *   backend is returned clean (that batch and transaction rolled back), and the queue goes on for the
@@ -27,6 +33,10 @@ const CANCEL_REQUEST = 80877102;
 const SCRAM_ITERATIONS = 4096;
 /** Startup and password messages are small; anything larger before authentication is refused. */
 const MAX_UNAUTHENTICATED_BYTES = 64 * 1024;
+/** A client with the password authenticates in milliseconds on loopback; PostgreSQL allows 60 s. */
+const AUTH_TIMEOUT_MS = 8_000;
+/** Connections still authenticating at once; beyond it the oldest is dropped (see the file comment). */
+const MAX_UNAUTHENTICATED = 8;
 
 const SYNC = 0x53; // 'S'
 const SIMPLE_QUERY = 0x51; // 'Q'
@@ -132,17 +142,24 @@ class Connection {
   closed = false;
   /** After an internal error in a batch: its remaining messages are skipped until its Sync. */
   skippingToSync = false;
+  private readonly authDeadline: NodeJS.Timeout;
 
   constructor(
     readonly socket: net.Socket,
     secret: ScramSecret,
     private readonly queue: BackendQueue,
+    authTimeoutMs: number,
+    private readonly onAuthenticated: (connection: Connection) => void,
   ) {
     this.scram = new ScramExchange(secret);
     socket.setNoDelay(true);
     socket.on("data", (data) => this.receive(data));
-    socket.on("error", () => this.close());
     socket.on("close", () => this.close());
+    this.authDeadline = setTimeout(() => this.refuse("08006", "authentication timed out"), authTimeoutMs).unref();
+  }
+
+  get authenticated(): boolean {
+    return this.phase === "ready";
   }
 
   write(data: Uint8Array): void {
@@ -153,6 +170,7 @@ class Connection {
   close(last?: Buffer): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.authDeadline);
     if (last && this.socket.writable) this.socket.end(last);
     else this.socket.destroy();
     setTimeout(() => this.socket.destroy(), 1000).unref();
@@ -223,6 +241,9 @@ class Connection {
     if (!serverFinal) return failed();
     this.write(authentication(12, Buffer.from(serverFinal, "utf8"))); // AuthenticationSASLFinal
     this.phase = "ready";
+    clearTimeout(this.authDeadline);
+    this.onAuthenticated(this);
+    if (this.closed) return; // refused: the authenticated slots are full
     // PGlite answers the startup with AuthenticationOk, its parameters and ReadyForQuery.
     this.queue.push({ connection: this, message: new Uint8Array(this.startup!), startup: true });
     this.startup = null;
@@ -332,8 +353,12 @@ class BackendQueue {
 export type SocketServing = { url: string; port: number; password: string; stop(): Promise<void> };
 
 export type ServeOptions = {
-  /** Connections beyond this are refused (53300). */
+  /** Authenticated connections beyond this are refused (53300). */
   maxConnections?: number;
+  /** Connections still authenticating at once; the oldest is dropped for a newcomer beyond it. */
+  maxUnauthenticated?: number;
+  /** A connection not authenticated within this is closed (08006). */
+  authTimeoutMs?: number;
   /** The password clients must prove; a random one when absent. */
   password?: string;
 };
@@ -346,21 +371,49 @@ export const newPassword = () => randomBytes(24).toString("hex");
 
 export async function serveOverSocket(
   db: PGlite,
-  { maxConnections = 16, password = newPassword() }: ServeOptions = {},
+  {
+    maxConnections = 16,
+    maxUnauthenticated = MAX_UNAUTHENTICATED,
+    authTimeoutMs = AUTH_TIMEOUT_MS,
+    password = newPassword(),
+  }: ServeOptions = {},
 ): Promise<SocketServing> {
   await db.waitReady;
   const secret = scramSecret(password);
   const queue = new BackendQueue(db);
-  const connections = new Set<Connection>();
+  const authenticated = new Set<Connection>();
+  /** In arrival order, oldest first. */
+  const authenticating = new Set<Connection>();
+  const admitted = (connection: Connection) => {
+    authenticating.delete(connection);
+    if (authenticated.size >= maxConnections) return connection.close(errorResponse("53300", "sorry, too many clients already"));
+    authenticated.add(connection);
+  };
+  const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
-    if (connections.size >= maxConnections) {
+    // First of all: a reset by the peer (of any socket, refused ones too) must never be an uncaught error.
+    socket.on("error", () => socket.destroy());
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    if (authenticated.size >= maxConnections) {
       socket.end(errorResponse("53300", "sorry, too many clients already"));
+      setTimeout(() => socket.destroy(), 1000).unref();
       return;
     }
-    const connection = new Connection(socket, secret, queue);
-    connections.add(connection);
-    socket.on("close", () => connections.delete(connection));
+    if (authenticating.size >= maxUnauthenticated) {
+      const oldest = authenticating.values().next().value!;
+      authenticating.delete(oldest);
+      oldest.close(errorResponse("53300", "sorry, too many clients authenticating"));
+    }
+    const connection = new Connection(socket, secret, queue, authTimeoutMs, admitted);
+    authenticating.add(connection);
+    socket.on("close", () => {
+      authenticating.delete(connection);
+      authenticated.delete(connection);
+    });
   });
+  // Errors accepting a connection (e.g. out of file descriptors) concern that connection only.
+  server.on("error", () => {});
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
@@ -372,7 +425,8 @@ export async function serveOverSocket(
     password,
     stop: () =>
       new Promise<void>((resolve) => {
-        for (const connection of connections) connection.close();
+        for (const connection of [...authenticating, ...authenticated]) connection.close();
+        for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };

@@ -48,10 +48,15 @@ async function insertItem(
   return row.id;
 }
 
+/** An accrual of `amount` units is written as one Spooks item at that hourly rate, a giveaway row as 1 ticket of giveaway 1. */
 async function ledger(address: string, kind: string, amount: number, accrualHour: Date | null = null) {
+  const accrual = kind === "accrual";
+  const giveaway = kind.startsWith("giveaway_");
   await sql`
-    insert into points_ledger (address, kind, amount, accrual_hour, actor, created_at)
-    values (${address}, ${kind}, ${amount}, ${accrualHour}, 'test', ${T0})`;
+    insert into points_ledger (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units,
+                               giveaway_id, tickets, actor, created_at)
+    values (${address}, ${kind}, ${amount}, ${accrualHour}, ${accrual ? 1 : null}, ${accrual ? 0 : null}, ${accrual ? 1 : null},
+            ${accrual ? amount : null}, ${giveaway ? 1 : null}, ${giveaway ? 1 : null}, 'test', ${T0})`;
 }
 
 async function balance(address: string): Promise<number | null> {
@@ -80,11 +85,12 @@ describe("points ledger", () => {
     await ledger(a, "admin_add", 24_000);
     await ledger(a, "accrual", 10_000, hour(0));
     await sql`
-      insert into points_ledger (address, kind, amount, accrual_hour, actor, created_at) values
-        (${a}, 'accrual', 10000, ${hour(1)}, 'test', ${T0}),
-        (${b}, 'accrual', 12000, ${hour(1)}, 'test', ${T0}),
-        (${b}, 'admin_clear', -12000, null, 'test', ${T0}),
-        (${a}, 'giveaway_entry', -4800, null, 'test', ${T0})`;
+      insert into points_ledger (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units,
+                                 giveaway_id, tickets, actor, created_at) values
+        (${a}, 'accrual', 10000, ${hour(1)}, 1, 0, 1, 10000, null, null, 'test', ${T0}),
+        (${b}, 'accrual', 12000, ${hour(1)}, 0, 1, 2, 12000, null, null, 'test', ${T0}),
+        (${b}, 'admin_clear', -12000, null, null, null, null, null, null, null, 'test', ${T0}),
+        (${a}, 'giveaway_entry', -4800, null, null, null, null, null, 1, 2, 'test', ${T0})`;
     await ledger(b, "admin_add", 1);
     expect(await balance(a)).toBe(24_000 + 10_000 + 10_000 - 4800);
     expect(await balance(b)).toBe(1);
@@ -114,15 +120,15 @@ describe("points ledger", () => {
     await refused(ledger(address, "giveaway_entry", -1001), "23514", /insufficient points/);
     // Two entries in one statement that together overspend: neither is kept.
     await refused(
-      sql`insert into points_ledger (address, kind, amount, actor, created_at) values
-            (${address}, 'giveaway_entry', -600, 'test', ${T0}), (${address}, 'giveaway_entry', -600, 'test', ${T0})`,
+      sql`insert into points_ledger (address, kind, amount, giveaway_id, tickets, actor, created_at) values
+            (${address}, 'giveaway_entry', -600, 1, 1, 'test', ${T0}), (${address}, 'giveaway_entry', -600, 1, 1, 'test', ${T0})`,
       "23514",
     );
     // A transaction whose entry fails keeps none of its other rows.
     await refused(
       sql.begin(async (tx) => {
         await tx`insert into points_ledger (address, kind, amount, actor, created_at) values (${address}, 'admin_add', 100, 'test', ${T0})`;
-        await tx`insert into points_ledger (address, kind, amount, actor, created_at) values (${address}, 'giveaway_entry', -1200, 'test', ${T0})`;
+        await tx`insert into points_ledger (address, kind, amount, giveaway_id, tickets, actor, created_at) values (${address}, 'giveaway_entry', -1200, 1, 1, 'test', ${T0})`;
       }),
       "23514",
     );
@@ -138,7 +144,7 @@ describe("points ledger", () => {
     await ledger(address, "admin_add", 1000);
     const spend = () =>
       sql.begin(async (tx) => {
-        await tx`insert into points_ledger (address, kind, amount, actor, created_at) values (${address}, 'giveaway_entry', -600, 'test', ${T0})`;
+        await tx`insert into points_ledger (address, kind, amount, giveaway_id, tickets, actor, created_at) values (${address}, 'giveaway_entry', -600, 1, 1, 'test', ${T0})`;
         await tx`select pg_sleep(0.2)`;
       });
     const results = await Promise.allSettled([spend(), spend()]);

@@ -21,7 +21,7 @@ async function main() {
     );
   }
   const logger = createLogger("indexer", config);
-  const db = await openDatabase(config);
+  const db = await openDatabase({ ...config, warn: (line) => logger.warn(line) });
   try {
     const applied = await migrate(db.sql);
     if (applied.length) logger.info({ msg: "migrations applied", applied });

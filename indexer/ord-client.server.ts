@@ -1,6 +1,7 @@
 /**
  * HTTP client for a wonky-ord (ord-dogecoin fork) server, as its source behaves (shared/spec/REAL-WORLD.md):
- * `GET /status`, `GET /block-count`, `GET /inscription/{id}?json=true` and `GET /inscriptions/validate`.
+ * `GET /status`, `GET /block-count`, `GET /inscription/{id}?json=true`, `GET /inscriptions/validate` and
+ * `GET /blocks/{from}/{to}` (a block's hash, for draws).
  * Every answer is checked (zod, chain, address network, satpoint format); a timeout, 5xx, HTML page or
  * unparseable body becomes a typed failure, never an owner. Every request asks for gzip and decodes it.
  * Only an empty 404 means a missing route; a 404 with a body is about an id. Validate batches are sized by
@@ -91,6 +92,8 @@ export type OrdClientOptions = {
 export type OrdClient = {
   status(signal?: AbortSignal): Promise<OrdStatus>;
   blockCount(signal?: AbortSignal): Promise<number>;
+  /** The hash of the block at `height` (`/blocks/{height}/{height+1}?no_inscriptions=true`), lowercase hex. */
+  blockHash(height: number, signal?: AbortSignal): Promise<string>;
   inscription(inscriptionId: string, signal?: AbortSignal): Promise<OrdInscription>;
   /** Reads many inscriptions, at most `concurrency` at a time, yielding each result as it arrives. */
   inscriptions<T extends { inscriptionId: string }>(
@@ -177,6 +180,9 @@ const InscriptionJson = z.object({
 
 const ValidateJson = z.record(z.string(), z.boolean());
 
+/** `/blocks/{from}/{to}`: a JSON array (sent as text/plain); only `hash` and `height` matter here. */
+const BlocksJson = z.array(z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/, "not a lowercase block hash"), height: z.number().int() }));
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
@@ -239,6 +245,15 @@ export function parseStatus(body: string, contentType = ""): OrdStatus {
   if (/reorg detected/i.test(body)) return "unrecoverable";
   if (body.trim() === "OK") return "ok";
   throw new OrdError("unparseable", `unexpected status: ${body.trim().slice(0, 80)}`);
+}
+
+/** The hash of the one block `/blocks/{height}/{height+1}` answers; any other answer is refused. */
+export function parseBlockHash(height: number, body: string, contentType = ""): string {
+  const parsed = BlocksJson.safeParse(parseJson(body, contentType));
+  if (!parsed.success) throw new OrdError("invalid", describeZod(parsed.error));
+  const [block, ...more] = parsed.data;
+  if (!block || more.length > 0 || block.height !== height) throw new OrdError("invalid", `the answer is not block ${height} alone`);
+  return block.hash;
 }
 
 /** Which of the asked ids the answer covers; an answer missing one of them, or naming another, is refused. */
@@ -485,6 +500,8 @@ export function createOrdClient(options: OrdClientOptions): OrdClient {
       }
     },
     blockCount: (signal) => get("/block-count", (a) => parseBlockCount(a.body, a.type), signal),
+    blockHash: (height, signal) =>
+      get(`/blocks/${height}/${height + 1}?no_inscriptions=true`, (a) => parseBlockHash(height, a.body, a.type), signal),
     inscription,
     inscriptions: (items, signal) =>
       mapConcurrent(items, concurrency, async (item) => ({ item, result: await settle(item.inscriptionId, signal) })),

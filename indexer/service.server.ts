@@ -1,6 +1,10 @@
 /**
  * The indexer as a background service: one sync pass and an accrual catch-up at start, then both on
  * node-cron schedules (INDEXER_SYNC_CRON, default every minute; INDEXER_ACCRUAL_CRON, minute 0, in UTC).
+ * Housekeeping (db/queries/housekeeping.server.ts) runs at start and every hour at minute 30: the indexer
+ * is the one process every deployment runs once, so replicas of the web server never race for it.
+ * After each sync pass, a draw pass closes the version-2 giveaways whose end date passed and draws those
+ * whose block has six on top (indexer/draws.server.ts).
  * The start-up passes run in the background so a web server beside it listens at once (`ready` settles
  * when they are done). stop() ends the schedules, cuts an in-flight sync short and waits for it.
  */
@@ -9,8 +13,15 @@ import type { Config } from "../app/utils/env.server.ts";
 import type { Logger } from "../app/utils/logger.server.ts";
 import type { Sql } from "../db/client.server.ts";
 import type { SyncSource } from "../db/queries/ownership.server.ts";
+import { now } from "../app/domain/clock.ts";
+import { pruneExpired } from "../db/queries/housekeeping.server.ts";
 import { accruePending } from "./accrual.server.ts";
+import { withDrawChain } from "./draw-chain.server.ts";
+import { runDrawPass } from "./draws.server.ts";
 import { syncOnce } from "./sync.server.ts";
+
+/** Half past each hour, away from the accrual at minute 0. */
+export const HOUSEKEEPING_CRON = "30 * * * *";
 
 export type IndexerService = { ready: Promise<void>; stop(): Promise<void> };
 
@@ -48,15 +59,31 @@ export async function startIndexer({ sql, config, logger }: IndexerOptions): Pro
     void settled.finally(() => inFlight.delete(settled));
     return settled;
   };
+  const draws = () => withDrawChain(config, (chain) => runDrawPass({ sql, chain, logger }));
   const sync = (source: SyncSource) =>
-    track(syncOnce({ sql, ordUrl: config.ordUrl, config, logger, source, wait: false, signal: shutdown.signal }), "sync");
+    track(
+      syncOnce({ sql, ordUrl: config.ordUrl, config, logger, source, wait: false, signal: shutdown.signal }).then(() =>
+        shutdown.signal.aborted ? undefined : draws(),
+      ),
+      "sync",
+    );
   const accrue = (source: SyncSource) => track(accruePending({ sql, maxHours: catchUpHours, source, logger, wait: false }), "accrual");
 
-  const ready = Promise.all([sync("startup"), accrue("startup")]).then(() => {});
+  const housekeep = () =>
+    track(
+      pruneExpired(sql, now()).then((pruned) => {
+        if (pruned.challenges + pruned.sessions + pruned.usedSignatures + pruned.syncRuns > 0)
+          logger.info({ msg: "housekeeping", ...pruned });
+      }),
+      "housekeeping",
+    );
+
+  const ready = Promise.all([sync("startup"), accrue("startup"), housekeep()]).then(() => {});
   const options = { timezone: "Etc/UTC", noOverlap: true, logger: cronLogger(logger) };
   const tasks: ScheduledTask[] = [
     cron.schedule(syncCron, () => sync("scheduled"), { ...options, name: "spooks-sync" }),
     cron.schedule(accrualCron, () => accrue("scheduled"), { ...options, name: "spooks-accrual" }),
+    cron.schedule(HOUSEKEEPING_CRON, housekeep, { ...options, name: "spooks-housekeeping" }),
   ];
   logger.info({ msg: "indexer started", ord: new URL(config.ordUrl).origin, syncCron, accrualCron, catchUpHours });
 

@@ -58,6 +58,17 @@ describe("indexer service", () => {
     expect(run.source).toBe("startup");
   });
 
+  it("prunes expired rows at start (housekeeping), leaving live ones", async () => {
+    const session = (hash: string, expiresAt: Date) =>
+      db.sql`insert into sessions (token_hash, address, created_at, expires_at) values (${hash}, ${OWNER}, ${at(-48)}, ${expiresAt})`;
+    await session("e".repeat(64), at(-1));
+    await session("f".repeat(64), at(1));
+    const indexer = await start({ syncCron: "0 0 1 1 *" });
+    await indexer.ready;
+    await indexer.stop();
+    expect(await db.sql`select token_hash from sessions where address = ${OWNER}`).toEqual([{ tokenHash: "f".repeat(64) }]);
+  });
+
   it("runs scheduled sync passes on its cron, and none after stop()", async () => {
     const indexer = await start({ syncCron: "* * * * * *" });
     await indexer.ready;

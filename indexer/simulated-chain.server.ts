@@ -3,7 +3,9 @@
  * and statuses (see ./simulated-chain/ord-shapes.ts for where they come from), over an in-memory ledger,
  * so the real ord client is what gets exercised. A move is confirmed at once in a new block.
  *
- * Routes: GET /inscription/{id}[?json=true], /inscriptions/validate, /block-count, /status, /content/{id}.
+ * Routes: GET /inscription/{id}[?json=true], /inscriptions/validate, /block-count, /status, /content/{id},
+ * /blocks/{from}/{to} (each block's hash changes when a reorg replaces it). With `mineEveryMs` it keeps
+ * mining empty blocks (demo mode), so draws waiting for confirmations get them.
  * Reorgs as the real server lives them: `beginRollback` (a savepoint restored: every answer reads an older
  * state, /block-count drops), `reorg` (the node's chain switches to a longer branch in which some moves
  * never happened), `endRollback` (the re-index commits: all jumps forward), `markUnrecoverable` (frozen for
@@ -18,6 +20,7 @@
  * /control/reorg {depth, undo, longerBy?}, /control/reconfirm {inscriptionId}, /control/node-latency {ms}.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
@@ -49,7 +52,13 @@ import {
   transientNotFound,
   type InscriptionView,
 } from "./simulated-chain/ord-shapes.ts";
-import { ADDRESSLESS_SCRIPTS, otherNetworkAddress, type AddresslessScript, type OutputScript } from "./simulated-chain/outputs.ts";
+import {
+  ADDRESSLESS_SCRIPTS,
+  otherNetworkAddress,
+  outputForAddress,
+  type AddresslessScript,
+  type OutputScript,
+} from "./simulated-chain/outputs.ts";
 
 export type { OutputScript };
 
@@ -71,7 +80,7 @@ export const FAULT_MODES = [
   "other-network-address", // JSON whose address is a P2PKH address of another network
 ] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
-export const FAULT_ROUTES = ["inscription", "block-count", "validate", "status"] as const;
+export const FAULT_ROUTES = ["inscription", "block-count", "validate", "status", "blocks"] as const;
 export type FaultRoute = (typeof FAULT_ROUTES)[number];
 export type FaultOptions = { times?: number; inscriptionId?: string; route?: FaultRoute };
 
@@ -88,6 +97,8 @@ export type SimulatedChainOptions = {
   validateRoute?: boolean;
   /** Default true; false = a server from before reorg recovery (2024-08-28): any reorg stops it for good. */
   reorgRecovery?: boolean;
+  /** Mines an empty block this often (demo mode: the chain moves on by itself); default never. */
+  mineEveryMs?: number;
 };
 
 /** `nodeCalls`: the node lookups the server made (one per validated id, one per inscription read). */
@@ -100,6 +111,8 @@ export type SimulatedChain = {
   height(): number;
   /** What GET /block-count answers now: lower during a rollback, frozen once unrecoverable. */
   blockCount(): number;
+  /** The hash of the block at `height` on the current branch (what /blocks answers for it). */
+  blockHash(height: number): string;
   /** The true current address (null: an output with no address); undefined for an unknown id. */
   ownerOf(inscriptionId: string): string | null | undefined;
   satpointOf(inscriptionId: string): string | undefined;
@@ -202,6 +215,7 @@ function routeOf(pathname: string): Route {
   if (pathname === "/inscriptions/validate") return "validate";
   if (pathname === "/block-count") return "block-count";
   if (pathname === "/status") return "status";
+  if (/^\/blocks\/[^/]*\/[^/]*$/.test(pathname)) return "blocks";
   if (/^\/content\/[^/]*$/.test(pathname)) return "content";
   if (pathname.startsWith("/control/")) return "control";
   return "other";
@@ -264,6 +278,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
   const contentOf = contentMaker(options.contentBytes);
   const validateRoute = options.validateRoute ?? true;
   const recoversFromReorgs = options.reorgRecovery ?? true;
+  const minerOutput = outputForAddress(labelAddress("spooks-sim-miner", chainName), chainName);
 
   let faults: Fault[] = [];
   let latencyMs = 0;
@@ -373,6 +388,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
   function garbage(route: FaultRoute): [string, string] {
     if (route === "inscription") return ['{"inscription_id": "oops", "address": ', JSON_TYPE];
     if (route === "validate") return ['{"oops": tru', JSON_TYPE];
+    if (route === "blocks") return ['[{"hash": "00', TEXT];
     return route === "block-count" ? ["tip: soon", TEXT] : ["status: maybe later", TEXT];
   }
 
@@ -516,6 +532,58 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     sendText(req, res, 200, String(visibleHeight() + 1));
   }
 
+  /** A u32 path segment as axum parses it; else its 400 text. */
+  function heightParam(raw: string): number | string {
+    const text = (() => {
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        return raw;
+      }
+    })();
+    if (/^\d{1,10}$/.test(text) && Number(text) <= 0xffff_ffff) return Number(text);
+    return invalidUrl(`Cannot parse \`${JSON.stringify(text)}\` to a \`u32\``);
+  }
+
+  /** One block as `/blocks` prints it (serde's field order; maps keyed by txid). */
+  function blockJson(height: number) {
+    const txs = [coinbaseTx(height, minerOutput), ...ledger.movesAt(height).map(({ move, previous }) => moveTx(move, previous!))];
+    const perTx = (value: (tx: SimTx) => string) => Object.fromEntries(txs.map((tx) => [tx.txid, value(tx)]));
+    return {
+      hash: ledger.blockHash(height),
+      height,
+      txids: txs.map((tx) => tx.txid).join(","),
+      inputs_per_tx: perTx((tx) => tx.inputs.map((input) => input.outpoint).join(",")),
+      input_values_per_tx: perTx((tx) => tx.inputs.map((input) => input.value).join(",")),
+      input_addresses_per_tx: perTx((tx) => tx.inputs.map((input) => input.address).join(",")),
+      outputs_per_tx: perTx((tx) => tx.outputs.map((_, vout) => `${tx.txid}:${vout}`).join(",")),
+      output_values_per_tx: perTx((tx) => tx.outputs.map(() => String(OUTPUT_VALUE)).join(",")),
+      output_addresses_per_tx: perTx((tx) => tx.outputs.map((output) => output.address ?? "").join(",")),
+      output_scripts_per_tx: perTx((tx) => tx.outputs.map((output) => output.scriptHex).join(",")),
+      // Simulated moves carry no new inscription (every item is inscribed before the chain starts): empty,
+      // with or without `no_inscriptions=true`.
+      inscriptions_per_tx: {},
+    };
+  }
+
+  function blocksRoute(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const fault = takeFault("blocks");
+    if (fault && answerFault(req, res, fault)) return;
+    const [, , rawFrom, rawTo] = url.pathname.split("/");
+    const from = heightParam(rawFrom);
+    const to = heightParam(rawTo);
+    if (typeof from === "string") return sendText(req, res, 400, from);
+    if (typeof to === "string") return sendText(req, res, 400, to);
+    const blocks = [];
+    for (let height = from; height < to; height++) {
+      if (height > visibleHeight()) return sendText(req, res, 404, `block ${height} not found`);
+      nodeCall(res); // the block, from the node
+      blocks.push(blockJson(height));
+    }
+    // wonky-ord answers the array as a plain String: text/plain.
+    send(req, res, 200, JSON.stringify(blocks), TEXT);
+  }
+
   function statusRoute(req: http.IncomingMessage, res: http.ServerResponse) {
     const fault = takeFault("status");
     if (fault && answerFault(req, res, fault)) return;
@@ -598,6 +666,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     else if (inscriptionsFrom) inscriptionsFromRoute(req, res, url);
     else if (route === "block-count") blockCountRoute(req, res);
     else if (route === "status") statusRoute(req, res);
+    else if (route === "blocks") blocksRoute(req, res, url);
     else if (route === "content") contentRoute(req, res, url);
     else sendEmpty(req, res, 404);
     if ((route === "inscription" || route === "validate") && answered.has(res)) countAnswer();
@@ -629,6 +698,8 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
   }
 
   const server = http.createServer({ maxHeaderSize: MAX_HEAD_BYTES }, onRequest);
+  const miner = options.mineEveryMs ? setInterval(() => ledger.mine(1), options.mineEveryMs) : undefined;
+  miner?.unref();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
@@ -641,6 +712,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     chain: chainName,
     height: () => ledger.height(),
     blockCount: () => visibleHeight() + 1,
+    blockHash: (height) => ledger.blockHash(height),
     ownerOf: (id) => ledger.current(id)?.output.address,
     satpointOf: (id) => ledger.current(id)?.satpoint,
     contentOf: (id) => (ledger.has(id) ? { contentType: contentOf(id).contentType, body: contentBytesOf(contentOf(id)) } : undefined),
@@ -679,6 +751,7 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     resetStats: () => void (stats = { requests: 0, maxInFlight: inFlight, bytesSent: 0, nodeCalls: 0, byRoute: {} }),
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(miner);
         for (const res of held) res.socket?.destroy();
         held.clear();
         server.close(() => resolve());
@@ -686,6 +759,34 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
       }),
   };
   return chain;
+}
+
+type SimTx = {
+  txid: string;
+  inputs: { outpoint: string; value: string; address: string }[];
+  outputs: { address: string | null; scriptHex: string }[];
+};
+
+const NULL_OUTPOINT = `${"0".repeat(64)}:4294967295`;
+const outpointOf = (satpoint: string) => satpoint.split(":").slice(0, 2).join(":");
+
+/** Every block's first transaction: the coinbase, paying a fixed miner address. */
+function coinbaseTx(height: number, miner: SimTx["outputs"][number]): SimTx {
+  return {
+    txid: bytesToHex(sha256(new TextEncoder().encode(`spooks-sim-coinbase:${height}`))),
+    inputs: [{ outpoint: NULL_OUTPOINT, value: "", address: "" }],
+    outputs: [miner],
+  };
+}
+
+/** A move: spends the item's previous output; the item sits in output `vout` of its satpoint (earlier outputs pay the same script). */
+function moveTx(move: Move, previous: Move): SimTx {
+  const [txid, vout] = move.satpoint.split(":");
+  return {
+    txid,
+    inputs: [{ outpoint: outpointOf(previous.satpoint), value: String(OUTPUT_VALUE), address: previous.output.address ?? "" }],
+    outputs: Array.from({ length: Number(vout) + 1 }, () => move.output),
+  };
 }
 
 /** A few other holders, derived from fixed keys so every demo run agrees. */

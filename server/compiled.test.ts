@@ -6,13 +6,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureAppBuild } from "../tests/support/app-server.ts";
+import { ensureAppBuild, ensureCompiledPrograms } from "../tests/support/app-server.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
-import { compileEntryPoints } from "./build.ts";
+import { freePort } from "../tests/support/net.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN = "DCH3XaN5CcskGZuDqS14Sr6mnPQEPmvWh7";
@@ -20,14 +19,6 @@ const ADMIN = "DCH3XaN5CcskGZuDqS14Sr6mnPQEPmvWh7";
 const RECORD_LOADS =
   "data:text/javascript,import{registerHooks}from'node:module';import{appendFileSync}from'node:fs';" +
   "registerHooks({load(url,context,next){appendFileSync(process.env.LOADED_LOG,url+'\\n');return next(url,context)}})";
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
@@ -66,18 +57,13 @@ describe("the compiled programs", () => {
 
   beforeAll(async () => {
     // Inside the project (node_modules and package.json are found from there), apart from any real build.
-    fs.mkdirSync(path.join(ROOT, ".test-data"), { recursive: true });
-    outDir = fs.mkdtempSync(path.join(ROOT, ".test-data", "node-"));
-    [db, buildDir] = await Promise.all([createTestDatabase(), ensureAppBuild(), compileEntryPoints(outDir)]).then(
-      ([d, b]) => [d, b] as const,
-    );
+    [db, buildDir, outDir] = await Promise.all([createTestDatabase(), ensureAppBuild(), ensureCompiledPrograms()]);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-compiled-"));
     loadedLog = path.join(dataDir, "loaded.log");
   }, 180_000);
   afterAll(async () => {
     for (const child of children) child.kill("SIGKILL");
     await db?.close();
-    fs.rmSync(outDir, { recursive: true, force: true });
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -17,6 +17,8 @@ import { HOUR_MS, now } from "../app/domain/clock.ts";
 import { demoOwners, startSimulatedChain, type SimulatedChain } from "../indexer/simulated-chain.server.ts";
 
 export const DEMO_ITEMS_PER_COLLECTION = 12;
+/** The demo chain mines a block this often, so a demo giveaway's draw block gets its 6 confirmations in about a minute. */
+export const DEMO_BLOCK_INTERVAL_MS = 10_000;
 
 type StoredKeys = { holder: string; admin: string };
 
@@ -51,6 +53,7 @@ export async function startDemo(sql: Sql, dataDir: string): Promise<Demo> {
   }
   const chain = await startSimulatedChain({
     owners: demoOwners(catalogue, holder.address, DEMO_ITEMS_PER_COLLECTION),
+    mineEveryMs: DEMO_BLOCK_INTERVAL_MS,
   });
   return { wallets, holder, admin, chain };
 }

@@ -13,16 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeUrl } from "../db/client.server.ts";
 import { ensureAppBuild } from "../tests/support/app-server.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
+import { freePort } from "../tests/support/net.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -13,7 +13,7 @@ import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
 import { newWallet } from "../tests/api/support.ts";
 import { ensureAppBuild } from "../tests/support/app-server.ts";
-import { freePort } from "../tests/support/pg-cluster.ts";
+import { freePort, sleep } from "../tests/support/net.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -35,8 +35,6 @@ afterAll(async () => {
   await db?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The web server alone (no indexer, not demo mode), logging JSON to a pipe as in production. */
 async function startServer(logLevel: string): Promise<Server> {

@@ -50,7 +50,7 @@ async function main() {
       await buildApp(buildDir);
     }
   }
-  const db: Database = await openDatabase(config);
+  const db: Database = await openDatabase({ ...config, warn: (line) => logger.warn(line) });
   const cleanups: (() => Promise<unknown>)[] = [() => db.close()];
   try {
     const applied = await migrate(db.sql);

@@ -4,7 +4,18 @@
  */
 import { z } from "zod";
 import { addPointsSchema, DEFAULT_ADJUSTMENT_DESCRIPTION, MAX_POINTS, MESSAGES } from "../domain/validation.ts";
-import { addressSchema, defineRoute, errorBody, hasNoNul, NUL_MESSAGE, successTrue, type ClientAnswer, type RequestBody } from "./kit.ts";
+import { AUDIT_ACTOR_KINDS } from "../domain/audit.ts";
+import {
+  addressSchema,
+  defineRoute,
+  errorBody,
+  hasNoNul,
+  NUL_MESSAGE,
+  successTrue,
+  timestamp,
+  type ClientAnswer,
+  type RequestBody,
+} from "./kit.ts";
 
 const TAG = "Admin points";
 const EXAMPLE_ADDRESS = "DQgYiZSiku7PNs3VhdMwJCTFfU9rcLKTzM";
@@ -166,6 +177,100 @@ export const resetNegativeBalances = defineRoute({
   },
 });
 
+// The audit trail ------------------------------------------------------------------------------------
+
+const AUDIT_PAGE_MAX = 200;
+
+const auditEntrySchema = z
+  .object({
+    id: z.number().int().min(1),
+    at: timestamp,
+    actor: z.enum(AUDIT_ACTOR_KINDS).meta({ description: "Who acted: the web admin, the CLI operator, or the system (indexer, accrual)." }),
+    actorAddress: z.string().nullable().meta({ description: "The admin's address, for `web`." }),
+    action: z.string().meta({ description: "What was done, `family.verb` (points.add, giveaway.draw, stake.transferred…)." }),
+    target: z
+      .string()
+      .nullable()
+      .meta({ description: "What it was done to: a wallet, `giveaway:{id}`, `proposal:{id}`, an hour, a file." }),
+    details: z.record(z.string(), z.unknown()).meta({ description: "The action's own figures (amounts, counts)." }),
+    before: z.unknown().meta({ description: "What the change found (null for a creation)." }),
+    after: z.unknown().meta({ description: "What the change left (null for a deletion)." }),
+  })
+  .meta({ id: "AuditEntry" });
+
+const isoInstant = (name: string, description: string) =>
+  z.iso
+    .datetime({ offset: true, error: `${name} must be an ISO 8601 date and time` })
+    .transform((text) => new Date(text))
+    .optional()
+    .meta({ description: `${description} (ISO 8601 date and time).`, examples: ["2026-11-01T00:00:00Z"] });
+
+export const auditQuery = z.object({
+  action: z
+    .string()
+    .max(100, "action is too long")
+    .refine(hasNoNul, NUL_MESSAGE)
+    .optional()
+    .meta({ description: "Only this action (`points.add`), or every action of a family (`points`)." }),
+  actor: z
+    .string()
+    .max(100, "actor is too long")
+    .refine(hasNoNul, NUL_MESSAGE)
+    .optional()
+    .meta({ description: "Only `web`, `cli` or `system`, or the web admin's address." }),
+  since: isoInstant("since", "Only changes at or after this"),
+  until: isoInstant("until", "Only changes before this"),
+  cursor: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, "cursor must be the nextCursor of a previous page")
+    .transform(Number)
+    .optional()
+    .meta({ description: "The previous page's `nextCursor`: the page of older changes." }),
+  limit: z
+    .string()
+    .regex(/^[1-9]\d{0,3}$/, `limit must be a whole number from 1 to ${AUDIT_PAGE_MAX}`)
+    .transform(Number)
+    .refine((limit) => limit <= AUDIT_PAGE_MAX, `limit must be a whole number from 1 to ${AUDIT_PAGE_MAX}`)
+    .default(50)
+    .meta({ description: `Changes per page, 1 to ${AUDIT_PAGE_MAX} (50 by default).` }),
+});
+
+export const listAudit = defineRoute({
+  operationId: "listAudit",
+  method: "GET",
+  path: "/api/admin/audit",
+  tag: TAG,
+  summary: "The audit trail: every admin and system change, newest first",
+  description:
+    "Every admin change (web and CLI) and every system change to holders' standing (a stake ended by a transfer, an hour credited), " +
+    "with who, when, what, and before → after. Append-only: the database refuses to change or remove a row. One page, newest first; " +
+    "`nextCursor` asks for the next (older) page, null on the last.",
+  auth: "admin-session",
+  query: auditQuery,
+  responses: {
+    200: {
+      description: "One page of changes, newest first.",
+      schema: z.object({ entries: z.array(auditEntrySchema), nextCursor: z.number().int().min(1).nullable() }).meta({ id: "AuditPage" }),
+      example: {
+        entries: [
+          {
+            id: 812,
+            at: "2026-11-02T10:30:01.000Z",
+            actor: "web",
+            actorAddress: "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L",
+            action: "points.add",
+            target: EXAMPLE_ADDRESS,
+            details: { points: 150, description: "Halloween bonus" },
+            before: { points: 1234.5 },
+            after: { points: 1384.5 },
+          },
+        ],
+        nextCursor: 812,
+      },
+    },
+  },
+});
+
 // Client types ---------------------------------------------------------------------------------------
 
 export type UserPoints = ClientAnswer<typeof listUsers>[number];
@@ -174,3 +279,5 @@ export type AddPointsResponse = ClientAnswer<typeof addPermanentPoints>;
 export type ClearPointsResponse = ClientAnswer<typeof clearPoints>;
 export type RecalculatePointsResponse = ClientAnswer<typeof recalculatePoints>;
 export type ResetNegativeBalancesResponse = ClientAnswer<typeof resetNegativeBalances>;
+export type AuditPage = ClientAnswer<typeof listAudit>;
+export type AuditEntry = AuditPage["entries"][number];

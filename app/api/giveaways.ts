@@ -54,6 +54,15 @@ export const giveawaySchema = z
     ticketsCount: z.number().int().min(0),
     drawCommitment: z.string().meta({ description: "SHA-256 (hex) of the secret draw seed, published at creation." }),
     drawSeed: z.string().nullable().meta({ description: "The draw seed (hex), revealed once the winner is drawn; null before." }),
+    drawVersion: z
+      .union([z.literal(1), z.literal(2)])
+      .meta({ description: "2 (operator-blind, every giveaway created since) or 1 (the older ones, which keep their rule)." }),
+    winners: z.number().int().min(1).meta({ description: "How many winners the draw picks (version 1: one)." }),
+    drawBlockHeight: z.number().int().min(0).nullable().meta({
+      description: "Version 2: the block whose hash draws the winners, fixed when entries close; null while they are open.",
+    }),
+    drawBlockHash: z.string().nullable().meta({ description: "Version 2: that block's hash, read once 6 blocks sit on top of it." }),
+    winnerAddresses: z.array(z.string()).meta({ description: "The winners in draw order; empty until drawn." }),
   })
   .meta({ id: "Giveaway" });
 
@@ -70,6 +79,11 @@ const giveawayExample = {
   ticketsCount: 40,
   drawCommitment: EXAMPLE_COMMITMENT,
   drawSeed: null,
+  drawVersion: 2,
+  winners: 1,
+  drawBlockHeight: null,
+  drawBlockHash: null,
+  winnerAddresses: [],
 };
 
 export const giveawayEntrySchema = z
@@ -98,12 +112,19 @@ export const userGiveawayEntrySchema = giveawayEntrySchema
     pointsCost: z.number().int().min(1),
     endDate: timestamp,
     active: z.boolean(),
-    winnerAddress: z.string().nullable().meta({ description: "The giveaway's winner once drawn (a drawn giveaway is closed)." }),
+    winnerAddress: z.string().nullable().meta({ description: "The giveaway's (first) winner once drawn (a drawn giveaway is closed)." }),
+    drawBlockHeight: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: "Set once a version-2 giveaway's entries closed for its draw." }),
   })
   .meta({ id: "UserGiveawayEntry" });
 
 export const drawResultSchema = z
   .object({
+    version: z.literal(1),
     winner: z.object({
       address: z.string(),
       tickets: z.number().int().min(1).meta({ description: "All the tickets the winner holds in this giveaway." }),
@@ -116,6 +137,51 @@ export const drawResultSchema = z
     totalTickets: z.number().int().min(1),
   })
   .meta({ id: "DrawResult" });
+
+const HASH_EXAMPLE = "6a1f3b0e9d2c4b5a8f7e6d5c4b3a29180f1e2d3c4b5a69788796a5b4c3d2e1f0";
+
+export const drawV2ResultSchema = z
+  .object({
+    version: z.literal(2),
+    status: z.enum(["drawing", "drawn"]).meta({ description: "`drawing`: entries are closed, the draw waits for its block." }),
+    blockHeight: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "The block whose hash draws the winners (`Drawing at block {blockHeight}`)." }),
+    blockHash: z.string().nullable(),
+    seed: z.string().nullable().meta({ description: "Revealed once drawn." }),
+    winnerAddresses: z.array(z.string()).meta({ description: "In draw order; empty until drawn." }),
+  })
+  .meta({ id: "DrawV2Result" });
+
+export const drawStatusSchema = z.enum(["open", "drawing", "drawn"]);
+
+export const publishedDrawSchema = z
+  .object({
+    version: z.union([z.literal(1), z.literal(2)]),
+    status: drawStatusSchema.meta({ description: "`open`: entries open; `drawing`: closed, waiting for the block; `drawn`." }),
+    commitment: z.string().meta({ description: "hex(SHA-256(seed bytes)), published at creation." }),
+    seed: z.string().nullable().meta({ description: "The 32-byte seed in lowercase hex; null until drawn." }),
+    blockHeight: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: "Version 2: fixed when entries close; null before (and for version 1)." }),
+    blockHash: z
+      .string()
+      .nullable()
+      .meta({ description: "Version 2: the hash of that block, as the ord server prints it; null until drawn." }),
+    winners: z.number().int().min(1).meta({ description: "How many winners the draw picks." }),
+    entries: z.array(z.object({ address: z.string(), tickets: z.number().int().min(1) })).meta({
+      description:
+        "Version 2: one row per address with the sum of its tickets, in ascending byte order of the address, frozen when entries " +
+        "close (while open: as they stand). Version 1: every entry row, in ascending entry id.",
+    }),
+    winnerAddresses: z.array(z.string()).meta({ description: "The winners in draw order; empty until drawn." }),
+  })
+  .meta({ id: "PublishedDraw" });
 
 export const giveawayDeletedSchema = z.object({
   success: successTrue,
@@ -287,6 +353,7 @@ export const listEntriesOfAddress = defineRoute({
           endDate: "2099-10-31T18:00:00.000Z",
           active: true,
           winnerAddress: null,
+          drawBlockHeight: null,
         },
       ],
     },
@@ -397,18 +464,21 @@ export const drawGiveawayWinner = defineRoute({
   method: "POST",
   path: "/api/giveaways/{id}/select-winner",
   tag: TAG,
-  summary: "Draw the winner (commit-reveal, weighted by tickets)",
+  summary: "Select the winners (version 2: close entries, draw at a block; version 1: draw now)",
   description:
-    "Reveals the seed committed at creation and marks the entry holding the winning ticket: each entry, in ascending id, holds the " +
-    "ticket range [before, before + tickets); the winning ticket is uint256(SHA-256(`spooks-draw:{seed}:{totalTickets}`)) mod " +
-    "totalTickets. Anyone can check SHA-256(seed) = drawCommitment and recompute it from GET /api/giveaways/{id}/entries. Once only. Audited.",
+    "Version 2 (every giveaway created since draw version 2): closes entries now and fixes the draw block at the ord server's " +
+    "`/block-count` + 1 (`Drawing at block {H}`); the indexer draws once 6 blocks sit on top of it, with that block's hash " +
+    "(docs/fairness.md). Selecting again answers the same block. Version 1: reveals the seed committed at creation and marks the entry " +
+    "holding the winning ticket uint256(SHA-256(`spooks-draw:{seed}:{totalTickets}`)) mod totalTickets over the entries in ascending " +
+    "id. GET /api/giveaways/{id}/draw has everything to recompute either. Audited.",
   auth: "admin-session",
   params: giveawayParams,
   responses: {
     200: {
-      description: "The winner and what proves the draw.",
-      schema: drawResultSchema,
+      description: "Version 2: the draw block (and the winners when it already had 6 on top). Version 1: the winner and what proves it.",
+      schema: z.union([drawV2ResultSchema, drawResultSchema]),
       example: {
+        version: 1,
         winner: { address: EXAMPLE_ADDRESS, tickets: 3 },
         drawSeed: EXAMPLE_SEED,
         drawCommitment: EXAMPLE_COMMITMENT,
@@ -418,10 +488,50 @@ export const drawGiveawayWinner = defineRoute({
     },
     404: notFound,
     409: {
-      description: "A winner is already drawn, the giveaway is inactive, or it has no entries.",
+      description: "Winners are already drawn, the giveaway is inactive, or (version 1) it has no entries.",
       schema: errorBody,
       example: { message: "A winner has already been drawn for this giveaway" },
     },
+    503: {
+      description: "Version 2: the ord server did not answer its block count; entries stay open.",
+      schema: errorBody,
+      example: { message: "The ord server did not answer: entries stay open, try again" },
+    },
+  },
+});
+
+export const getGiveawayDraw = defineRoute({
+  operationId: "getGiveawayDraw",
+  method: "GET",
+  path: "/api/giveaways/{id}/draw",
+  tag: TAG,
+  summary: "Everything needed to recompute a giveaway's draw",
+  description:
+    "The commitment, the seed (once drawn), the draw block and its hash (version 2), the number of winners, the entries in the " +
+    "draw's order and the winners in draw order. The giveaway's 'Verify this draw' view and `spooks-admin giveaways verify` recompute " +
+    "the draw from this alone; docs/fairness.md does it by hand with any SHA-256 tool.",
+  auth: "none",
+  params: giveawayParams,
+  responses: {
+    200: {
+      description: "The draw as published.",
+      schema: publishedDrawSchema,
+      example: {
+        version: 2,
+        status: "drawn",
+        commitment: EXAMPLE_COMMITMENT,
+        seed: EXAMPLE_SEED,
+        blockHeight: 5_412_345,
+        blockHash: HASH_EXAMPLE,
+        winners: 1,
+        entries: [
+          { address: OTHER_ADDRESS, tickets: 1 },
+          { address: EXAMPLE_ADDRESS, tickets: 3 },
+        ],
+        winnerAddresses: [EXAMPLE_ADDRESS],
+      },
+    },
+    404: notFound,
   },
 });
 
@@ -464,4 +574,5 @@ export type UserGiveawayEntry = ClientAnswer<typeof listEntriesOfAddress>[number
 export type EnterGiveawayResponse = ClientAnswer<typeof enterGiveaway>;
 export type EnterGiveawayRequest = RequestBody<typeof enterGiveaway>;
 export type DrawResult = ClientAnswer<typeof drawGiveawayWinner>;
+export type PublishedDrawAnswer = ClientAnswer<typeof getGiveawayDraw>;
 export type UploadImageResponse = ClientAnswer<typeof uploadImage>;

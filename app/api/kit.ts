@@ -31,6 +31,8 @@ export type AnswerSpec = {
   example?: unknown;
   /** Response headers worth documenting (name → description). */
   headers?: Record<string, string>;
+  /** Other media types this answer can come as (a query asks for them, e.g. `?format=csv`), with their body. */
+  alternatives?: Record<string, { schema: z.ZodType; example?: unknown }>;
 };
 
 export type BodySpec = {

@@ -96,12 +96,14 @@ function responseOf(answer: AnswerSpec): ZodOpenApiResponseObject {
   return {
     description: answer.description,
     ...(answer.headers ? { headers } : {}),
-    content: {
-      [answer.mediaType ?? "application/json"]: {
-        schema: answer.schema,
-        ...(answer.example === undefined ? {} : { example: answer.example }),
-      },
-    },
+    content: answer.mediaType
+      ? { [answer.mediaType]: { schema: answer.schema, ...(answer.example === undefined ? {} : { example: answer.example }) } }
+      : Object.fromEntries(
+          Object.entries({ "application/json": answer, ...answer.alternatives }).map(([type, { schema, example }]) => [
+            type,
+            { schema, ...(example === undefined ? {} : { example }) },
+          ]),
+        ),
   };
 }
 

@@ -318,6 +318,84 @@ export const castVote = defineRoute({
   },
 });
 
+export const voteReceiptSchema = z
+  .object({
+    address: z.string().meta({ description: "The wallet that signed the vote." }),
+    option: z.number().int().min(1).meta({ description: "The id of the option counted (the signed message names it)." }),
+    optionText: z.string(),
+    votingPower: z.number().int().min(1).meta({ description: "The weight counted: the number of items in `stakedAtStart`." }),
+    message: z.string().meta({ description: "The exact text the wallet signed." }),
+    signature: z.string().meta({ description: "The wallet's signature of `message`, as it sent it (either message magic)." }),
+    votedAt: timestamp,
+    stakedAtStart: z
+      .array(z.string())
+      .nullable()
+      .meta({
+        description:
+          "The inscription ids the wallet had staked at the proposal's start (sorted): what made its power. Null only for a vote cast " +
+          "before receipts were kept whose items no longer add up to its power.",
+      }),
+  })
+  .meta({ id: "VoteReceipt" });
+
+const VOTE_RECEIPTS_CSV_HEADER = "address,option,option_text,voting_power,message,signature,voted_at,staked_at_start";
+
+const voteReceiptExample = {
+  address: EXAMPLE_ADDRESS,
+  option: 9,
+  optionText: "Yes",
+  votingPower: 1,
+  message: "Voting on proposal #4: Add a third collection?. Option: 9. Timestamp: 2026-11-02T10:30:00.000Z",
+  signature: "Hz3sRdhICskNo9I9NcTCWUdifvM9D+Klw/mAji8vDPP9JCM+6Oyb4NP7sfACZ+4wN6ydggtPXvxNt+zz2g0wQZA=",
+  votedAt: "2026-11-02T10:30:01.000Z",
+  stakedAtStart: [`${"a1".repeat(32)}i0`],
+};
+
+export const voteReceiptsQuery = z.object({
+  format: z
+    .enum(["json", "csv"], { error: "format must be json or csv" })
+    .default("json")
+    .meta({ description: "`csv` answers the same votes as a CSV download (header below), in the same order." }),
+});
+
+export const listVoteReceipts = defineRoute({
+  operationId: "listVoteReceipts",
+  method: "GET",
+  path: "/api/proposals/{id}/votes",
+  tag: TAG,
+  summary: "Every vote with its signed message and signature (public receipts)",
+  description:
+    "Everything needed to check a proposal's result without trusting this server: each vote's wallet, the option counted, its " +
+    "voting power and the items that made it, the exact signed message and its signature. Check each signature (Bitcoin-style " +
+    "signed message, either the `\x18Bitcoin Signed Message:\n` or the `\x19Dogecoin Signed Message:\n` magic), that its " +
+    "message names this proposal, its title and the option, then add up the powers per option and compare with " +
+    "GET /api/proposals/{id}. In the order the votes were cast. `?format=csv`: header `" +
+    VOTE_RECEIPTS_CSV_HEADER +
+    "`, staked items separated by spaces.",
+  auth: "none",
+  params: proposalParams,
+  query: voteReceiptsQuery,
+  responses: {
+    200: {
+      description: "The proposal's votes, oldest first.",
+      schema: z.object({ proposalId: z.number().int().min(1), votes: z.array(voteReceiptSchema) }).meta({ id: "VoteReceipts" }),
+      example: { proposalId: 4, votes: [voteReceiptExample] },
+      headers: { "Content-Disposition": 'With `?format=csv`: `attachment; filename="proposal-{id}-votes.csv"`.' },
+      alternatives: {
+        "text/csv": {
+          schema: z.string().meta({ description: `CSV (RFC 4180), header \`${VOTE_RECEIPTS_CSV_HEADER}\`.` }),
+          example:
+            `${VOTE_RECEIPTS_CSV_HEADER}\r\n${EXAMPLE_ADDRESS},9,Yes,1,Voting on proposal #4: Add a third collection?. Option: 9. ` +
+            `Timestamp: 2026-11-02T10:30:00.000Z,${voteReceiptExample.signature},2026-11-02T10:30:01.000Z,${"a1".repeat(32)}i0\r\n`,
+        },
+      },
+    },
+    404: notFound,
+  },
+});
+
+export { VOTE_RECEIPTS_CSV_HEADER };
+
 // Client types (app/lib/api.ts, app/components/governance/types.ts) -------------------------------
 
 export type Proposal = ClientAnswer<typeof listProposals>[number];
@@ -326,3 +404,4 @@ export type UserVote = ClientAnswer<typeof listVotesOfAddress>[number];
 export type VotingPower = ClientAnswer<typeof getVotingPower>;
 export type VoteRequest = RequestBody<typeof castVote>;
 export type VoteResponse = ClientAnswer<typeof castVote>;
+export type VoteReceipts = ClientAnswer<typeof listVoteReceipts>;

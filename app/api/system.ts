@@ -26,7 +26,10 @@ export const indexerHealthSchema = z
     lastAppliedSyncAt: timestamp.nullable().meta({ description: "When the last applied (`ok`) pass finished." }),
     highestBlockCount: z.number().int().nullable().meta({ description: "The highest block count any pass has seen." }),
     heldBackPassesInARow: count.meta({ description: "Passes held back since the last applied one." }),
-    heldBackPassesTotal: count,
+    heldBackPassesTotal: count.meta({
+      description:
+        "Passes held back among those kept: housekeeping removes passes older than 30 days, except the last applied one and those after it.",
+    }),
     lastAccrualHour: timestamp.nullable().meta({ description: "The last hour whose points were credited." }),
     lastAccrualAt: timestamp.nullable().meta({ description: "When that hour's crediting finished." }),
     healthy: z.boolean().meta({

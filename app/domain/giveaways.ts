@@ -11,20 +11,29 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils.js";
 
 export const DEFAULT_POINTS_COST = 100;
+/** Winners of a (version 2) draw, set at creation. */
+export const DEFAULT_WINNERS = 1;
+export const MAX_WINNERS = 100;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 
+/** A giveaway as the open/ended rules read it; `drawBlockHeight` is set once a version-2 giveaway's entries closed. */
+export type GiveawayState = { active: boolean; endDate: Date; winnerAddress?: string | null; drawBlockHeight?: number | null };
+
+const entriesClosed = (giveaway: Omit<GiveawayState, "active">) =>
+  Boolean(giveaway.winnerAddress) || (giveaway.drawBlockHeight ?? null) !== null;
+
 /**
- * Open means active with an end date still in the future, and no winner drawn yet: a drawn giveaway is
- * closed everywhere (the server refuses entries to it too).
+ * Open means active with an end date still in the future, no winner drawn and entries not closed for a
+ * draw: a drawn or drawing giveaway is closed everywhere (the server refuses entries to it too).
  */
-export function isGiveawayOpen(giveaway: { active: boolean; endDate: Date; winnerAddress?: string | null }, at: Date): boolean {
-  return giveaway.active && !giveaway.winnerAddress && giveaway.endDate.getTime() > at.getTime();
+export function isGiveawayOpen(giveaway: GiveawayState, at: Date): boolean {
+  return giveaway.active && !entriesClosed(giveaway) && giveaway.endDate.getTime() > at.getTime();
 }
 
-/** Ended: past its end date, or its winner is drawn (shown 'Ended', not 'Inactive'). */
-export function isGiveawayEnded(giveaway: { endDate: Date; winnerAddress?: string | null }, at: Date): boolean {
-  return Boolean(giveaway.winnerAddress) || giveaway.endDate.getTime() <= at.getTime();
+/** Ended: past its end date, its entries closed for the draw, or its winner drawn (shown 'Ended', not 'Inactive'). */
+export function isGiveawayEnded(giveaway: Omit<GiveawayState, "active">, at: Date): boolean {
+  return entriesClosed(giveaway) || giveaway.endDate.getTime() <= at.getTime();
 }
 
 export function newDrawSeed(): { seed: string; commitment: string } {
@@ -60,11 +69,7 @@ export function drawWinner<E extends DrawEntry>(seedHex: string, entries: readon
 export type EntryStatus = "Won!" | "Active" | "Ended" | "Pending";
 
 /** Spec: Won (isWinner), Active (open), Ended (past end), Pending (inactive before its end). */
-export function entryStatus(
-  entry: { isWinner: boolean },
-  giveaway: { active: boolean; endDate: Date; winnerAddress?: string | null },
-  at: Date,
-): EntryStatus {
+export function entryStatus(entry: { isWinner: boolean }, giveaway: GiveawayState, at: Date): EntryStatus {
   if (entry.isWinner) return "Won!";
   if (isGiveawayOpen(giveaway, at)) return "Active";
   if (isGiveawayEnded(giveaway, at)) return "Ended";

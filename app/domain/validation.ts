@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { isDogecoinAddress } from "./address.ts";
 import { now } from "./clock.ts";
-import { DEFAULT_POINTS_COST } from "./giveaways.ts";
+import { DEFAULT_POINTS_COST, DEFAULT_WINNERS, MAX_WINNERS } from "./giveaways.ts";
 import { MIN_MULTIPLE_CHOICE_OPTIONS, normalizeOptions, VOTE_TYPES } from "./governance.ts";
 
 // In the browser zod must not probe for eval (`new Function`, when its first object schema is built):
@@ -66,6 +66,12 @@ export const createGiveawaySchema = z
       .max(MAX_POINTS, `Points cost must be at most ${MAX_POINTS}`)
       .default(DEFAULT_POINTS_COST),
     endDate: date,
+    winners: z.coerce
+      .number()
+      .int("Winners must be a whole number")
+      .min(1, "Winners must be at least 1")
+      .max(MAX_WINNERS, `Winners must be at most ${MAX_WINNERS}`)
+      .default(DEFAULT_WINNERS),
   })
   .refine((g) => g.endDate.getTime() > now().getTime(), { message: MESSAGES.endInFuture, path: ["endDate"] });
 

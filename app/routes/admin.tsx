@@ -10,6 +10,7 @@ import { listGiveaways } from "../../db/queries/giveaways.server.ts";
 import { listUsers } from "../../db/queries/points.server.ts";
 import { listProposals } from "../../db/queries/proposals.server.ts";
 import { errorToast, runAdminIntent } from "../components/admin/admin-actions.server.ts";
+import { AuditTab } from "../components/admin/audit-tab.tsx";
 import { GiveawaysTab } from "../components/admin/giveaways-tab.tsx";
 import { ProposalsTab } from "../components/admin/proposals-tab.tsx";
 import { ADMIN_FORMS, isAdminIntent, validationTitle, type AdminActionData } from "../components/admin/schemas.ts";
@@ -90,7 +91,7 @@ async function act({ request, context }: Route.ActionArgs) {
     );
   }
   try {
-    const toast = await runAdminIntent(context.sql, submission.value, actor);
+    const toast = await runAdminIntent(context.sql, submission.value, actor, context.config);
     return data<AdminActionData>({ intent, ok: true, result: submission.reply({ resetForm: true }), toast });
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
@@ -215,6 +216,7 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
           <TabsTrigger value="points">User Points</TabsTrigger>
           <TabsTrigger value="giveaways">Giveaways</TabsTrigger>
           <TabsTrigger value="governance">Governance</TabsTrigger>
+          <TabsTrigger value="audit">Audit</TabsTrigger>
         </TabsList>
         <TabsContent value="points">
           <UsersTab users={panel.users} search={panel.search} onUnauthorized={onUnauthorized} />
@@ -224,6 +226,9 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
         </TabsContent>
         <TabsContent value="governance">
           <ProposalsTab proposals={panel.proposals} onUnauthorized={onUnauthorized} />
+        </TabsContent>
+        <TabsContent value="audit">
+          <AuditTab onUnauthorized={onUnauthorized} />
         </TabsContent>
       </Tabs>
     </div>

@@ -86,7 +86,15 @@ function ConnectedRewards({ address }: { address: string }) {
     return tickets;
   }, [entries]);
   const active = giveaways.filter((giveaway) =>
-    isGiveawayOpen({ active: giveaway.active, endDate: new Date(giveaway.endDate), winnerAddress: giveaway.winnerAddress }, now),
+    isGiveawayOpen(
+      {
+        active: giveaway.active,
+        endDate: new Date(giveaway.endDate),
+        winnerAddress: giveaway.winnerAddress,
+        drawBlockHeight: giveaway.drawBlockHeight,
+      },
+      now,
+    ),
   );
   const loading = giveawaysQuery.isLoading && !giveawaysQuery.data;
 

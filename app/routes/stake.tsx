@@ -152,7 +152,7 @@ function Dashboard({ address }: { address: string }) {
             {FILTERS.map((option) => (
               <TabsTrigger key={option.value} value={option.value}>
                 {option.label}
-                <span className="ml-1.5 text-xs opacity-70">{items.filter((item) => inFilter(item, option.value)).length}</span>
+                <span className="ml-1.5 text-xs tabular-nums">{items.filter((item) => inFilter(item, option.value)).length}</span>
               </TabsTrigger>
             ))}
           </TabsList>

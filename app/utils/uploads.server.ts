@@ -2,7 +2,7 @@
  * Image uploads (DECISIONS "Giveaways"): the type is read from the bytes, never from the name; png, jpeg,
  * gif and webp only, at most 5 MB, saved under a generated name and served from /uploads/.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileTypeFromBuffer } from "file-type";
@@ -11,7 +11,7 @@ import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "../domain/giveaways.ts";
 
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
 
-export type SavedUpload = { filePath: string; mediaType: ImageMediaType };
+export type SavedUpload = { filePath: string; mediaType: ImageMediaType; bytes: number; sha256: string };
 
 const EXTENSIONS: Record<ImageMediaType, string> = {
   "image/png": "png",
@@ -37,5 +37,10 @@ export async function saveImageUpload(uploadDir: string, bytes: Uint8Array): Pro
   const fileName = `${randomUUID()}.${EXTENSIONS[mediaType]}`;
   await fs.mkdir(uploadDir, { recursive: true });
   await fs.writeFile(path.join(uploadDir, fileName), bytes, { flag: "wx" });
-  return { filePath: `/uploads/${fileName}`, mediaType };
+  return { filePath: `/uploads/${fileName}`, mediaType, bytes: bytes.byteLength, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/** Removes a saved upload again (its audit row could not be written); a file already gone is fine. */
+export async function removeUpload(uploadDir: string, saved: SavedUpload): Promise<void> {
+  await fs.rm(path.join(uploadDir, path.basename(saved.filePath)), { force: true });
 }

@@ -45,6 +45,38 @@ export const CONNECTION_LOST_TOAST = {
   description: "MyDoge is no longer connected to this website. Connect your wallet again to continue.",
 } as const;
 
+/**
+ * How long the site waits for a MyDoge popup call (connect, signing) before it stops waiting. After the
+ * extension reloads or updates, a call can hang forever and block the calls queued behind it
+ * (REAL-WORLD.md); two minutes is far beyond any holder reading a popup.
+ */
+export const MYDOGE_CALL_TIMEOUT_MS = 2 * 60 * 1000;
+
+/** Shown when a MyDoge call timed out (docs/decisions.md, "MyDoge timeouts"). */
+export const MYDOGE_TIMEOUT_TOAST = {
+  title: "MyDoge Not Responding",
+  description: "MyDoge did not answer for 2 minutes. Reopen MyDoge from your browser's toolbar, then try again.",
+} as const;
+
+export class MyDogeTimeoutError extends Error {
+  constructor() {
+    super(MYDOGE_TIMEOUT_TOAST.description);
+    this.name = "MyDogeTimeoutError";
+  }
+}
+
+/**
+ * `call`, or a MyDogeTimeoutError once `ms` have passed. The hung call is left behind (MyDoge offers no
+ * way to cancel it), so nothing of ours waits on it any more.
+ */
+export function withinMyDogeTimeout<T>(call: Promise<T>, ms = MYDOGE_CALL_TIMEOUT_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new MyDogeTimeoutError()), ms);
+  });
+  return Promise.race([call, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** The message of a rejection (MyDoge rejects with Errors; be lenient with strings and `{ message }` objects). */
 export function rejectionMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

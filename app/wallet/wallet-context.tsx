@@ -21,10 +21,13 @@ import {
   DOGE_INITIALIZED_EVENT,
   detectMyDoge,
   MYDOGE_ERRORS,
+  MYDOGE_TIMEOUT_TOAST,
+  MyDogeTimeoutError,
   parseKoinu,
   rejectionMessage,
   UPDATE_MYDOGE_TOAST,
   type DogeProvider,
+  withinMyDogeTimeout,
 } from "./mydoge.ts";
 
 // Demo mode's wallet chooser (a dialog) loads when first asked for: no page needs it for its first paint.
@@ -34,13 +37,14 @@ const DemoWalletChooser = lazy(() => import("./demo-wallet-chooser.tsx").then((m
 const WALLET_TOAST_MS = 5000;
 
 /**
- * A signing failure the wallet has already shown to the holder (the wallet now reads as disconnected, or
- * MyDoge must be updated): callers roll back and show nothing more (no 'Signature Cancelled').
+ * A signing failure the wallet has already shown to the holder (the wallet now reads as disconnected,
+ * MyDoge must be updated, or it did not answer in time): callers roll back and show nothing more (no
+ * 'Signature Cancelled').
  */
 export class WalletHandledError extends Error {
   constructor(
     message: string,
-    readonly reason: "not-connected" | "cannot-sign",
+    readonly reason: "not-connected" | "cannot-sign" | "timed-out",
   ) {
     super(message);
     this.name = "WalletHandledError";
@@ -85,6 +89,18 @@ const WalletContext = createContext<WalletState | null>(null);
 
 type Provider = { kind: "mydoge" | "demo"; doge: DogeProvider };
 
+/**
+ * A call to the provider: MyDoge's within its timeout; the demo wallet's as it is (its chooser is a dialog
+ * of this page, which cannot hang).
+ */
+function timed<T>(provider: Provider, call: Promise<T>): Promise<T> {
+  return provider.kind === "mydoge" ? withinMyDogeTimeout(call) : call;
+}
+
+function showTimeout(): void {
+  toast({ ...MYDOGE_TIMEOUT_TOAST, variant: "destructive", duration: 10_000 });
+}
+
 export function WalletProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<WalletStatus>("detecting");
@@ -105,9 +121,9 @@ export function WalletProvider({ children }: { children: ReactNode }) {
     setBalance(0);
   }, [queryClient]);
 
-  const readBalance = useCallback(async (doge: DogeProvider) => {
+  const readBalance = useCallback(async (current: Provider) => {
     try {
-      const result = await doge.getBalance();
+      const result = await timed(current, current.doge.getBalance());
       setBalance(parseKoinu(result?.balance));
     } catch {
       // balance unknown: keep the last one
@@ -119,7 +135,7 @@ export function WalletProvider({ children }: { children: ReactNode }) {
     async (current: Provider) => {
       let connectedAddress: string | null = null;
       try {
-        const result = await current.doge.getConnectionStatus();
+        const result = await timed(current, current.doge.getConnectionStatus());
         if (result?.connected && result.address) connectedAddress = result.address;
       } catch {
         connectedAddress = null;
@@ -130,7 +146,7 @@ export function WalletProvider({ children }: { children: ReactNode }) {
         addressRef.current = connectedAddress;
         setAddress(connectedAddress);
         setStatus("connected");
-        await readBalance(current.doge);
+        await readBalance(current);
       } else {
         clearWallet();
         setStatus("disconnected");
@@ -233,18 +249,19 @@ export function WalletProvider({ children }: { children: ReactNode }) {
       setStatus("connecting");
       connectingRef.current = true;
       try {
-        const result = await current.doge.connect();
+        const result = await timed(current, current.doge.connect());
         if (!result?.approved || !result.address) throw new Error("Connection not approved");
         addressRef.current = result.address;
         setAddress(result.address);
         setBalance(parseKoinu(result.balance));
         setStatus("connected");
-        void readBalance(current.doge);
+        void readBalance(current);
         toast({ title: "Wallet Connected", description: "Your wallet is connected.", variant: "success", duration: WALLET_TOAST_MS });
         return true;
-      } catch {
+      } catch (error) {
         setStatus(addressRef.current ? "connected" : "disconnected");
-        toast({ title: "Connection Failed", description: failureDescription, variant: "destructive" });
+        if (error instanceof MyDogeTimeoutError) showTimeout();
+        else toast({ title: "Connection Failed", description: failureDescription, variant: "destructive" });
         return false;
       } finally {
         connectingRef.current = false;
@@ -284,8 +301,12 @@ export function WalletProvider({ children }: { children: ReactNode }) {
       }
       let result: { signedMessage: string } | undefined;
       try {
-        result = await doge.requestSignedMessage!({ message });
+        result = await timed(current, doge.requestSignedMessage!({ message }));
       } catch (error) {
+        if (error instanceof MyDogeTimeoutError) {
+          showTimeout();
+          throw new WalletHandledError(error.message, "timed-out");
+        }
         const reason = rejectionMessage(error);
         if (reason === MYDOGE_ERRORS.notConnected) {
           // Locked (or the site was disconnected) while asking: the wallet is disconnected, not declined.

@@ -1,18 +1,18 @@
 /**
  * `points accrue [--hour ISO]`: credits ended hours now (the indexer does it every hour by itself).
  * Without --hour, every uncredited ended hour within ACCRUAL_CATCHUP_HOURS; with it, that one hour.
- * "Now" is the process clock (app/domain/clock.ts), so running under faketime moves it.
+ * "Now" is the process clock (app/domain/clock.ts), so running under faketime moves it. Each hour credited is
+ * in the audit trail (`accrual.hour`, actor cli), written with its ledger rows.
  */
 import type { Command } from "commander";
 import { now } from "../../app/domain/clock.ts";
 import { formatNumber } from "../../app/domain/format.ts";
 import { unitsToPoints } from "../../app/domain/rewards.ts";
-import { recordAudit } from "../../db/queries/audit.server.ts";
 import type { HourCredit } from "../../db/queries/accrual.server.ts";
 import { accrueHour, accruePending } from "../../indexer/accrual.server.ts";
 import { dateTime, points } from "../format.ts";
 import { createCliLogger } from "../logger.ts";
-import { action, CLI_ACTOR, CliError, leaf, output, withDatabase, type OutputOptions } from "../runtime.ts";
+import { action, CliError, leaf, output, withDatabase, type OutputOptions } from "../runtime.ts";
 import { statusView } from "../views.tsx";
 
 type AccrueOptions = OutputOptions & { hour?: string };
@@ -48,7 +48,6 @@ async function accrue(options: AccrueOptions) {
       points: unitsToPoints(result.units),
       beyondLimit: result.beyondLimit,
     };
-    await recordAudit(sql, CLI_ACTOR, "points.accrue", null, summary);
     return { ...summary, catchUpHours: config.indexer.catchUpHours, credited: result.hours.map(creditJson) };
   });
   await output(options, report, async () => {
@@ -85,7 +84,6 @@ async function accrueOneHour(hour: Date, options: OutputOptions) {
   const credit = await withDatabase(async ({ sql, config }) => {
     const result = await accrueHour({ sql, hour, at: now(), source: "cli", logger: createCliLogger(config) });
     const summary = { ...creditJson(result), alreadyCredited: result.alreadyCredited };
-    await recordAudit(sql, CLI_ACTOR, "points.accrue-hour", result.hour.toISOString(), summary);
     return summary;
   });
   await output(options, credit, () =>

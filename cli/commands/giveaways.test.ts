@@ -1,12 +1,16 @@
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { drawResultSchema, giveawaySchema } from "../../app/api/giveaways.ts";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { drawV2ResultSchema, giveawaySchema } from "../../app/api/giveaways.ts";
 import { UNITS_PER_POINT } from "../../app/domain/rewards.ts";
+import { getGiveawayDraw } from "../../db/queries/draws.server.ts";
 import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
+import { runDrawPass } from "../../indexer/draws.server.ts";
+import { createOrdClient } from "../../indexer/ord-client.server.ts";
+import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
 import { addPoints, getBalanceUnits } from "../../db/queries/points.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress } from "../testing/fixtures.ts";
@@ -18,6 +22,7 @@ const FUTURE = "2099-10-31T18:00:00Z";
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let env: CliEnv;
 let dataDir: string;
+let chain: SimulatedChain;
 
 type Giveaway = {
   id: number;
@@ -31,10 +36,12 @@ type Giveaway = {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  env = cliEnv(db.url);
+  chain = await startSimulatedChain({ owners: new Map() });
+  env = cliEnv(db.url, { ORD_URL: chain.url });
   dataDir = env.DATA_DIR!;
 });
 afterAll(async () => {
+  await chain?.close();
   await db?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -123,6 +130,7 @@ describe("spooks-admin giveaways", () => {
       "cli giveaway.create giveaway:2",
       "cli giveaway.end giveaway:2",
       "cli giveaway.image giveaway:1",
+      expect.stringMatching(/^cli upload\.image \/uploads\/[0-9a-f-]{36}\.png$/),
     ]);
   });
 
@@ -154,33 +162,78 @@ describe("spooks-admin giveaways", () => {
     expect(await db.sql`select winner_address from giveaways where id = 1`).toEqual([{ winnerAddress: null }]);
     expect(await giveawayCount()).toBe(2);
 
-    const result = await runJson<{
-      giveawayId: number;
-      winner: { address: string };
-      drawSeed: string;
-      drawCommitment: string;
-      totalTickets: number;
-    }>(["giveaways", "draw", "1", "--yes"], env);
+    // Version 2: entries close at the ord server's next block; the indexer draws once 6 blocks sit on top.
+    const count = chain.blockCount();
+    const result = await runJson<{ giveawayId: number }>(["giveaways", "draw", "1", "--yes"], env);
     const { giveawayId, ...drawAnswer } = result;
     expect(giveawayId).toBe(1);
-    expectBuiltBy(drawResultSchema, drawAnswer);
-    expect([alice, bob]).toContain(result.winner.address);
-    expect(result.totalTickets).toBe(3);
-    expect(bytesToHex(sha256(hexToBytes(result.drawSeed)))).toBe(result.drawCommitment);
+    expectBuiltBy(drawV2ResultSchema, drawAnswer);
+    expect(drawAnswer).toEqual({ version: 2, status: "drawing", blockHeight: count + 1, blockHash: null, seed: null, winnerAddresses: [] });
+    expect(await runCli(["giveaway", "draw", "1", "--yes"], env)).toEqual({
+      code: 0,
+      stderr: "",
+      stdout: `✔ Drawing at block ${count + 1}: entries are closed; the indexer draws once 6 blocks sit on top of it\n`,
+    });
+    chain.mine(8);
+    const client = createOrdClient({ baseUrl: chain.url, retries: 0 });
+    expect((await runDrawPass({ sql: db.sql, chain: client }).finally(() => client.close())).drawn).toEqual([1]);
+    const [winner] = (await getGiveawayDraw(db.sql, 1)).winnerAddresses;
+    expect([alice, bob]).toContain(winner);
     const before = await getBalanceUnits(db.sql, bob);
     const [again, deleted] = await Promise.all([
       runCli(["giveaways", "draw", "1", "--yes"], env),
       runCli(["giveaways", "delete", "2", "--yes"], env),
     ]);
-    expect(again).toEqual({ code: 1, stdout: "", stderr: "error: A winner has already been drawn for this giveaway\n" });
+    expect(again).toEqual({ code: 1, stdout: "", stderr: "error: The winners of this giveaway have already been drawn\n" });
     expect(deleted).toEqual({ code: 0, stderr: "", stdout: "✔ Giveaway Deleted: #2 (1 entries refunded, 300 points)\n" });
     expect(await getBalanceUnits(db.sql, bob)).toBe(before + 300 * UNITS_PER_POINT);
     expect(await giveawayCount()).toBe(1);
-    const audit =
-      await db.sql`select actor, action from audit_log where action in ('giveaway.draw', 'giveaway.delete') order by action desc`;
+    const audit = await db.sql`
+      select actor, action from audit_log where action in ('giveaway.close', 'giveaway.draw', 'giveaway.delete') order by action desc`;
     expect(audit).toEqual([
-      { actor: "cli", action: "giveaway.draw" },
+      { actor: "system", action: "giveaway.draw" },
       { actor: "cli", action: "giveaway.delete" },
+      { actor: "cli", action: "giveaway.close" },
     ]);
+  });
+
+  it("verify: recomputes a draw from the database or from a site's published draw; a tampered one fails at its step", async () => {
+    const published = await getGiveawayDraw(db.sql, 1);
+    let served: unknown = published;
+    const site = http.createServer((req, res) => {
+      res.writeHead(req.url === "/api/giveaways/1/draw" ? 200 : 404, { "content-type": "application/json" });
+      res.end(JSON.stringify(req.url === "/api/giveaways/1/draw" ? served : { message: "Giveaway not found" }));
+    });
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const fromDatabase = await runCli(["giveaway", "verify", "1"], env);
+      expect(fromDatabase.code).toBe(0);
+      expect(fromDatabase.stdout).toMatch(/^✔ Giveaway #1: verified, every step of the draw checks out\n/);
+      expect(fromDatabase.stdout).toContain(`✓ Winner 1`);
+      expect(fromDatabase.stdout).toContain(published.winnerAddresses[0]);
+      const json = await runJson<{ outcome: string; steps: { title: string; ok: boolean }[] }>(
+        ["giveaways", "verify", "1", "--url", origin],
+        env,
+      );
+      expect(json.outcome).toBe("verified");
+      expect(json.steps.map((step) => step.title)).toEqual([
+        "The seed matches the commitment",
+        "Entries are one per address, in ascending address order",
+        "The draw block",
+        "Winner 1",
+        "The number of winners",
+      ]);
+
+      served = { ...published, seed: "00".repeat(32) };
+      const tampered = await runCli(["giveaways", "verify", "1", "--url", origin], env);
+      expect(tampered.code).toBe(1);
+      expect(tampered.stdout).toMatch(/^✖ Giveaway #1: the draw does not check out at "The seed matches the commitment"\n/);
+      expect(tampered.stdout).toContain(`but the commitment published at creation is ${published.commitment}`);
+      expect(await runCli(["giveaways", "verify", "2", "--url", origin], env)).toMatchObject({ code: 1, stdout: "" });
+      expect(await runCli(["giveaways", "verify", "99"], env)).toEqual({ code: 1, stdout: "", stderr: "error: Giveaway not found\n" });
+    } finally {
+      site.close();
+    }
   });
 });

@@ -1,10 +1,19 @@
 /**
- * `giveaways list|create|end|activate|set-image|entries|draw|delete`. Rules and writes are
- * db/queries/giveaways.server.ts (audit actor `cli`); input texts are app/domain/validation.ts.
+ * `giveaways list|create|end|activate|set-image|entries|draw|verify|delete` (also `giveaway …`). Rules and
+ * writes are db/queries/giveaways.server.ts and indexer/draws.server.ts (audit actor `cli`); input texts are
+ * app/domain/validation.ts; `verify` recomputes a draw with app/domain/draw.ts, as the site's view does.
  */
 import type { Command } from "commander";
 import { z } from "zod";
-import { drawResultSchema, giveawayDeletedSchema, giveawayEntrySchema, giveawaySchema } from "../../app/api/giveaways.ts";
+import {
+  drawResultSchema,
+  drawV2ResultSchema,
+  giveawayDeletedSchema,
+  giveawayEntrySchema,
+  giveawaySchema,
+  publishedDrawSchema,
+} from "../../app/api/giveaways.ts";
+import { verifyDraw, type DrawVerdict, type PublishedDraw } from "../../app/domain/draw.ts";
 import { now } from "../../app/domain/clock.ts";
 import { formatNumber } from "../../app/domain/format.ts";
 import { createGiveawaySchema } from "../../app/domain/validation.ts";
@@ -20,10 +29,15 @@ import {
   type Giveaway,
   type GiveawayEntry,
 } from "../../db/queries/giveaways.server.ts";
+import { getGiveawayDraw } from "../../db/queries/draws.server.ts";
+import { withDrawChain } from "../../indexer/draw-chain.server.ts";
+import { selectWinners, type SelectWinnersResult } from "../../indexer/draws.server.ts";
+import { OrdError } from "../../indexer/ord-client.server.ts";
 import { dateTime, points } from "../format.ts";
 import { withImage } from "../image-source.ts";
 import {
   action,
+  CliError,
   CLI_ACTOR,
   destructiveLeaf,
   leaf,
@@ -34,18 +48,34 @@ import {
   withDatabase,
   type DestructiveOptions,
   type OutputOptions,
+  type Session,
 } from "../runtime.ts";
 import { detailsView, statusView, tableView } from "../views.tsx";
 
 /** `draw` and `delete` print the API's answer with the giveaway's id (and the points refunded). */
-const drawnSchema = z.object({ giveawayId: giveawaySchema.shape.id, ...drawResultSchema.shape });
+const drawnSchema = z.union([
+  z.object({ giveawayId: giveawaySchema.shape.id, ...drawResultSchema.shape }),
+  z.object({ giveawayId: giveawaySchema.shape.id, ...drawV2ResultSchema.shape }),
+]);
+const verifiedSchema = z.object({
+  giveawayId: giveawaySchema.shape.id,
+  outcome: z.enum(["verified", "pending", "failed"]),
+  steps: z.array(z.object({ step: z.string(), title: z.string(), ok: z.boolean(), detail: z.string() })),
+});
 const deletedSchema = z.object({
   giveawayId: giveawaySchema.shape.id,
   refunded: giveawayDeletedSchema.shape.refunded,
   refundedPoints: z.number().min(0),
 });
 
-type CreateOptions = OutputOptions & { title?: string; description?: string; image?: string; cost?: string; end?: string };
+type CreateOptions = OutputOptions & {
+  title?: string;
+  description?: string;
+  image?: string;
+  cost?: string;
+  end?: string;
+  winners?: string;
+};
 
 /** The schema field each `create` option fills. */
 const CREATE_FIELDS = {
@@ -54,10 +84,11 @@ const CREATE_FIELDS = {
   imageUrl: "image",
   pointsCost: "cost",
   endDate: "end",
+  winners: "winners",
 } as const satisfies Record<string, keyof CreateOptions>;
 
 export function registerGiveaways(program: Command): void {
-  const group = program.command("giveaways").description("create, run and draw giveaways");
+  const group = program.command("giveaways").alias("giveaway").description("create, run, draw and verify giveaways");
   leaf(group, "list", "every giveaway, newest first").action(action(list));
   leaf(group, "create", "create a giveaway (all options but --cost are required)")
     .option("--title <text>", "title")
@@ -65,6 +96,7 @@ export function registerGiveaways(program: Command): void {
     .option("--image <file|url>", "an image file to upload (png, jpeg, gif, webp; max 5 MB) or an image URL")
     .option("--cost <points>", "points per ticket (default 100, at least 1)")
     .option("--end <iso>", "end date, ISO 8601 (e.g. 2030-01-31T18:00:00Z)")
+    .option("--winners <count>", "how many winners the draw picks (default 1, at most 100)")
     .action(action(create));
   leaf(group, "end <id>", "end a giveaway now (inactive: no more entries)").action(
     action((id: string, o: OutputOptions) => setActive(id, false, o)),
@@ -72,7 +104,14 @@ export function registerGiveaways(program: Command): void {
   leaf(group, "activate <id>", "make a giveaway active again").action(action((id: string, o: OutputOptions) => setActive(id, true, o)));
   leaf(group, "set-image <id> <image>", "replace a giveaway's image with a file (uploaded) or a URL").action(action(setImage));
   leaf(group, "entries <id>", "a giveaway's entries, in ticket order").action(action(entries));
-  destructiveLeaf(group, "draw <id>", "draw the winner (weighted by tickets, provably fair)").action(action(draw));
+  destructiveLeaf(
+    group,
+    "draw <id>",
+    "select the winners: close entries and draw at the next block once 6 sit on top (version 1: draw now); needs ORD_URL",
+  ).action(action(draw));
+  leaf(group, "verify <id>", "recompute a giveaway's draw from its published data (verified, or the first step that disagrees)")
+    .option("--url <origin>", "read the published draw from this Spooks site (e.g. https://spooks.example) instead of the database")
+    .action(action(verify));
   destructiveLeaf(group, "delete <id>", "delete a giveaway and its entries (refunded when no winner was drawn)").action(action(remove));
 }
 
@@ -104,7 +143,9 @@ async function list(options: OutputOptions) {
 async function create(options: CreateOptions) {
   const input = parseOptions(createGiveawaySchema, options, CREATE_FIELDS);
   const giveaway = await withDatabase(({ sql, config }) =>
-    withImage(input.imageUrl, config.uploadDir, (imageUrl) => createGiveaway(sql, { ...input, imageUrl }, CLI_ACTOR)),
+    withImage(input.imageUrl, { sql, uploadDir: config.uploadDir }, (tx, imageUrl) =>
+      createGiveaway(tx, { ...input, imageUrl }, CLI_ACTOR),
+    ),
   );
   await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Giveaway Created", giveaway));
 }
@@ -121,7 +162,7 @@ async function setImage(idText: string, image: string, options: OutputOptions) {
   const id = parseId(idText, "Giveaway");
   const giveaway = await withDatabase(async ({ sql, config }) => {
     await getGiveaway(sql, id);
-    return withImage(image, config.uploadDir, (imageUrl) => setGiveawayImage(sql, id, imageUrl, CLI_ACTOR));
+    return withImage(image, { sql, uploadDir: config.uploadDir }, (tx, imageUrl) => setGiveawayImage(tx, id, imageUrl, CLI_ACTOR));
   });
   await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Image updated", giveaway));
 }
@@ -133,7 +174,12 @@ function giveawayView(headline: string, giveaway: Giveaway) {
     ["Ends", dateTime(giveaway.endDate)],
     ["Image", giveaway.imageUrl],
     ["Entries", `${formatNumber(giveaway.entriesCount)} (${formatNumber(giveaway.ticketsCount)} tickets)`],
-    ["Winner", giveaway.winnerAddress ?? "none yet"],
+    [
+      "Winners",
+      giveaway.winnerAddresses.join(", ") ||
+        (giveaway.drawBlockHeight !== null ? `Drawing at block ${giveaway.drawBlockHeight}` : "none yet"),
+    ],
+    ["Number of winners", formatNumber(giveaway.winners)],
     ["Draw commitment", giveaway.drawCommitment],
   ]);
 }
@@ -164,15 +210,70 @@ async function draw(idText: string, options: DestructiveOptions) {
       const giveaway = await getGiveaway(sql, id);
       return `Draw the winner of giveaway #${id} "${giveaway.title}" among ${formatNumber(giveaway.ticketsCount)} tickets? This cannot be undone.`;
     },
-    async ({ sql }) => ({ giveawayId: id, ...(await drawGiveawayWinner(sql, id, CLI_ACTOR)) }),
+    async ({ sql, config }) => ({ giveawayId: id, ...(await selectWinnersWithChain(sql, config, id)) }),
   );
-  await outputAnswer(options, drawnSchema, result, () =>
-    detailsView(`Winner Selected: ${result.winner.address} (${formatNumber(result.winner.tickets)} tickets)`, [
+  await outputAnswer(options, drawnSchema, result, () => drawView(result));
+}
+
+async function selectWinnersWithChain(sql: Session["sql"], config: Session["config"], id: number): Promise<SelectWinnersResult> {
+  const giveaway = await getGiveaway(sql, id);
+  if (giveaway.drawVersion === 1) return { version: 1, ...(await drawGiveawayWinner(sql, id, CLI_ACTOR)) };
+  try {
+    return await withDrawChain(config, (chain) => selectWinners(sql, chain, id, CLI_ACTOR));
+  } catch (error) {
+    if (error instanceof OrdError) throw new CliError(`the ord server did not answer (${error.message}): entries stay open`);
+    throw error;
+  }
+}
+
+function drawView(result: SelectWinnersResult) {
+  if (result.version === 1) {
+    return detailsView(`Winner Selected: ${result.winner.address} (${formatNumber(result.winner.tickets)} tickets)`, [
       ["Winning ticket", `${formatNumber(result.winningTicket)} of ${formatNumber(result.totalTickets)} (0-based)`],
       ["Seed", result.drawSeed],
       ["Commitment", result.drawCommitment],
-    ]),
-  );
+    ]);
+  }
+  if (result.status === "drawing") {
+    return statusView(`Drawing at block ${result.blockHeight}: entries are closed; the indexer draws once 6 blocks sit on top of it`);
+  }
+  return detailsView(`Winners Selected at block ${result.blockHeight}`, [
+    ["Winners", result.winnerAddresses.join(", ") || "none (no entries)"],
+    ["Block hash", result.blockHash ?? ""],
+    ["Seed", result.seed ?? ""],
+  ]);
+}
+
+type VerifyOptions = OutputOptions & { url?: string };
+
+async function verify(idText: string, options: VerifyOptions) {
+  const id = parseId(idText, "Giveaway");
+  const draw = options.url ? await fetchPublishedDraw(options.url, id) : await withDatabase(({ sql }) => getGiveawayDraw(sql, id));
+  const verdict = verifyDraw(draw);
+  await outputAnswer(options, verifiedSchema, { giveawayId: id, ...verdict }, () => verdictView(id, verdict));
+  if (verdict.outcome === "failed") process.exitCode = 1;
+}
+
+async function fetchPublishedDraw(origin: string, id: number): Promise<PublishedDraw> {
+  const url = new URL(`/api/giveaways/${id}/draw`, origin);
+  const response = await fetch(url, { headers: { accept: "application/json" } }).catch((error: Error) => {
+    throw new CliError(`${url.origin} did not answer: ${error.message}`);
+  });
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw new CliError(`${url.href} answered ${response.status}: ${(body as { message?: string } | null)?.message ?? ""}`);
+  const parsed = publishedDrawSchema.safeParse(body);
+  if (!parsed.success) throw new CliError(`${url.href} did not answer a published draw`);
+  return parsed.data;
+}
+
+function verdictView(id: number, verdict: DrawVerdict) {
+  const headline = {
+    verified: `Giveaway #${id}: verified, every step of the draw checks out`,
+    pending: `Giveaway #${id}: not drawn yet; every step that can be checked so far checks out`,
+    failed: `Giveaway #${id}: the draw does not check out at "${verdict.steps.at(-1)?.title}"`,
+  }[verdict.outcome];
+  const rows = verdict.steps.map((step): [string, string] => [`${step.ok ? "✓" : "✗"} ${step.title}`, step.detail]);
+  return detailsView(headline, rows, verdict.outcome === "failed" ? "error" : verdict.outcome === "pending" ? "warning" : "success");
 }
 
 async function remove(idText: string, options: DestructiveOptions) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOUR_MS, hourStart, now } from "../../app/domain/clock.ts";
-import { hourlyCreditUnits } from "../../app/domain/rewards.ts";
+import { hourlyCreditUnits, unitsToPoints } from "../../app/domain/rewards.ts";
 import { getBalanceUnits } from "../../db/queries/points.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
@@ -70,12 +70,12 @@ describe("spooks-admin points accrue", () => {
 
     const ledger = await db.sql`select distinct actor from points_ledger where kind = 'accrual'`;
     expect(ledger).toEqual([{ actor: "cli" }]);
-    const audit = await db.sql`select actor, action from audit_log order by id`;
-    expect(audit.slice(0, 3)).toEqual([
-      { actor: "cli", action: "points.accrue-hour" },
-      { actor: "cli", action: "points.accrue-hour" },
-      { actor: "cli", action: "points.accrue" },
-    ]);
+    // One row per hour credited (the --hour of the test above, then these), written with its ledger rows.
+    const audit = await db.sql`select actor, action, target, after from audit_log where action = 'accrual.hour' order by id`;
+    expect(audit.map((row) => `${row.actor} ${row.target}`)).toEqual(
+      [hoursAgo(2), ...hours].map((hour) => `cli ${new Date(hour).toISOString()}`),
+    );
+    expect(audit[0].after).toEqual({ credited: true, wallets: 1, points: unitsToPoints(perHour) });
   });
 });
 

@@ -90,19 +90,33 @@ describe("spooks-admin users and points", () => {
 
   it("shows a wallet's history, newest first", async () => {
     const [history, table, unknown] = await Promise.all([
-      runJson<{ address: string; entries: { kind: string; points: number; actor: string }[] }>(["points", "history", alice], env),
+      runJson<{ address: string; entries: { kind: string; delta: number; balanceAfter: number; details: { summary: string } }[] }>(
+        ["points", "history", alice],
+        env,
+      ),
       runCli(["points", "history", alice], env),
       runCli(["points", "history", "nope"], env),
     ]);
     expect(history.address).toBe(alice);
-    expect(history.entries.map((entry) => [entry.kind, entry.points, entry.actor])).toEqual([
-      ["admin_add", 2.5, "cli"],
-      ["admin_add", 150, "cli"],
+    expect(history.entries.map((entry) => [entry.kind, entry.delta, entry.balanceAfter, entry.details.summary])).toEqual([
+      ["admin_add", 2.5, 152.5, "Added by the admin (CLI): Manual adjustment by admin"],
+      ["admin_add", 150, 150, "Added by the admin (CLI): Halloween bonus"],
     ]);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^Date\s+Kind\s+Points\s+Description\s+By\n/);
-    expect(table.stdout).toMatch(/admin_add\s+\+150\s+Halloween bonus\s+cli/);
+    expect(table.stdout).toMatch(/^Date\s+Kind\s+Points\s+Balance\s+Details\n/);
+    expect(table.stdout).toMatch(/admin_add\s+\+150\s+150\s+Added by the admin \(CLI\): Halloween bonus/);
     expect(unknown).toEqual({ code: 1, stdout: "", stderr: "error: Invalid Dogecoin address\n" });
+    const page = await runJson<{ entries: unknown[]; nextCursor: string }>(["points", "history", alice, "--limit", "1"], env);
+    expect(page.entries).toHaveLength(1);
+    const older = await runJson<{ entries: { delta: number }[]; nextCursor: null }>(
+      ["points", "history", alice, "--cursor", page.nextCursor],
+      env,
+    );
+    expect(older).toMatchObject({ entries: [{ delta: 150 }], nextCursor: null });
+    expect(await runCli(["points", "history", alice, "--limit", "0"], env)).toMatchObject({
+      code: 1,
+      stderr: "error: limit must be at least 1 (--limit)\n",
+    });
   });
 
   it("destructive commands refuse without --yes and without a terminal, and change nothing", async () => {

@@ -5,25 +5,18 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { negativeBalancesResetSchema, pointsAddedSchema, pointsClearedSchema, pointsRecalculatedSchema } from "../../app/api/admin.ts";
+import { pointsHistoryQuery, pointsHistorySchema } from "../../app/api/points.ts";
 import { formatNumber } from "../../app/domain/format.ts";
 import { unitsToPoints } from "../../app/domain/rewards.ts";
 import { addPointsSchema, addressSchema, DEFAULT_ADJUSTMENT_DESCRIPTION } from "../../app/domain/validation.ts";
-import {
-  addPoints,
-  clearPoints,
-  getBalanceUnits,
-  pointsHistory,
-  recalculateAllPoints,
-  resetNegativeBalances,
-  type LedgerEntry,
-} from "../../db/queries/points.server.ts";
+import { addPoints, clearPoints, getBalanceUnits, recalculateAllPoints, resetNegativeBalances } from "../../db/queries/points.server.ts";
+import { pointsHistoryPage, type HistoryPage } from "../../db/queries/points-history.server.ts";
 import { dateTime, points } from "../format.ts";
 import {
   action,
   CLI_ACTOR,
   destructiveLeaf,
   leaf,
-  output,
   outputAnswer,
   parseInput,
   withConfirmedChange,
@@ -52,7 +45,10 @@ export function registerPoints(program: Command): void {
   leaf(group, "recalculate", "rebuild every cached balance from the ledger").action(action(recalculate));
   destructiveLeaf(group, "reset-negative", "add an adjustment bringing each negative balance to 0").action(action(resetNegative));
   registerAccrue(group);
-  leaf(group, "history <address>", "a wallet's points ledger, newest first").action(action(history));
+  leaf(group, "history <address>", "a wallet's points history, newest first, each entry explained (as the API's)")
+    .option("--limit <n>", "entries per page (default 50, at most 500)")
+    .option("--cursor <id>", "the older entries, from the cursor a page printed")
+    .action(action(history));
 }
 
 async function add(address: string, amount: string, options: OutputOptions & { description?: string }) {
@@ -103,22 +99,40 @@ async function resetNegative(options: DestructiveOptions) {
   );
 }
 
-async function history(address: string, options: OutputOptions) {
-  const wallet = parseInput(addressSchema, address);
-  const entries = await withDatabase(({ sql }) => pointsHistory(sql, wallet));
-  await output(options, { address: wallet, entries }, () => historyView(entries));
+const historyInput = z.object({ address: addressSchema }).extend(pointsHistoryQuery.pick({ limit: true, cursor: true }).shape);
+
+/** The same page, entries and explanations as GET /api/points/{address}/history, with the address. */
+const historySchema = pointsHistorySchema.extend({ address: z.string() });
+
+async function history(address: string, options: OutputOptions & { limit?: string; cursor?: string }) {
+  const input = parseInput(
+    historyInput,
+    { address, limit: options.limit, cursor: options.cursor },
+    { limit: "--limit", cursor: "--cursor" },
+  );
+  const page = await withDatabase(({ sql }) =>
+    pointsHistoryPage(sql, { address: input.address, before: input.cursor ?? null }, input.limit),
+  );
+  await outputAnswer(options, historySchema, { address: input.address, ...page }, () => historyView(page));
 }
 
-function historyView(entries: LedgerEntry[]) {
-  return tableView({
+function historyView({ entries, nextCursor }: HistoryPage) {
+  const table = tableView({
     rows: entries,
     empty: "No points history for this address",
     columns: [
-      { header: "Date", value: (entry) => dateTime(entry.createdAt) },
+      { header: "Date", value: (entry) => dateTime(entry.at) },
       { header: "Kind", value: (entry) => entry.kind },
-      { header: "Points", value: (entry) => (entry.points > 0 ? "+" : "") + points(entry.points), align: "right" },
-      { header: "Description", value: (entry) => entry.description ?? "" },
-      { header: "By", value: (entry) => entry.actor },
+      { header: "Points", value: (entry) => (entry.delta > 0 ? "+" : "") + points(entry.delta), align: "right" },
+      { header: "Balance", value: (entry) => points(entry.balanceAfter), align: "right" },
+      { header: "Details", value: (entry) => entry.details.summary },
     ],
   });
+  if (!nextCursor) return table;
+  return (
+    <>
+      {table}
+      {statusView(`Older entries: --cursor ${nextCursor}`)}
+    </>
+  );
 }

@@ -4,15 +4,17 @@
  */
 import type { Command } from "commander";
 import { z } from "zod";
-import { proposalDetailSchema, proposalSchema } from "../../app/api/proposals.ts";
+import { proposalDetailSchema, proposalSchema, voteReceiptSchema } from "../../app/api/proposals.ts";
 import { formatNumber } from "../../app/domain/format.ts";
 import { VOTE_TYPES } from "../../app/domain/governance.ts";
 import { createProposalSchema } from "../../app/domain/validation.ts";
+import { verifyVotes, type VotesVerification } from "../../app/domain/vote-receipts.ts";
 import {
   createProposal,
   deleteProposal,
   getProposalDetail,
   listProposals,
+  voteReceipts,
   type Proposal,
   type ProposalDetail,
 } from "../../db/queries/proposals.server.ts";
@@ -20,6 +22,7 @@ import { dateTime } from "../format.ts";
 import {
   action,
   CLI_ACTOR,
+  CliError,
   destructiveLeaf,
   leaf,
   output,
@@ -67,6 +70,9 @@ export function registerProposals(program: Command): void {
     .action(action(create));
   leaf(group, "results <id>", "a proposal's votes per option, voters and total").action(action(results));
   destructiveLeaf(group, "delete <id>", "delete a proposal and its votes").action(action(remove));
+  leaf(group, "verify <id>", "check every vote's signature and message, and recompute the tally (exit 1 when anything disagrees)").action(
+    action(verify),
+  );
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -167,4 +173,71 @@ async function remove(idText: string, options: DestructiveOptions) {
     ({ sql }) => deleteProposal(sql, id, CLI_ACTOR),
   );
   await output(options, { proposalId: id, deleted: true }, () => statusView(`Proposal Deleted: #${id}`));
+}
+
+/**
+ * The "Verify votes" view's check, on the public receipts as the API answers them (the contract's wire form):
+ * the same domain code, so the terminal and the browser cannot disagree.
+ */
+async function verify(idText: string, options: OutputOptions) {
+  const id = parseId(idText, "Proposal");
+  const { published, votes } = await withDatabase(async ({ sql }) => ({
+    published: proposalDetailSchema.parse(await getProposalDetail(sql, id)),
+    votes: z.array(voteReceiptSchema).parse(await voteReceipts(sql, id)),
+  }));
+  const verification = await verifyVotes(published, votes);
+  const report = {
+    proposalId: id,
+    votes: votes.length,
+    verified: verification.verified,
+    failed: verification.failed.map(({ index, address, problems }) => ({ vote: index + 1, address, problems })),
+    tally: verification.tally,
+    published: { options: published.options, totalVotes: published.totalVotes, uniqueVoters: published.uniqueVoters },
+    tallyDifferences: verification.tallyDifferences,
+  };
+  await output(options, report, () => verifyView(published.title, votes.length, verification));
+  if (!verification.verified) {
+    throw new CliError(
+      `proposal #${id} does not verify: ${formatNumber(verification.failed.length)} vote(s) do not check out, ` +
+        `${formatNumber(verification.tallyDifferences.length)} difference(s) in the tally`,
+    );
+  }
+}
+
+async function verifyView(title: string, count: number, verification: VotesVerification) {
+  const { Box, Text } = await import("ink");
+  const { StatusLine, Table } = await import("../components/index.ts");
+  const problems = verification.failed.flatMap((check) =>
+    check.problems.map((problem) => ({ vote: check.index + 1, address: check.address, problem })),
+  );
+  return (
+    <Box flexDirection="column">
+      <Text bold>{title}</Text>
+      {verification.verified ? (
+        <StatusLine status="success">
+          Verified: {formatNumber(count)} vote(s), every signature and message checks out and the tally matches the published results
+        </StatusLine>
+      ) : (
+        <StatusLine status="error">
+          Not verified: {formatNumber(verification.failed.length)} of {formatNumber(count)} vote(s) do not check out
+        </StatusLine>
+      )}
+      {problems.length > 0 && (
+        <Table
+          rows={problems}
+          empty=""
+          columns={[
+            { header: "Vote", value: (row) => String(row.vote), align: "right" },
+            { header: "Wallet", value: (row) => row.address },
+            { header: "Problem", value: (row) => row.problem },
+          ]}
+        />
+      )}
+      {verification.tallyDifferences.map((difference) => (
+        <StatusLine key={difference} status="error">
+          Tally: {difference}
+        </StatusLine>
+      ))}
+    </Box>
+  );
 }

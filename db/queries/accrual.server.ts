@@ -1,11 +1,13 @@
 /**
  * Hourly accrual (DECISIONS "Points"): hour H = [H, H+1h) UTC. Every wallet is credited N × R / 24 points
  * (in units), N = its stakes open for the whole hour, R = the per-item daily rate of N's tier. One
- * set-based statement per hour; the unique (address, accrual_hour) ledger key makes it idempotent.
+ * set-based statement per hour; the unique (address, accrual_hour) ledger key makes it idempotent. Each
+ * row records what explains it (items per collection, tier, per-item rate), checked against its amount.
  */
 import { HOUR_MS } from "../../app/domain/clock.ts";
-import { REWARD_TIERS, UNITS_PER_POINT } from "../../app/domain/rewards.ts";
+import { REWARD_TIERS, UNITS_PER_POINT, unitsToPoints } from "../../app/domain/rewards.ts";
 import type { Queryable, Sql } from "../client.server.ts";
+import { recordAudit, SYSTEM_ACTOR, type Actor } from "./audit.server.ts";
 import type { SyncSource } from "./ownership.server.ts";
 
 export type AccrualSource = SyncSource;
@@ -32,7 +34,15 @@ export function perItemHourlyUnitsCase(column: string): string {
   return `case ${whens.join(" ")} else ${unitsOf(tiers[tiers.length - 1])} end`;
 }
 
+/** `case when n >= 10 then 3 when n >= 5 then 2 else 1 end`: the tier of a wallet with `column` items staked. */
+export function tierCase(column: string): string {
+  const tiers = [...REWARD_TIERS].sort((a, b) => b.minStaked - a.minStaked);
+  const whens = tiers.slice(0, -1).map((tier) => `when ${column} >= ${tier.minStaked} then ${tier.tier}`);
+  return `case ${whens.join(" ")} else ${tiers[tiers.length - 1].tier} end`;
+}
+
 const UNITS_PER_ITEM_HOUR = perItemHourlyUnitsCase("n");
+const TIER = tierCase("n");
 
 /**
  * Credits hour `hour` to every wallet with stakes open for all of it, and records the run. A second run
@@ -46,15 +56,20 @@ export async function creditHour(
   const hourEnd = new Date(hour.getTime() + HOUR_MS);
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${HOUR_LOCK_CLASS}, ${Math.floor(hour.getTime() / HOUR_MS) % 2 ** 31})`;
+    const [previous] = await tx<{ wallets: number; units: number }[]>`select wallets, units from accrual_runs where hour = ${hour}`;
     const [credited] = await tx<{ wallets: number; units: number }[]>`
       with open_for_the_hour as (
-        select address, count(*) as n
-        from stakes
-        where started_at <= ${hour} and (ended_at is null or ended_at >= ${hourEnd})
-        group by address
+        select s.address, count(*) as n,
+               count(*) filter (where i.collection = 'spooks') as spooks,
+               count(*) filter (where i.collection = 'spook-society') as society
+        from stakes s join items i on i.id = s.item_id
+        where s.started_at <= ${hour} and (s.ended_at is null or s.ended_at >= ${hourEnd})
+        group by s.address
       ), inserted as (
-        insert into points_ledger (address, kind, amount, accrual_hour, actor, created_at)
-        select address, 'accrual', n * ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${hour}, ${actor}, ${at}
+        insert into points_ledger
+          (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units, actor, created_at)
+        select address, 'accrual', n * ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${hour}, spooks, society,
+               ${tx.unsafe(TIER)}, ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${actor}, ${at}
         from open_for_the_hour
         on conflict (address, accrual_hour) where kind = 'accrual' do nothing
         returning amount
@@ -68,8 +83,27 @@ export async function creditHour(
         where excluded.wallets > 0
       returning (xmax = 0) as inserted`;
     const alreadyCredited = recorded.length === 0 || !recorded[0].inserted;
+    if (recorded.length > 0) await auditHourCredited(tx, { hour, at, source, previous, credited });
     return { hour, wallets: credited.wallets, units: credited.units, alreadyCredited };
   });
+}
+
+type RunTotals = { wallets: number; units: number };
+
+/** The hour's audit row: what its run had credited before this one, and after. */
+async function auditHourCredited(
+  tx: Queryable,
+  run: { hour: Date; at: Date; source: AccrualSource; previous: RunTotals | undefined; credited: RunTotals },
+): Promise<void> {
+  const { hour, source, previous, credited } = run;
+  const totals = ({ wallets, units }: RunTotals) => ({ wallets, points: unitsToPoints(units) });
+  const before = previous ? { credited: true, ...totals(previous) } : { credited: false };
+  const after = {
+    credited: true,
+    ...totals({ wallets: (previous?.wallets ?? 0) + credited.wallets, units: (previous?.units ?? 0) + credited.units }),
+  };
+  const actor: Actor = source === "cli" ? { kind: "cli" } : SYSTEM_ACTOR;
+  await recordAudit(tx, actor, "accrual.hour", hour.toISOString(), { source, ...totals(credited) }, { before, after });
 }
 
 /** `from … where …` of the hour starts in [from, to] with no accrual run yet, as `h`. */

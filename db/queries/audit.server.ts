@@ -1,13 +1,28 @@
-/** The audit trail of admin actions. Write it in the same transaction as the change it records. */
+/**
+ * The audit trail: every admin change (web or CLI) and every system change to holders' standing, with who,
+ * when, what, and what the change found and left (before → after). Write it in the same transaction as the
+ * change it records; the database refuses to update or delete a row (migration 0013).
+ */
 import { now } from "../../app/domain/clock.ts";
+import type { AuditActorKind } from "../../app/domain/audit.ts";
 import type { Queryable } from "../client.server.ts";
 
 /** Who made a change: the web admin (with their address), the CLI operator, or the system itself. */
 export type Actor = { kind: "web"; address: string } | { kind: "cli" } | { kind: "system" };
 
+export const SYSTEM_ACTOR: Actor = { kind: "system" };
+
 /** The ledger's `actor` column text for an actor. */
 export function actorLabel(actor: Actor): string {
   return actor.kind === "web" ? `web:${actor.address}` : actor.kind;
+}
+
+/** What a change found and what it left: null before a creation, null after a deletion. */
+export type AuditChange = { before?: unknown; after?: unknown };
+
+/** jsonb of a value as JSON would write it (Dates as ISO text); SQL null for null or undefined. */
+function jsonOrNull(sql: Queryable, value: unknown) {
+  return value === undefined || value === null ? null : sql.json(JSON.parse(JSON.stringify(value)) as never);
 }
 
 export async function recordAudit(
@@ -16,23 +31,92 @@ export async function recordAudit(
   action: string,
   target: string | null,
   details: Record<string, unknown> = {},
+  change: AuditChange = {},
 ): Promise<void> {
   await sql`
-    insert into audit_log (actor, actor_address, action, target, details, created_at)
+    insert into audit_log (actor, actor_address, action, target, details, before, after, created_at)
     values (${actor.kind}, ${actor.kind === "web" ? actor.address : null}, ${action}, ${target},
-            ${sql.json(details as never)}, ${now()})`;
+            ${sql.json(JSON.parse(JSON.stringify(details)) as never)}, ${jsonOrNull(sql, change.before)},
+            ${jsonOrNull(sql, change.after)}, ${now()})`;
+}
+
+/** A timestamptz as JSON writes a Date (ISO 8601, UTC, milliseconds), inside SQL. */
+const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * `insert into audit_log … select … from ended`: one system row per stake a move ended, for a statement whose
+ * CTE `ended` returns the stakes' id, address, item_id, started_at and ended_at, and the item's new holder as
+ * holder and holder_kind. Written by the statement that ends them, so the row and the change are one.
+ */
+export function auditStakesEndedByTransfer(sql: Queryable, at: Date) {
+  return sql`
+    insert into audit_log (actor, action, target, details, before, after, created_at)
+    select 'system', 'stake.transferred', e.address,
+           jsonb_build_object('stakeId', e.id, 'item', i.name, 'inscriptionId', i.inscription_id),
+           jsonb_build_object('staked', true, 'since', ${sql.unsafe(isoSql("e.started_at"))}),
+           jsonb_build_object('staked', false, 'endedAt', ${sql.unsafe(isoSql("e.ended_at"))}, 'endReason', 'transferred',
+                              'holder', e.holder, 'holderKind', e.holder_kind),
+           ${at}::timestamptz
+    from ended e join items i on i.id = e.item_id`;
+}
+
+/** An uploaded image: its path after, and what it is (type, size, SHA-256 of its bytes). */
+export async function recordUpload(
+  sql: Queryable,
+  actor: Actor,
+  upload: { filePath: string; mediaType: string; bytes: number; sha256: string },
+): Promise<void> {
+  const { filePath, ...details } = upload;
+  await recordAudit(sql, actor, "upload.image", filePath, details, { after: { filePath } });
 }
 
 export type AuditEntry = {
   id: number;
-  actor: string;
+  actor: AuditActorKind;
   actorAddress: string | null;
   action: string;
   target: string | null;
   details: Record<string, unknown>;
+  before: unknown;
+  after: unknown;
   createdAt: Date;
 };
 
+export type AuditFilter = {
+  /** An action (`points.add`) or a family (`points`: every `points.*`). */
+  action?: string;
+  /** `web`, `cli`, `system`, or the web admin's address. */
+  actor?: string;
+  since?: Date;
+  until?: Date;
+  /** Rows older than this id (the previous page's `nextCursor`). */
+  before?: number;
+  limit?: number;
+};
+
+export type AuditPage = { entries: AuditEntry[]; nextCursor: number | null };
+
+const ACTOR_KINDS = new Set(["web", "cli", "system"]);
+
+/** Newest first, filtered, one page; `nextCursor` is the id to pass as `before` for the next page. */
+export async function listAudit(sql: Queryable, filter: AuditFilter = {}): Promise<AuditPage> {
+  const limit = filter.limit ?? 50;
+  const { action, actor, since, until, before } = filter;
+  const rows = await sql<AuditEntry[]>`
+    select id, actor, actor_address, action, target, details, before, after, created_at
+    from audit_log
+    where true
+      ${action ? sql`and (action = ${action} or starts_with(action, ${`${action}.`}))` : sql``}
+      ${actor ? (ACTOR_KINDS.has(actor) ? sql`and actor = ${actor}` : sql`and actor_address = ${actor}`) : sql``}
+      ${since ? sql`and created_at >= ${since}` : sql``}
+      ${until ? sql`and created_at < ${until}` : sql``}
+      ${before ? sql`and id < ${before}` : sql``}
+    order by id desc
+    limit ${limit + 1}`;
+  const entries = rows.slice(0, limit);
+  return { entries, nextCursor: rows.length > limit ? entries[entries.length - 1].id : null };
+}
+
 export async function recentAudit(sql: Queryable, limit = 50): Promise<AuditEntry[]> {
-  return sql<AuditEntry[]>`select * from audit_log order by id desc limit ${limit}`;
+  return (await listAudit(sql, { limit })).entries;
 }

@@ -28,8 +28,17 @@ export type Giveaway = {
   entriesCount: number;
   ticketsCount: number;
   drawCommitment: string;
-  /** Revealed only once a winner is drawn. */
+  /** Revealed only once drawn. */
   drawSeed: string | null;
+  drawVersion: 1 | 2;
+  /** How many winners the draw picks (version 1: one). */
+  winners: number;
+  /** Version 2: the draw block, fixed when entries close; null before. */
+  drawBlockHeight: number | null;
+  /** Version 2: that block's hash, read once six blocks sit on top of it; null before. */
+  drawBlockHash: string | null;
+  /** The winners in draw order (version 1: the one winner). */
+  winnerAddresses: string[];
 };
 
 export type GiveawayEntry = {
@@ -46,8 +55,10 @@ export type UserGiveawayEntry = GiveawayEntry & {
   pointsCost: number;
   endDate: Date;
   active: boolean;
-  /** The giveaway's winner once drawn (a drawn giveaway is closed). */
+  /** The giveaway's (first) winner once drawn (a drawn giveaway is closed). */
   winnerAddress: string | null;
+  /** Set once a version-2 giveaway's entries closed for its draw. */
+  drawBlockHeight: number | null;
 };
 
 export type CreateGiveawayInput = z.input<typeof createGiveawaySchema>;
@@ -72,7 +83,10 @@ function requireImageUrl(imageUrl: unknown): string {
 const giveawayColumns = (sql: Queryable) => sql`
   g.id, g.title, g.description, g.image_url, g.points_cost, g.end_date, g.active, g.winner_address,
   g.draw_commitment,
-  case when g.winner_address is not null then g.draw_seed end as draw_seed,
+  case when g.drawn_at is not null then g.draw_seed end as draw_seed,
+  g.draw_version, g.winners, g.draw_block_height, g.draw_block_hash,
+  case when g.draw_version = 1 then array_remove(array[g.winner_address], null)
+       else array(select w.address from giveaway_winners w where w.giveaway_id = g.id order by w.k) end as winner_addresses,
   (select count(*)::int from giveaway_entries e where e.giveaway_id = g.id) as entries_count,
   (select coalesce(sum(e.tickets), 0)::int8 from giveaway_entries e where e.giveaway_id = g.id) as tickets_count`;
 
@@ -87,45 +101,63 @@ export async function getGiveaway(sql: Queryable, id: number): Promise<Giveaway>
   return giveaway;
 }
 
-type LockedGiveaway = {
+export type LockedGiveaway = {
   id: number;
+  title: string;
   active: boolean;
   endDate: Date;
   pointsCost: number;
   winnerAddress: string | null;
   drawSeed: string;
   drawCommitment: string;
+  drawVersion: 1 | 2;
+  winners: number;
+  drawBlockHeight: number | null;
+  drawnAt: Date | null;
 };
 
-async function lockGiveaway(tx: TransactionSql, id: number, mode: "share" | "update"): Promise<LockedGiveaway> {
+export async function lockGiveaway(tx: TransactionSql, id: number, mode: "share" | "update"): Promise<LockedGiveaway> {
   requireRowId(id, "Giveaway");
   const [row] = await tx<LockedGiveaway[]>`
-    select id, active, end_date, points_cost, winner_address, draw_seed, draw_commitment
+    select id, title, active, end_date, points_cost, winner_address, draw_seed, draw_commitment, draw_version,
+           winners, draw_block_height, drawn_at
     from giveaways where id = ${id} ${mode === "share" ? tx`for share` : tx`for update`}`;
   if (!row) throw notFound("Giveaway not found");
   return row;
 }
 
 export async function createGiveaway(sql: Queryable, input: CreateGiveawayInput, actor: Actor): Promise<Giveaway> {
-  const { title, description, pointsCost, endDate, ...rest } = parseOrRefuse(createGiveawaySchema, input);
+  const { title, description, pointsCost, endDate, winners, ...rest } = parseOrRefuse(createGiveawaySchema, input);
   const imageUrl = requireImageUrl(rest.imageUrl);
   const { seed, commitment } = newDrawSeed();
   return inTransaction(sql, async (tx) => {
+    // Every new giveaway draws with version 2 (operator-blind); version 1 is kept for the older ones.
     const [{ id }] = await tx<{ id: number }[]>`
-      insert into giveaways (title, description, image_url, points_cost, end_date, active, draw_commitment, draw_seed, created_at)
-      values (${title}, ${description}, ${imageUrl}, ${pointsCost}, ${endDate}, true, ${commitment}, ${seed}, ${now()})
+      insert into giveaways (title, description, image_url, points_cost, end_date, active, draw_commitment, draw_seed,
+                             draw_version, winners, created_at)
+      values (${title}, ${description}, ${imageUrl}, ${pointsCost}, ${endDate}, true, ${commitment}, ${seed},
+              2, ${winners}, ${now()})
       returning id`;
-    await recordAudit(tx, actor, "giveaway.create", `giveaway:${id}`, { title, pointsCost, endDate, drawCommitment: commitment });
-    return getGiveaway(tx, id);
+    const created = await getGiveaway(tx, id);
+    await recordAudit(
+      tx,
+      actor,
+      "giveaway.create",
+      `giveaway:${id}`,
+      { title, pointsCost, endDate, winners, drawVersion: 2, drawCommitment: commitment },
+      { after: created },
+    );
+    return created;
   });
 }
 
 export async function setGiveawayActive(sql: Queryable, id: number, active: boolean, actor: Actor): Promise<Giveaway> {
   if (typeof active !== "boolean") throw badRequest("active must be true or false");
   return inTransaction(sql, async (tx) => {
-    await lockGiveaway(tx, id, "update");
+    const before = await lockGiveaway(tx, id, "update");
     await tx`update giveaways set active = ${active} where id = ${id}`;
-    await recordAudit(tx, actor, active ? "giveaway.activate" : "giveaway.end", `giveaway:${id}`);
+    const change = { before: { active: before.active }, after: { active } };
+    await recordAudit(tx, actor, active ? "giveaway.activate" : "giveaway.end", `giveaway:${id}`, {}, change);
     return getGiveaway(tx, id);
   });
 }
@@ -134,23 +166,36 @@ export async function setGiveawayImage(sql: Queryable, id: number, imageUrl: str
   const url = requireImageUrl(imageUrl);
   return inTransaction(sql, async (tx) => {
     await lockGiveaway(tx, id, "update");
+    const { imageUrl: previous } = await getGiveaway(tx, id);
     await tx`update giveaways set image_url = ${url} where id = ${id}`;
-    await recordAudit(tx, actor, "giveaway.image", `giveaway:${id}`, { imageUrl: url });
+    await recordAudit(
+      tx,
+      actor,
+      "giveaway.image",
+      `giveaway:${id}`,
+      { imageUrl: url },
+      { before: { imageUrl: previous }, after: { imageUrl: url } },
+    );
     return getGiveaway(tx, id);
   });
 }
 
+/** Version 1 marks the winning entry; a version-2 winner wins with every entry of its address. */
+const isWinner = (sql: Queryable) => sql`
+  (e.is_winner or exists (select 1 from giveaway_winners w where w.giveaway_id = e.giveaway_id and w.address = e.address)) as is_winner`;
+
 export async function listEntries(sql: Queryable, giveawayId: number): Promise<GiveawayEntry[]> {
   await getGiveaway(sql, giveawayId);
   return sql<GiveawayEntry[]>`
-    select id, giveaway_id, address, tickets, entered_at, is_winner
-    from giveaway_entries where giveaway_id = ${giveawayId} order by id`;
+    select e.id, e.giveaway_id, e.address, e.tickets, e.entered_at, ${isWinner(sql)}
+    from giveaway_entries e where e.giveaway_id = ${giveawayId} order by e.id`;
 }
 
 export async function listEntriesOfAddress(sql: Queryable, address: string): Promise<UserGiveawayEntry[]> {
   return sql<UserGiveawayEntry[]>`
-    select e.id, e.giveaway_id, e.address, e.tickets, e.entered_at, e.is_winner,
-           g.title as giveaway_title, g.points_cost, g.end_date, g.active, g.winner_address
+    select e.id, e.giveaway_id, e.address, e.tickets, e.entered_at, ${isWinner(sql)},
+           g.title as giveaway_title, g.points_cost, g.end_date, g.active, g.winner_address,
+           g.draw_block_height
     from giveaway_entries e join giveaways g on g.id = e.giveaway_id
     where e.address = ${address}
     order by e.id desc`;
@@ -168,7 +213,7 @@ export async function enterGiveaway(sql: Queryable, input: EnterGiveawayInput): 
   return inTransaction(sql, async (tx) => {
     const giveaway = await lockGiveaway(tx, giveawayId, "share");
     if (giveaway.winnerAddress) throw conflict("A winner has already been drawn for this giveaway");
-    if (!isGiveawayOpen(giveaway, now())) throw conflict("This giveaway is closed");
+    if (!isGiveawayOpen(giveaway, now()) || giveaway.drawnAt) throw conflict("This giveaway is closed");
     const costPoints = giveaway.pointsCost * tickets;
     const costUnits = costPoints * UNITS_PER_POINT;
     const balanceUnits = await lockBalanceUnits(tx, address);
@@ -188,6 +233,7 @@ export async function enterGiveaway(sql: Queryable, input: EnterGiveawayInput): 
         units: -costUnits,
         reference: `giveaway:${giveawayId}:entry:${entry.id}`,
         description: `Giveaway #${giveawayId}: ${tickets} ticket(s)`,
+        giveaway: { id: giveawayId, title: giveaway.title, tickets },
         actor: { kind: "web", address },
       },
     ]);
@@ -195,10 +241,14 @@ export async function enterGiveaway(sql: Queryable, input: EnterGiveawayInput): 
   });
 }
 
-/** Reveals the seed and marks the entry holding the winning ticket (entries in ascending id). */
+/**
+ * Version 1: reveals the seed and marks the entry holding the winning ticket (entries in ascending id).
+ * Version-2 giveaways are drawn by app/domain/draw.ts through indexer/draws.server.ts.
+ */
 export async function drawGiveawayWinner(sql: Queryable, id: number, actor: Actor): Promise<DrawResult> {
   return inTransaction(sql, async (tx) => {
     const giveaway = await lockGiveaway(tx, id, "update");
+    if (giveaway.drawVersion !== 1) throw conflict("This giveaway is drawn with draw version 2: select its winners instead");
     if (giveaway.winnerAddress) throw conflict("A winner has already been drawn for this giveaway");
     if (!giveaway.active) throw conflict("This giveaway is not active");
     const entries = await tx<{ id: number; address: string; tickets: number }[]>`
@@ -216,7 +266,8 @@ export async function drawGiveawayWinner(sql: Queryable, id: number, actor: Acto
       winningTicket: winningTicket(giveaway.drawSeed, totalTickets),
       totalTickets,
     };
-    await recordAudit(tx, actor, "giveaway.draw", `giveaway:${id}`, { ...result, entryId: winningEntry.id });
+    const change = { before: { winnerAddress: null }, after: { winnerAddress: winningEntry.address } };
+    await recordAudit(tx, actor, "giveaway.draw", `giveaway:${id}`, { ...result, entryId: winningEntry.id }, change);
     return result;
   });
 }
@@ -225,10 +276,11 @@ export async function drawGiveawayWinner(sql: Queryable, id: number, actor: Acto
 export async function deleteGiveaway(sql: Queryable, id: number, actor: Actor): Promise<{ refunded: number; refundedPoints: number }> {
   return inTransaction(sql, async (tx) => {
     const giveaway = await lockGiveaway(tx, id, "update");
+    const deleted = await getGiveaway(tx, id);
     const entries = giveaway.winnerAddress
       ? []
-      : await tx<{ id: number; address: string; costUnits: number }[]>`
-          select id, address, cost_units from giveaway_entries where giveaway_id = ${id} order by id`;
+      : await tx<{ id: number; address: string; costUnits: number; tickets: number }[]>`
+          select id, address, cost_units, tickets from giveaway_entries where giveaway_id = ${id} order by id`;
     await appendLedger(
       tx,
       entries.map((entry) => ({
@@ -237,12 +289,13 @@ export async function deleteGiveaway(sql: Queryable, id: number, actor: Actor): 
         units: entry.costUnits,
         reference: `giveaway:${id}:entry:${entry.id}`,
         description: `Refund: giveaway #${id} deleted`,
+        giveaway: { id, title: giveaway.title, tickets: entry.tickets },
         actor,
       })),
     );
     await tx`delete from giveaways where id = ${id}`;
     const refundedPoints = unitsToPoints(entries.reduce((sum, entry) => sum + entry.costUnits, 0));
-    await recordAudit(tx, actor, "giveaway.delete", `giveaway:${id}`, { refunded: entries.length, refundedPoints });
+    await recordAudit(tx, actor, "giveaway.delete", `giveaway:${id}`, { refunded: entries.length, refundedPoints }, { before: deleted });
     return { refunded: entries.length, refundedPoints };
   });
 }

@@ -4,6 +4,7 @@
  * move), the highest block count seen, and sync passes.
  */
 import type { Queryable, Sql } from "../client.server.ts";
+import { auditStakesEndedByTransfer } from "./audit.server.ts";
 
 export type SyncSource = "scheduled" | "cli" | "startup";
 
@@ -94,7 +95,9 @@ export async function applyMove(sql: Sql, move: Move): Promise<AppliedMove> {
           update stakes set ended_at = greatest(${at}::timestamptz, started_at), end_reason = 'transferred'
           where item_id = ${itemId} and ended_at is null and exists (select 1 from recorded)
             and (${kind} <> 'p2pkh' or address is distinct from ${address}::text)
-          returning id
+          returning id, address, item_id, started_at, ended_at, ${address}::text as holder, ${kind}::text as holder_kind
+        ), audited as (
+          ${auditStakesEndedByTransfer(tx, at)}
         )
         select exists (select 1 from recorded) as moved,
                (select owner_address from previous) as from_address,
@@ -143,7 +146,13 @@ async function reopenUndoneStake(tx: Queryable, move: Move): Promise<{ returned:
       select ${itemId}, ${address}, ${at}, s.id from last_stake s, left_it l
       where ${kind} = 'p2pkh' and s.end_reason = 'transferred' and s.ended_at >= l.left_at
       on conflict (item_id) where ended_at is null do nothing
-      returning id
+      returning id, address, reopened_from, started_at
+    ), audited as (
+      insert into audit_log (actor, action, target, details, before, after, created_at)
+      select 'system', 'stake.reopened', r.address,
+             jsonb_build_object('stakeId', r.id, 'reopenedFrom', r.reopened_from, 'item', i.name, 'inscriptionId', i.inscription_id),
+             jsonb_build_object('staked', false), jsonb_build_object('staked', true, 'since', ${at.toISOString()}::text), ${at}::timestamptz
+      from reopened r join items i on i.id = ${itemId}
     )
     select exists (select 1 from left_it) as returned, (select count(*)::int from reopened) as stakes_reopened`;
   return row;
@@ -190,12 +199,17 @@ export async function recordFirstOwners(
  */
 export async function endForeignStakes(sql: Queryable, at: Date): Promise<number> {
   const rows = await sql`
-    update stakes s
-    set ended_at = greatest(${at}::timestamptz, s.started_at), end_reason = 'transferred'
-    from ownership o
-    where o.item_id = s.item_id and s.ended_at is null
-      and (o.owner_kind <> 'p2pkh' or s.address is distinct from o.owner_address)
-    returning s.id`;
+    with ended as (
+      update stakes s
+      set ended_at = greatest(${at}::timestamptz, s.started_at), end_reason = 'transferred'
+      from ownership o
+      where o.item_id = s.item_id and s.ended_at is null
+        and (o.owner_kind <> 'p2pkh' or s.address is distinct from o.owner_address)
+      returning s.id, s.address, s.item_id, s.started_at, s.ended_at, o.owner_address as holder, o.owner_kind as holder_kind
+    ), audited as (
+      ${auditStakesEndedByTransfer(sql, at)}
+    )
+    select id from ended`;
   return rows.length;
 }
 

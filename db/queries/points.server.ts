@@ -5,6 +5,7 @@
 import { isDogecoinAddress } from "../../app/domain/address.ts";
 import { now } from "../../app/domain/clock.ts";
 import { badRequest } from "../../app/domain/errors.ts";
+import type { LedgerKind } from "../../app/domain/points-history.ts";
 import { pointsToUnits, unitsToPoints } from "../../app/domain/rewards.ts";
 import { addPointsSchema, MESSAGES } from "../../app/domain/validation.ts";
 import type { Queryable, TransactionSql } from "../client.server.ts";
@@ -12,8 +13,7 @@ import { actorLabel, recordAudit, type Actor } from "./audit.server.ts";
 import { parseOrRefuse } from "./input.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
-export type LedgerKind =
-  "accrual" | "admin_add" | "admin_clear" | "giveaway_entry" | "giveaway_refund" | "negative_reset" | "recalculation";
+export type { LedgerKind };
 
 export type LedgerInsert = {
   address: string;
@@ -21,18 +21,9 @@ export type LedgerInsert = {
   units: number;
   description?: string | null;
   reference?: string | null;
+  /** A giveaway entry or refund names its giveaway (title as it is now) and tickets. */
+  giveaway?: { id: number; title: string; tickets: number };
   actor: Actor;
-};
-
-export type LedgerEntry = {
-  id: number;
-  kind: LedgerKind;
-  points: number;
-  description: string | null;
-  reference: string | null;
-  actor: string;
-  accrualHour: Date | null;
-  createdAt: Date;
 };
 
 export type UserRow = { address: string; totalPoints: number; stakedCount: number };
@@ -53,10 +44,25 @@ export async function appendLedger(sql: Queryable, rows: readonly LedgerInsert[]
     amount: row.units,
     reference: row.reference ?? null,
     description: row.description ?? null,
+    giveawayId: row.giveaway?.id ?? null,
+    giveawayTitle: row.giveaway?.title ?? null,
+    tickets: row.giveaway?.tickets ?? null,
     actor: actorLabel(row.actor),
     createdAt: at,
   }));
-  await sql`insert into points_ledger ${sql(values, "address", "kind", "amount", "reference", "description", "actor", "createdAt")}`;
+  await sql`insert into points_ledger ${sql(
+    values,
+    "address",
+    "kind",
+    "amount",
+    "reference",
+    "description",
+    "giveawayId",
+    "giveawayTitle",
+    "tickets",
+    "actor",
+    "createdAt",
+  )}`;
 }
 
 export async function getBalanceUnits(sql: Queryable, address: string): Promise<number> {
@@ -92,9 +98,18 @@ export async function addPoints(sql: Queryable, input: AddPointsInput): Promise<
   });
   const units = pointsToUnits(points);
   return inTransaction(sql, async (tx) => {
+    const before = await lockBalanceUnits(tx, address);
     await appendLedger(tx, [{ address, kind: "admin_add", units, description, actor: input.actor }]);
-    await recordAudit(tx, input.actor, "points.add", address, { points, description });
-    return { address, totalPoints: unitsToPoints(await getBalanceUnits(tx, address)) };
+    const totalPoints = unitsToPoints(await getBalanceUnits(tx, address));
+    await recordAudit(
+      tx,
+      input.actor,
+      "points.add",
+      address,
+      { points, description },
+      { before: { points: unitsToPoints(before) }, after: { points: totalPoints } },
+    );
+    return { address, totalPoints };
   });
 }
 
@@ -109,12 +124,27 @@ export async function clearPoints(
     if (units !== 0) {
       await appendLedger(tx, [{ address, kind: "admin_clear", units: -units, description: "Cleared by admin", actor }]);
     }
-    await recordAudit(tx, actor, "points.clear", address, { clearedPoints: unitsToPoints(units) });
+    const change = { before: { points: unitsToPoints(units) }, after: { points: 0 } };
+    await recordAudit(tx, actor, "points.clear", address, { clearedPoints: unitsToPoints(units) }, change);
     return { address, clearedPoints: unitsToPoints(units) };
   });
 }
 
 const RECALCULATE_CHUNK = 5000;
+
+/** The most wallets an audit row of a repair lists by name; beyond, it counts them. */
+const AUDIT_LISTED_WALLETS = 1000;
+
+/** before → after of the balances a repair changed (points by address), listing at most AUDIT_LISTED_WALLETS. */
+function balancesChange(rows: readonly { address: string; before: number; after: number }[]) {
+  const listed = rows.slice(0, AUDIT_LISTED_WALLETS);
+  const points = (pick: "before" | "after") => Object.fromEntries(listed.map((row) => [row.address, unitsToPoints(row[pick])]));
+  const unlisted = rows.length - listed.length;
+  return {
+    before: { balances: points("before"), ...(unlisted ? { unlisted } : {}) },
+    after: { balances: points("after"), ...(unlisted ? { unlisted } : {}) },
+  };
+}
 
 /**
  * Rebuilds every cached balance from the ledger (the ledger is the truth). Runs in one transaction with
@@ -131,12 +161,14 @@ export async function recalculateAllPoints(
       await tx<{ address: string }[]>`
         select address from balances union select distinct address from points_ledger order by 1`
     ).map((row) => row.address);
-    let corrected = 0;
+    const changed: { address: string; before: number; after: number }[] = [];
     const at = now();
     for (let start = 0; start < addresses.length; start += RECALCULATE_CHUNK) {
       const chunk = addresses.slice(start, start + RECALCULATE_CHUNK);
-      const rows = await tx<{ address: string }[]>`
-        with sums as (
+      const rows = await tx<{ address: string; before: number | null; after: number }[]>`
+        with old as (
+          select address, units from balances where address = any(${chunk}::text[])
+        ), sums as (
           select a.address, coalesce(sum(l.amount), 0)::int8 as units
           from unnest(${chunk}::text[]) as a(address)
           left join points_ledger l on l.address = a.address
@@ -146,11 +178,12 @@ export async function recalculateAllPoints(
           select address, units, ${at} from sums
         on conflict (address) do update set units = excluded.units, updated_at = excluded.updated_at
           where b.units <> excluded.units
-        returning b.address`;
-      corrected += rows.length;
+        returning b.address, (select old.units from old where old.address = b.address) as before, b.units as after`;
+      changed.push(...rows.map((row) => ({ address: row.address, before: row.before ?? 0, after: row.after })));
       onProgress?.(Math.min(start + RECALCULATE_CHUNK, addresses.length), addresses.length);
     }
-    await recordAudit(tx, actor, "points.recalculate", null, { addressesProcessed: addresses.length, corrected });
+    const corrected = changed.length;
+    await recordAudit(tx, actor, "points.recalculate", null, { addressesProcessed: addresses.length, corrected }, balancesChange(changed));
     return { addressesProcessed: addresses.length, corrected };
   });
 }
@@ -170,7 +203,8 @@ export async function resetNegativeBalances(sql: Queryable, actor: Actor): Promi
         actor,
       })),
     );
-    await recordAudit(tx, actor, "points.reset-negative", null, { adjustmentsApplied: negatives.length });
+    const change = balancesChange(negatives.map((row) => ({ address: row.address, before: row.units, after: 0 })));
+    await recordAudit(tx, actor, "points.reset-negative", null, { adjustmentsApplied: negatives.length }, change);
     return { adjustmentsApplied: negatives.length };
   });
 }
@@ -198,12 +232,4 @@ export async function listUsers(
     order by units desc, u.address
     limit ${limit}`;
   return rows.map((row) => ({ address: row.address, totalPoints: unitsToPoints(row.units), stakedCount: row.stakedCount }));
-}
-
-/** A wallet's ledger, newest first. */
-export async function pointsHistory(sql: Queryable, address: string, { limit = 500 }: { limit?: number } = {}): Promise<LedgerEntry[]> {
-  const rows = await sql<(Omit<LedgerEntry, "points"> & { amount: number })[]>`
-    select id, kind, amount, description, reference, actor, accrual_hour, created_at
-    from points_ledger where address = ${address} order by id desc limit ${limit}`;
-  return rows.map(({ amount, ...row }) => ({ ...row, points: unitsToPoints(amount) }));
 }

@@ -98,8 +98,9 @@ export async function createProposal(sql: Queryable, input: CreateProposalInput,
       returning id`;
     const optionRows = options.map((optionText, position) => ({ proposalId: id, position, optionText }));
     await tx`insert into proposal_options ${tx(optionRows, "proposalId", "position", "optionText")}`;
-    await recordAudit(tx, actor, "proposal.create", `proposal:${id}`, { title, voteType, startDate, endDate, options });
-    return (await listProposals(tx, now(), [id]))[0];
+    const [created] = await listProposals(tx, now(), [id]);
+    await recordAudit(tx, actor, "proposal.create", `proposal:${id}`, { title, voteType, startDate, endDate, options }, { after: created });
+    return created;
   });
 }
 
@@ -114,10 +115,21 @@ export async function proposalTitle(sql: Queryable, id: number): Promise<string>
 export async function deleteProposal(sql: Queryable, id: number, actor: Actor): Promise<void> {
   requireRowId(id, "Proposal");
   await inTransaction(sql, async (tx) => {
-    const [row] = await tx<{ title: string }[]>`delete from proposals where id = ${id} returning title`;
-    if (!row) throw notFound("Proposal not found");
-    await recordAudit(tx, actor, "proposal.delete", `proposal:${id}`, { title: row.title });
+    const [locked] = await tx`select 1 from proposals where id = ${id} for update`;
+    if (!locked) throw notFound("Proposal not found");
+    const before = await getProposalDetail(tx, id);
+    await tx`delete from proposals where id = ${id}`;
+    await recordAudit(tx, actor, "proposal.delete", `proposal:${id}`, { title: before.title }, { before });
   });
+}
+
+/** The inscription ids of the items the wallet had staked at `at` (stake history), sorted: its power's receipt. */
+async function stakedItemsAt(sql: Queryable, address: string, at: Date): Promise<string[]> {
+  const rows = await sql<{ inscriptionId: string }[]>`
+    select i.inscription_id from stakes s join items i on i.id = s.item_id
+    where s.address = ${address} and s.started_at <= ${at} and (s.ended_at is null or s.ended_at > ${at})
+    order by i.inscription_id`;
+  return rows.map((row) => row.inscriptionId);
 }
 
 /** Items the wallet had staked at `at` (stake history): open at that instant. */
@@ -167,14 +179,39 @@ export async function castVote(sql: Queryable, input: CastVoteInput): Promise<Vo
     if (!option) throw badRequest("This option does not belong to this proposal");
     const status = proposalStatus(proposal.startDate, proposal.endDate, now());
     if (status !== "active") throw conflict(status === "upcoming" ? "Voting hasn't started yet" : "Voting has ended");
-    const weight = await stakedCountAt(tx, input.address, proposal.startDate);
+    const stakedAtStart = await stakedItemsAt(tx, input.address, proposal.startDate);
+    const weight = stakedAtStart.length;
     if (weight <= 0) throw forbidden("No voting power: you need Spooks staked when the proposal started");
     const [vote] = await tx<Vote[]>`
-      insert into votes (proposal_id, option_id, address, weight, signature, message, voted_at)
-      values (${input.proposalId}, ${input.optionId}, ${input.address}, ${weight}, ${input.signature}, ${input.message}, ${now()})
+      insert into votes (proposal_id, option_id, address, weight, signature, message, voted_at, staked_at_start)
+      values (${input.proposalId}, ${input.optionId}, ${input.address}, ${weight}, ${input.signature}, ${input.message}, ${now()},
+              ${stakedAtStart}::text[])
       on conflict (proposal_id, address) do nothing
       returning id, proposal_id, option_id, address, weight, voted_at`;
     if (!vote) throw conflict("You've already voted on this proposal");
     return vote;
   });
+}
+
+/** A vote as anyone can check it: the signed message and signature, and the items its power came from. */
+export type VoteReceipt = {
+  address: string;
+  option: number;
+  optionText: string;
+  votingPower: number;
+  message: string;
+  signature: string;
+  votedAt: Date;
+  stakedAtStart: string[] | null;
+};
+
+/** Every vote on the proposal (404 when there is none), in the order they were cast. */
+export async function voteReceipts(sql: Queryable, proposalId: number): Promise<VoteReceipt[]> {
+  await proposalTitle(sql, proposalId);
+  return sql<VoteReceipt[]>`
+    select v.address, v.option_id as option, o.option_text, v.weight as voting_power, v.message, v.signature, v.voted_at,
+           v.staked_at_start
+    from votes v join proposal_options o on o.id = v.option_id
+    where v.proposal_id = ${proposalId}
+    order by v.id`;
 }

@@ -6,6 +6,7 @@ import { now } from "../../app/domain/clock.ts";
 import { forbidden, notFound } from "../../app/domain/errors.ts";
 import type { StakeAction } from "../../app/domain/messages.ts";
 import type { Queryable, TransactionSql } from "../client.server.ts";
+import { auditStakesEndedByTransfer } from "./audit.server.ts";
 import { itemsByInscriptionIds, type ItemRow } from "./catalogue.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
@@ -51,7 +52,12 @@ async function stake(tx: TransactionSql, address: string, items: readonly StakeT
   const stale = [...open.values()].filter((stakeRow) => stakeRow.address !== address).map((stakeRow) => stakeRow.id);
   const at = now();
   if (stale.length) {
-    await tx`update stakes set ended_at = ${at}, end_reason = 'transferred' where id = any(${stale}::int8[])`;
+    await tx`
+      with ended as (
+        update stakes set ended_at = ${at}, end_reason = 'transferred' where id = any(${stale}::int8[])
+        returning id, address, item_id, started_at, ended_at, ${address}::text as holder, 'p2pkh'::text as holder_kind
+      )
+      ${auditStakesEndedByTransfer(tx, at)}`;
   }
   const toStake = itemIds.filter((id) => open.get(id)?.address !== address);
   const inserted = toStake.length

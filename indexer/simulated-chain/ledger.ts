@@ -29,6 +29,8 @@ export function createLedger(owners: ReadonlyMap<string, string>, chain: OrdChai
   const byNumber: string[] = [];
   /** Per item, the moves reorgs undid (newest last), which `reconfirm` can confirm again. */
   const undone = new Map<string, Move[]>();
+  /** The fork height of every reorg: a block above a fork belongs to the branch that replaced it (a new hash). */
+  const forks: number[] = [];
 
   for (const [inscriptionId, address] of owners) {
     const parsed = parseInscriptionId(inscriptionId);
@@ -56,6 +58,18 @@ export function createLedger(owners: ReadonlyMap<string, string>, chain: OrdChai
 
   return {
     height: () => height,
+    /** The hash of the block at `h` on the current branch (lowercase hex, as ord prints it). */
+    blockHash: (h: number): string => hex(`spooks-sim-block:${h}:${forks.filter((fork) => fork < h).length}`),
+    /** The moves confirmed in the block at `h`, with their inscription. */
+    movesAt(h: number): { inscriptionId: string; move: Move; previous: Move | undefined }[] {
+      const found: { inscriptionId: string; move: Move; previous: Move | undefined }[] = [];
+      for (const target of items.values()) {
+        target.moves.forEach((move, i) => {
+          if (move.height === h && i > 0) found.push({ inscriptionId: target.inscriptionId, move, previous: target.moves[i - 1] });
+        });
+      }
+      return found;
+    },
     has: (inscriptionId: string) => items.has(inscriptionId),
     item: (inscriptionId: string) => items.get(inscriptionId),
     idOfNumber: (number: number): string | null => byNumber[number] ?? null,
@@ -89,6 +103,7 @@ export function createLedger(owners: ReadonlyMap<string, string>, chain: OrdChai
       if (!Number.isInteger(depth) || depth < 1) throw new RangeError("depth must be a positive integer");
       if (!Number.isInteger(longerBy) || longerBy < 0) throw new RangeError("longerBy must be a whole number");
       const fork = height - depth;
+      forks.push(fork);
       for (const inscriptionId of undo) {
         const target = item(inscriptionId);
         const orphaned = target.moves.filter((move) => move.height > fork);

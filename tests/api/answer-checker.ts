@@ -170,7 +170,15 @@ export function createAnswerChecker(document: OpenApiDocument): AnswerChecker {
         throw new AnswerCheckError(`${answer.method} ${answer.path} answered ${answer.status} with a body where none is documented`);
       return;
     }
-    if (!response.content["application/json"]) return; // a picture's bytes
+    const mediaType = (answer.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (mediaType !== "application/json" && response.content[mediaType]) {
+      return expectBody(
+        validatorAt("paths", template, method, "responses", String(answer.status), "content", mediaType, "schema"),
+        answer,
+        `the documented ${mediaType} schema of ${answer.method} ${template} ${answer.status}`,
+      );
+    }
+    if (!response.content["application/json"]) return; // a picture's bytes (image/*)
     expectJson(answer);
     expectBody(
       validatorAt("paths", template, method, "responses", String(answer.status), "content", "application/json", "schema"),

@@ -71,6 +71,11 @@ describe("admin giveaway management", () => {
       ticketsCount: 0,
       drawCommitment: expect.stringMatching(/^[0-9a-f]{64}$/),
       drawSeed: null,
+      drawVersion: 2,
+      winners: 1,
+      drawBlockHeight: null,
+      drawBlockHash: null,
+      winnerAddresses: [],
     });
     const { id } = created.body;
     const cookie = await ctx.adminCookie();
@@ -228,10 +233,16 @@ function independentWinner(seed: string, entries: { id: number; address: string;
   throw new Error("no winner");
 }
 
-describe("select winner (commit-reveal) and delete", () => {
+/** A version-1 giveaway (created before draw version 2; the API creates version 2 only): see tests/api/draws.test.ts for those. */
+async function insertVersion1Giveaway(pointsCost = 1) {
+  const id = await insertGiveaway({ endDate: minutesFromNow(60 * 24), pointsCost });
+  return { id, drawCommitment: (await ctx.call("GET", `/api/giveaways/${id}`)).body.drawCommitment as string };
+}
+
+describe("select winner, version 1 (commit-reveal), and delete", () => {
   it("draws a winner anyone can recompute from the revealed seed and the entries", async () => {
     const wallets = [newWallet(), newWallet(), newWallet()];
-    const { id, drawCommitment } = await createGiveaway({ pointsCost: 1 });
+    const { id, drawCommitment } = await insertVersion1Giveaway();
     for (const [index, wallet] of wallets.entries()) {
       await givePoints(ctx.sql, wallet.address, 100);
       expect((await ctx.call("POST", "/api/giveaways/enter", entryBody(wallet, id, (index + 1) * 5))).status).toBe(200);
@@ -259,11 +270,11 @@ describe("select winner (commit-reveal) and delete", () => {
 
   it("refuses a draw when inactive or without entries (409)", async () => {
     const cookie = await ctx.adminCookie();
-    const empty = await createGiveaway();
+    const empty = await insertVersion1Giveaway();
     expect((await ctx.call("POST", `/api/giveaways/${empty.id}/select-winner`, {}, { cookie })).status).toBe(409);
     const holder = newWallet();
     await givePoints(ctx.sql, holder.address, 100);
-    const { id } = await createGiveaway({ pointsCost: 1 });
+    const { id } = await insertVersion1Giveaway();
     expect((await ctx.call("POST", "/api/giveaways/enter", entryBody(holder, id, 1))).status).toBe(200);
     await ctx.call("PATCH", `/api/giveaways/${id}`, { active: false }, { cookie });
     expect((await ctx.call("POST", `/api/giveaways/${id}/select-winner`, {}, { cookie })).status).toBe(409);

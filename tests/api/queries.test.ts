@@ -6,7 +6,8 @@ import { demoCatalogue } from "../../db/demo-catalogue.ts";
 import { importCatalogue } from "../../db/queries/catalogue.server.ts";
 import { createGiveaway, enterGiveaway, listEntriesOfAddress } from "../../db/queries/giveaways.server.ts";
 import { leaderboardRank } from "../../db/queries/holdings.server.ts";
-import { addPoints, clearPoints, getBalanceUnits, listUsers, pointsHistory, recalculateAllPoints } from "../../db/queries/points.server.ts";
+import { addPoints, clearPoints, getBalanceUnits, listUsers, recalculateAllPoints } from "../../db/queries/points.server.ts";
+import { pointsHistoryPage } from "../../db/queries/points-history.server.ts";
 import { votingPower } from "../../db/queries/proposals.server.ts";
 import { findItems, stakeItems, unstakeItems } from "../../db/queries/stakes.server.ts";
 import { inTransaction } from "../../db/queries/transaction.server.ts";
@@ -27,11 +28,11 @@ describe("points", () => {
     const { address } = newWallet();
     for (const points of [0.01, 1.15, 100]) await addPoints(db.sql, { address, points, actor: cli });
     expect(await getBalanceUnits(db.sql, address)).toBe(24 + 2760 + 240_000);
-    const history = await pointsHistory(db.sql, address);
-    expect(history.map((entry) => [entry.kind, entry.points, entry.actor, entry.description])).toEqual([
-      ["admin_add", 100, "cli", "Manual adjustment by admin"],
-      ["admin_add", 1.15, "cli", "Manual adjustment by admin"],
-      ["admin_add", 0.01, "cli", "Manual adjustment by admin"],
+    const history = await pointsHistoryPage(db.sql, { address }, 50);
+    expect(history.entries.map((entry) => [entry.kind, entry.delta, entry.details.by, entry.details.description])).toEqual([
+      ["admin_add", 100, "the admin (CLI)", "Manual adjustment by admin"],
+      ["admin_add", 1.15, "the admin (CLI)", "Manual adjustment by admin"],
+      ["admin_add", 0.01, "the admin (CLI)", "Manual adjustment by admin"],
     ]);
     expect(await clearPoints(db.sql, { address, actor: cli })).toEqual({ address, clearedPoints: 101.16 });
     expect(await getBalanceUnits(db.sql, address)).toBe(0);

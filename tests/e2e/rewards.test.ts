@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { drawGiveawayWinner, enterGiveaway, setGiveawayActive } from "../../db/queries/giveaways.server.ts";
+import { enterGiveaway, setGiveawayActive } from "../../db/queries/giveaways.server.ts";
 import { injectMyDoge, launchBrowser, newPage, screenshot, waitForToast, type MyDogeHandle, type PageProblems } from "./support/browser.ts";
 import { spookySvg, startE2eWorld, type E2eWorld } from "./support/e2e-server.ts";
 
@@ -57,7 +57,7 @@ beforeAll(async () => {
   Object.assign(ids, { hoodie: hoodie.id, trophy: trophy.id, pumpkin: pumpkin.id, crypt: crypt.id });
   // The holder entered the pumpkin giveaway (2 × 50), won it, and it has ended since.
   await enterGiveaway(world.db.sql, { giveawayId: pumpkin.id, address: holder.address, tickets: 2 });
-  await drawGiveawayWinner(world.db.sql, pumpkin.id, { kind: "system" });
+  await world.draw(pumpkin.id);
   await world.db.sql`update giveaways set end_date = ${new Date(Date.now() - HOUR)} where id = ${pumpkin.id}`;
   await setGiveawayActive(world.db.sql, crypt.id, false, { kind: "system" });
 

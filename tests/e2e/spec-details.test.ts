@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { drawGiveawayWinner, enterGiveaway, type Giveaway } from "../../db/queries/giveaways.server.ts";
+import { enterGiveaway, type Giveaway } from "../../db/queries/giveaways.server.ts";
 import { castVote, createProposal, type Proposal } from "../../db/queries/proposals.server.ts";
 import { findItems, stakeItems } from "../../db/queries/stakes.server.ts";
 import { injectMyDoge, launchBrowser, newPage, waitForToast, type MyDogeHandle, type PageProblems } from "./support/browser.ts";
@@ -135,7 +135,7 @@ beforeAll(async () => {
   await world.addPoints(other.address, 100);
   await enterGiveaway(world.db.sql, { giveawayId: drawn.id, address: other.address, tickets: 1 });
   await enterGiveaway(world.db.sql, { giveawayId: drawn.id, address: holder.address, tickets: 1 });
-  winner = (await drawGiveawayWinner(world.db.sql, drawn.id, { kind: "system" })).winner.address;
+  [winner] = await world.draw(drawn.id);
   holderWon = winner === holder.address;
   lantern = await world.createGiveaway({
     title: "Jack-o'-Lantern Lamp",

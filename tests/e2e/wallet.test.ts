@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { CONNECTION_LOST_TOAST, UPDATE_MYDOGE_TOAST } from "../../app/wallet/mydoge.ts";
+import { CONNECTION_LOST_TOAST, MYDOGE_CALL_TIMEOUT_MS, MYDOGE_TIMEOUT_TOAST, UPDATE_MYDOGE_TOAST } from "../../app/wallet/mydoge.ts";
 import { injectMyDoge, launchBrowser, newPage, waitForToast, type MyDogeOptions, type PageProblems } from "./support/browser.ts";
 import { startE2eWorld, type E2eWorld } from "./support/e2e-server.ts";
 
@@ -310,5 +310,73 @@ describe("signing", () => {
     expect(await card(page, "Spooks #4").getAttribute("data-staked")).toBe("false");
     await walletButton(page, mydoge.address).waitFor();
     expect(await openStakes()).not.toContain(world.holderItems[3].inscriptionId);
+  });
+});
+
+describe("MyDoge calls that hang (after the extension reloads)", () => {
+  /** Waits until the double has a hung popup of `kind`, then moves the page's clock past the timeout. */
+  async function hangThenTimeOut(page: Page, mydoge: Awaited<ReturnType<typeof open>>["mydoge"], kind: "connect" | "sign") {
+    await page.waitForFunction(
+      (kind) =>
+        (window as unknown as { __mydogeTest: { popups: { kind: string; outcome: string }[] } }).__mydogeTest.popups.some(
+          (popup) => popup.kind === kind && popup.outcome === "hung",
+        ),
+      kind,
+    );
+    // Nothing is shown before the 2 minutes are up.
+    await page.clock.fastForward(MYDOGE_CALL_TIMEOUT_MS - 1000);
+    expect(await toastItem(page, MYDOGE_TIMEOUT_TOAST.title).count()).toBe(0);
+    await page.clock.fastForward(1000);
+    await waitForToast(page, MYDOGE_TIMEOUT_TOAST.title, MYDOGE_TIMEOUT_TOAST.description);
+    expect(await toastItem(page, MYDOGE_TIMEOUT_TOAST.title).getAttribute("data-variant")).toBe("destructive");
+    expect((await mydoge.popups(page)).filter((popup) => popup.kind === kind).map((popup) => popup.outcome)).toContain("hung");
+  }
+
+  test("a hung connect and a hung signature each time out after 2 minutes with 'MyDoge Not Responding'; after reopening MyDoge the next call works", async () => {
+    const { page, mydoge } = await open();
+    await page.clock.install();
+    await page.goto("/");
+
+    await mydoge.setBehaviour(page, { connect: "hang" });
+    await connectButton(page).click();
+    await hangThenTimeOut(page, mydoge, "connect");
+    await neverShows(page, "Connection Failed", 500);
+    // The button is free again at once (not waiting behind the hung call); the holder reopens MyDoge.
+    await mydoge.reopen(page);
+    await mydoge.setBehaviour(page, { connect: "approve" });
+    await connectButton(page).click();
+    await walletButton(page, mydoge.address).waitFor();
+
+    await card(page, "Spooks #1").waitFor();
+    // The first 'MyDoge Not Responding' (10 s) has gone before the signature hangs.
+    await page.clock.fastForward(11_000);
+    await toastItem(page, MYDOGE_TIMEOUT_TOAST.title).waitFor({ state: "detached" });
+    await mydoge.setBehaviour(page, { sign: "hang" });
+    await signAndStake(page, "Spooks #1");
+    await hangThenTimeOut(page, mydoge, "sign");
+    await neverShows(page, "Signature Cancelled", 500);
+    expect(await card(page, "Spooks #1").getAttribute("data-staked")).toBe("false");
+    expect(await openStakes()).not.toContain(world.holderItems[0].inscriptionId);
+
+    await mydoge.reopen(page);
+    await mydoge.setBehaviour(page, { sign: "approve" });
+    await signAndStake(page, "Spooks #1");
+    await page.waitForFunction(() => document.querySelector('[data-testid="item-card"][data-staked="true"]') !== null);
+    await expect.poll(openStakes).toContain(world.holderItems[0].inscriptionId);
+    expect(mydoge.signed).toHaveLength(1);
+  });
+
+  test("without reopening MyDoge, a call queued behind the hung one times out too (the double holds its queue as MyDoge does)", async () => {
+    const { page, mydoge } = await open();
+    await page.clock.install();
+    await page.goto("/");
+    await mydoge.setBehaviour(page, { connect: "hang" });
+    await connectButton(page).click();
+    await hangThenTimeOut(page, mydoge, "connect");
+    await mydoge.setBehaviour(page, { connect: "approve" });
+    await connectButton(page).click();
+    await page.clock.fastForward(MYDOGE_CALL_TIMEOUT_MS);
+    await connectButton(page).waitFor();
+    expect((await mydoge.popups(page)).map((popup) => popup.outcome)).toEqual(["hung"]);
   });
 });

@@ -15,7 +15,8 @@ import { createSql, type Sql } from "../../db/client.server.ts";
 import { migrate } from "../../db/migrate.server.ts";
 import { addPoints } from "../../db/queries/points.server.ts";
 import { ensureAppBuild } from "../support/app-server.ts";
-import { freePort, PG_BIN, startCluster, type Cluster } from "../support/pg-cluster.ts";
+import { freePort } from "../support/net.ts";
+import { PG_BIN, startCluster, type Cluster } from "../support/pg-cluster.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 

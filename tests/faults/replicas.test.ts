@@ -1,6 +1,6 @@
 /**
- * The production topology without containers (issue 11, item 5): two `npm run start:web` replicas and one
- * `npm run start:indexer` (separate processes, NODE_ENV=production) on one PostgreSQL (a throwaway cluster
+ * The production topology without containers (issue 11, item 5): two web replicas and one indexer, the
+ * compiled programs `npm run start:web` and `start:indexer` run (separate processes, NODE_ENV=production) on one PostgreSQL (a throwaway cluster
  * made with Debian's binaries, whatever engine the rest of the suite uses), the indexer reading a simulated
  * wonky-ord server, behind a real nginx terminating TLS (a certificate made here) that balances over both
  * replicas, with PUBLIC_URL https://… and a shared UPLOAD_DIR. Driven over https with the proxy's
@@ -32,17 +32,16 @@ import { demoCatalogue } from "../../db/demo-catalogue.ts";
 import { migrate } from "../../db/migrate.server.ts";
 import { importCatalogue } from "../../db/queries/catalogue.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
-import { ensureAppBuild } from "../support/app-server.ts";
+import { ensureAppBuild, ensureCompiledPrograms } from "../support/app-server.ts";
 import { NGINX, startNginx, type NginxProxy } from "../support/nginx-proxy.ts";
-import { freePort, PG_BIN, startCluster, type Cluster } from "../support/pg-cluster.ts";
+import { freePort, sleep } from "../support/net.ts";
+import { PG_BIN, startCluster, type Cluster } from "../support/pg-cluster.ts";
 
 if (process.env.CI && (!PG_BIN || !NGINX)) throw new Error("PostgreSQL or nginx is not installed: .ci/run installs both for this test");
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const UNITS = 2400; // ledger units per point
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Wallet = { address: string; sign(message: string): string };
 function newWallet(): Wallet {
@@ -53,9 +52,10 @@ function newWallet(): Wallet {
 /** A process started through npm in its own process group, so a SIGKILL reaches npm and node alike. */
 type Service = { name: string; child: ChildProcess; output: () => string; exited: Promise<void> };
 
-function startService(name: string, script: "start:web" | "start:indexer", env: Record<string, string>): Service {
+/** A compiled program as `npm run start:web` / `start:indexer` runs it (plain node, no TypeScript tooling). */
+function startService(name: string, program: string[], env: Record<string, string>): Service {
   let output = "";
-  const child = spawn("npm", ["run", script], {
+  const child = spawn(process.execPath, program, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? os.tmpdir(), npm_config_update_notifier: "false", ...env },
     detached: true,
@@ -177,7 +177,13 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
     const owners = new Map(items.map((item) => [item.inscriptionId, holderItems.includes(item) ? holder.address : other.address]));
 
     let buildDir: string;
-    [cluster, chain, buildDir] = await Promise.all([startCluster(), startSimulatedChain({ owners }), ensureAppBuild()]);
+    let programs: string;
+    [cluster, chain, buildDir, programs] = await Promise.all([
+      startCluster(),
+      startSimulatedChain({ owners }),
+      ensureAppBuild(),
+      ensureCompiledPrograms(),
+    ]);
     sql = createSql(cluster.url(), { max: 2 });
     await migrate(sql);
     await importCatalogue(sql, items);
@@ -197,7 +203,7 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
     };
     for (const [index, port] of ports.entries()) {
       const replicaName = `web-${"ab"[index]}`;
-      const service = startService(replicaName, "start:web", {
+      const service = startService(replicaName, [path.join(programs, "start.js"), "--no-indexer"], {
         ...common,
         PUBLIC_URL: proxy.url,
         TRUST_PROXY: "loopback",
@@ -212,7 +218,7 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
       services.push(service);
       web.push({ service, port, host: `127.0.0.1:${port}` });
     }
-    const indexer = startService("indexer", "start:indexer", {
+    const indexer = startService("indexer", [path.join(programs, "indexer.js")], {
       ...common,
       DATA_DIR: path.join(dataDir, "indexer"),
       INDEXER_ACCRUAL_CRON: "0 0 1 1 *", // only the start-up catch-up: no hour credited mid-test
@@ -441,9 +447,10 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
     expect(await sql`select id, image_url from giveaways`).toEqual([{ id: giveawayId, imageUrl: imagePath }]);
     expect(await sql`select action from used_signatures order by used_at`).toHaveLength(3); // two stakes, one entry
     expect(await sql`select address from sessions`).toEqual([{ address: admin.address }]);
-    expect(await sql`select actor, actor_address, action from audit_log order by action`).toEqual([
+    expect(await sql`select actor, actor_address, action from audit_log where actor = 'web' order by action`).toEqual([
       { actor: "web", actorAddress: admin.address, action: "giveaway.create" },
       { actor: "web", actorAddress: admin.address, action: "points.add" },
+      { actor: "web", actorAddress: admin.address, action: "upload.image" },
     ]);
     expect(fs.readdirSync(uploadDir)).toEqual([path.basename(imagePath)]);
 

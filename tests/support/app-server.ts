@@ -14,19 +14,17 @@ import { loadConfig, type Config } from "../../app/utils/env.server.ts";
 import { createLogger } from "../../app/utils/logger.server.ts";
 import type { Sql } from "../../db/client.server.ts";
 import { createApp } from "../../server/app.ts";
-import { hashBuildInputs, isBuildFresh, stampBuild } from "../../server/build.ts";
+import { compileEntryPoints, hashBuildInputs, isBuildFresh, stampBuild } from "../../server/build.ts";
+import { sleep } from "./net.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-function sleep(ms: number) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Builds the app once for the current sources; returns the build folder. */
-export async function ensureAppBuild(): Promise<string> {
-  const inputsHash = hashBuildInputs();
-  const dir = path.join(ROOT, ".test-data", `build-${inputsHash}`);
-  const done = path.join(dir, "server", "index.js");
+/**
+ * Makes `dir` once per source state: the first test file to get here runs `make` under a lock folder while the
+ * others wait (a lock older than five minutes is a crashed run's and is taken over).
+ */
+async function buildOnce(dir: string, doneFile: string, make: (dir: string) => void | Promise<void>): Promise<void> {
+  const done = path.join(dir, doneFile);
   const lock = `${dir}.lock`;
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   for (let waited = 0; !fs.existsSync(done); waited += 500) {
@@ -39,19 +37,37 @@ export async function ensureAppBuild(): Promise<string> {
       continue;
     }
     try {
-      if (!fs.existsSync(done)) {
-        execFileSync(path.join(ROOT, "node_modules/.bin/react-router"), ["build"], {
-          cwd: ROOT,
-          env: { ...process.env, SPOOKS_BUILD_DIR: dir, NODE_ENV: "production" },
-          stdio: "pipe",
-        });
-      }
+      if (!fs.existsSync(done)) await make(dir);
     } finally {
       fs.rmSync(lock, { recursive: true, force: true });
     }
   }
+}
+
+/** Builds the app once for the current sources; returns the build folder. */
+export async function ensureAppBuild(): Promise<string> {
+  const inputsHash = hashBuildInputs();
+  const dir = path.join(ROOT, ".test-data", `build-${inputsHash}`);
+  await buildOnce(dir, path.join("server", "index.js"), () => {
+    execFileSync(path.join(ROOT, "node_modules/.bin/react-router"), ["build"], {
+      cwd: ROOT,
+      env: { ...process.env, SPOOKS_BUILD_DIR: dir, NODE_ENV: "production" },
+      stdio: "pipe",
+    });
+  });
   // The folder's name is its inputs' hash; the stamp inside lets `npm start` reuse it (SPOOKS_BUILD_DIR).
   if (!isBuildFresh(dir, inputsHash)) stampBuild(dir, inputsHash);
+  return dir;
+}
+
+/**
+ * The compiled programs (build/node/ of `npm run build`: start.js, indexer.js, spooks-admin.js,
+ * healthcheck.cjs) once for the current sources, inside the project so node_modules is found; returns
+ * their folder.
+ */
+export async function ensureCompiledPrograms(): Promise<string> {
+  const dir = path.join(ROOT, ".test-data", `node-${hashBuildInputs()}`);
+  await buildOnce(dir, "healthcheck.cjs", (into) => compileEntryPoints(into));
   return dir;
 }
 

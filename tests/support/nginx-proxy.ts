@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
-import { freePort } from "./pg-cluster.ts";
+import { freePort } from "./net.ts";
 
 export const NGINX: string | undefined = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((file) => fs.existsSync(file));
 

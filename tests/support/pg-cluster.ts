@@ -5,10 +5,10 @@
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "./net.ts";
 
 const run = promisify(execFile);
 
@@ -29,14 +29,6 @@ export async function pgTool(tool: string, args: string[], options: { input?: st
   const [command, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", program, ...args]] : [program, args];
   const { stdout } = await run(command, argv, { timeout: 120_000, maxBuffer: 256 * 1024 * 1024, ...options });
   return stdout;
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export type Cluster = {

@@ -6,13 +6,12 @@
 import type { z } from "zod";
 import type { Actor } from "../../../db/queries/audit.server.ts";
 import type { Sql } from "../../../db/client.server.ts";
-import {
-  createGiveaway,
-  deleteGiveaway,
-  drawGiveawayWinner,
-  setGiveawayActive,
-  setGiveawayImage,
-} from "../../../db/queries/giveaways.server.ts";
+import { createGiveaway, deleteGiveaway, setGiveawayActive, setGiveawayImage } from "../../../db/queries/giveaways.server.ts";
+import { withDrawChain } from "../../../indexer/draw-chain.server.ts";
+import { selectWinners, type SelectWinnersResult } from "../../../indexer/draws.server.ts";
+import { OrdError } from "../../../indexer/ord-client.server.ts";
+import { conflict } from "../../domain/errors.ts";
+import type { Config } from "../../utils/env.server.ts";
 import { addPoints, clearPoints, recalculateAllPoints, resetNegativeBalances } from "../../../db/queries/points.server.ts";
 import { createProposal, deleteProposal } from "../../../db/queries/proposals.server.ts";
 import { formatNumber, formatPoints, shortenAddress } from "../../domain/format.ts";
@@ -42,7 +41,33 @@ export function errorToast(intent: AdminIntent, message: string): AdminToast {
 
 const success = (title: string, description?: string): AdminToast => ({ title, description, variant: "success" });
 
-export async function runAdminIntent(sql: Sql, value: AdminFormValue, actor: Actor & { kind: "web" }): Promise<AdminToast> {
+/** Select Winner: version 2 closes entries and draws at a block (the ord server's), version 1 draws now. */
+async function selectWinnersFromForm(sql: Sql, id: number, actor: Actor, config: DrawConfig): Promise<SelectWinnersResult> {
+  try {
+    return await withDrawChain(config, (chain) => selectWinners(sql, chain, id, actor));
+  } catch (error) {
+    if (error instanceof OrdError) throw conflict("The ord server did not answer: entries stay open, try again");
+    throw error;
+  }
+}
+
+function winnersToast(result: SelectWinnersResult): AdminToast {
+  if (result.version === 1)
+    return success("Winner Selected", `${result.winner.address} won with ${formatNumber(result.winner.tickets)} ticket(s).`);
+  if (result.status === "drawing") {
+    return success(`Drawing at block ${result.blockHeight}`, "Entries are closed; the winners are drawn once 6 blocks sit on top of it.");
+  }
+  return success("Winners Selected", result.winnerAddresses.length > 0 ? result.winnerAddresses.join(", ") : "Nobody entered: no winner.");
+}
+
+type DrawConfig = Pick<Config, "indexer"> & { ordUrl?: string };
+
+export async function runAdminIntent(
+  sql: Sql,
+  value: AdminFormValue,
+  actor: Actor & { kind: "web" },
+  config: DrawConfig,
+): Promise<AdminToast> {
   switch (value.intent) {
     case "add-points": {
       const result = await addPoints(sql, {
@@ -84,10 +109,8 @@ export async function runAdminIntent(sql: Sql, value: AdminFormValue, actor: Act
       const giveaway = await setGiveawayImage(sql, value.giveawayId, value.imageUrl, actor);
       return success("Image updated", `The image of "${giveaway.title}" was updated.`);
     }
-    case "select-winner": {
-      const result = await drawGiveawayWinner(sql, value.giveawayId, actor);
-      return success("Winner Selected", `${result.winner.address} won with ${formatNumber(result.winner.tickets)} ticket(s).`);
-    }
+    case "select-winner":
+      return winnersToast(await selectWinnersFromForm(sql, value.giveawayId, actor, config));
     case "delete-giveaway": {
       const result = await deleteGiveaway(sql, value.giveawayId, actor);
       return success(

@@ -2,7 +2,7 @@
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { useCallback, useRef, useState } from "react";
 import { formatNumber } from "../../domain/format.ts";
-import { DEFAULT_POINTS_COST } from "../../domain/giveaways.ts";
+import { DEFAULT_POINTS_COST, DEFAULT_WINNERS, MAX_WINNERS } from "../../domain/giveaways.ts";
 import { DateText } from "../governance/date-text.tsx";
 import { TicketIcon, TrophyIcon } from "../icons.tsx";
 import { ConfirmDialog } from "../ui/alert-dialog.tsx";
@@ -34,6 +34,11 @@ export type AdminGiveaway = {
   winnerAddress: string | null;
   entriesCount: number;
   ticketsCount: number;
+  drawVersion: 1 | 2;
+  winners: number;
+  drawSeed: string | null;
+  drawBlockHeight: number | null;
+  winnerAddresses: string[];
 };
 
 type Auth = { onUnauthorized: () => void };
@@ -48,7 +53,7 @@ function CreateGiveawayForm({ onUnauthorized }: Auth) {
   const { form, fields, busy } = useAdminForm({
     id: "create-giveaway",
     schema: createGiveawayFormSchema,
-    defaultValue: { pointsCost: String(DEFAULT_POINTS_COST) },
+    defaultValue: { pointsCost: String(DEFAULT_POINTS_COST), winners: String(DEFAULT_WINNERS) },
     onSuccess: reset,
     onUnauthorized,
   });
@@ -70,6 +75,9 @@ function CreateGiveawayForm({ onUnauthorized }: Auth) {
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-1 2xl:grid-cols-2">
             <FormField label="Points Cost" field={fields.pointsCost}>
               <Input {...getInputProps(fields.pointsCost, { type: "number" })} min={1} step={1} />
+            </FormField>
+            <FormField label="Number of Winners" field={fields.winners}>
+              <Input {...getInputProps(fields.winners, { type: "number" })} min={1} max={MAX_WINNERS} step={1} />
             </FormField>
             <DateField label="End Date" field={fields.endDate} date={endDate} />
           </div>
@@ -106,7 +114,9 @@ function GiveawayRow({ giveaway, onEditImage, onUnauthorized }: { giveaway: Admi
   const toggle = useAdminForm({ id: `toggle-giveaway-${giveaway.id}`, schema: toggleGiveawayFormSchema, onUnauthorized });
   const winner = useAdminForm({ id: `select-winner-${giveaway.id}`, schema: selectWinnerFormSchema, onUnauthorized });
   const remove = useAdminForm({ id: `delete-giveaway-${giveaway.id}`, schema: deleteGiveawayFormSchema, onUnauthorized });
-  const canDraw = giveaway.active && !giveaway.winnerAddress;
+  const drawn = giveaway.drawSeed !== null;
+  const drawingAt = giveaway.drawBlockHeight !== null && !drawn ? giveaway.drawBlockHeight : null;
+  const canDraw = giveaway.active && !drawn && drawingAt === null;
 
   return (
     <li className="grid grid-cols-1 gap-3 p-4" data-testid="admin-giveaway">
@@ -140,14 +150,24 @@ function GiveawayRow({ giveaway, onEditImage, onUnauthorized }: { giveaway: Admi
               </dt>
               <dd className="text-zinc-200">{formatNumber(giveaway.ticketsCount)}</dd>
             </div>
-            {giveaway.winnerAddress && (
-              <div className="flex w-full min-w-0 gap-1 text-amber-200">
+            <div className="flex gap-1">
+              <dt>Winners:</dt>
+              <dd className="text-zinc-200">{formatNumber(giveaway.winners)}</dd>
+            </div>
+            {giveaway.winnerAddresses.map((address, index) => (
+              <div key={address} className="flex w-full min-w-0 gap-1 text-amber-200">
                 <dt>
-                  <TrophyIcon className="inline h-3 w-3" /> Winner:
+                  <TrophyIcon className="inline h-3 w-3" /> {giveaway.winnerAddresses.length > 1 ? `Winner ${index + 1}:` : "Winner:"}
                 </dt>
-                <dd className="font-mono break-all" title={giveaway.winnerAddress} data-testid="winner-address">
-                  {giveaway.winnerAddress}
+                <dd className="font-mono break-all" title={address} data-testid="winner-address">
+                  {address}
                 </dd>
+              </div>
+            ))}
+            {drawingAt !== null && (
+              <div className="flex w-full gap-1 text-violet-200" data-testid="drawing-at">
+                <dt className="sr-only">Draw:</dt>
+                <dd>Drawing at block {drawingAt}</dd>
               </div>
             )}
           </dl>
@@ -186,7 +206,11 @@ function GiveawayRow({ giveaway, onEditImage, onUnauthorized }: { giveaway: Admi
         open={confirm === "winner"}
         onOpenChange={(open) => !open && setConfirm(null)}
         title="Select a winner?"
-        description={`One winner of "${giveaway.title}" is drawn now, weighted by tickets. The draw is final.`}
+        description={
+          giveaway.drawVersion === 2
+            ? `Entries to "${giveaway.title}" close now; ${giveaway.winners === 1 ? "its winner is" : `its ${giveaway.winners} winners are`} drawn, weighted by tickets, with the hash of the next block once 6 blocks sit on top of it. The draw is final.`
+            : `One winner of "${giveaway.title}" is drawn now, weighted by tickets. The draw is final.`
+        }
         confirmLabel="Select Winner"
         onConfirm={() => winnerRef.current?.requestSubmit()}
       />

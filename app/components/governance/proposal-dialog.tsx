@@ -3,6 +3,7 @@
  * voted (with results), completed (results), upcoming, not connected, no voting power, or the vote form.
  */
 import { useQueryClient } from "@tanstack/react-query";
+import { lazy, useState } from "react";
 import { formatNumber } from "../../domain/format.ts";
 import { queryKeyOf, useApiQuery } from "../../lib/queries.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
@@ -10,6 +11,7 @@ import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
+import { OpenedOnce } from "../ui/opened-once.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
 import { DateText } from "./date-text.tsx";
 import { governancePaths } from "./paths.ts";
@@ -18,6 +20,9 @@ import { StatusBadge } from "./status-badge.tsx";
 import { VOTE_TYPE_LABELS, type ProposalDetailView, type ProposalView, type UserVoteView } from "./types.ts";
 import { useVote, useVotingPower } from "./use-vote.ts";
 import { VoteForm } from "./vote-form.tsx";
+
+// The signature checks load only when a holder asks for them (no code added to the pages' first load).
+const VerifyVotes = lazy(() => import("./verify-votes.tsx").then((module) => ({ default: module.VerifyVotes })));
 
 export function ProposalDialog({ proposal, onClose }: { proposal: ProposalView | null; onClose: () => void }) {
   return (
@@ -66,6 +71,7 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
     },
   });
 
+  const [verifying, setVerifying] = useState(false);
   const loading = (detail.isLoading && !current) || (address !== null && ((votes.isLoading && !votes.data) || power.loading));
 
   // DECISIONS: a proposal's voting power is the wallet's staked count at the proposal's start (a snapshot).
@@ -162,7 +168,20 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
         <Stat label="Total votes" value={current?.totalVotes} />
       </dl>
       <p className="text-sm break-words whitespace-pre-line text-zinc-300">{proposal.description}</p>
-      {body}
+      {verifying ? (
+        <OpenedOnce open>
+          <VerifyVotes proposalId={proposal.id} onBack={() => setVerifying(false)} />
+        </OpenedOnce>
+      ) : (
+        <>
+          {body}
+          {status !== "upcoming" && (
+            <Button variant="outline" size="sm" className="self-start" onClick={() => setVerifying(true)}>
+              Verify votes
+            </Button>
+          )}
+        </>
+      )}
     </>
   );
 }

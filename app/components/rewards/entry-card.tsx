@@ -20,7 +20,13 @@ export function shareWinUrl(title: string): string {
 }
 
 export function EntryCard({ entry, now }: { entry: UserGiveawayEntry; now: Date }) {
-  const status = entryStatus(entry, { active: entry.active, endDate: new Date(entry.endDate), winnerAddress: entry.winnerAddress }, now);
+  const giveaway = {
+    active: entry.active,
+    endDate: new Date(entry.endDate),
+    winnerAddress: entry.winnerAddress,
+    drawBlockHeight: entry.drawBlockHeight,
+  };
+  const status = entryStatus(entry, giveaway, now);
   return (
     <Card data-testid="entry-card" className={entry.isWinner ? "border-amber-400/50 p-4" : "p-4"}>
       <div className="flex items-start justify-between gap-3">

@@ -1,5 +1,6 @@
 import { format } from "date-fns";
 import { useState } from "react";
+import { Link } from "react-router";
 import { formatNumber, shortenAddress, timeRemaining } from "../../domain/format.ts";
 import { isGiveawayEnded, isGiveawayOpen } from "../../domain/giveaways.ts";
 import type { Giveaway } from "../../lib/api.ts";
@@ -25,9 +26,11 @@ export function GiveawayCard({
 }) {
   const [brokenImage, setBrokenImage] = useState<string | null>(null);
   const endDate = new Date(giveaway.endDate);
-  // A drawn winner closes the giveaway whatever its end date: 'Ended' overlay, button disabled.
-  const open = isGiveawayOpen({ active: giveaway.active, endDate, winnerAddress: giveaway.winnerAddress }, now);
-  const ended = isGiveawayEnded({ endDate, winnerAddress: giveaway.winnerAddress }, now);
+  // Drawn, or closed for its draw ("Drawing at block {H}"), it is closed whatever its end date: 'Ended' overlay, button disabled.
+  const state = { active: giveaway.active, endDate, winnerAddress: giveaway.winnerAddress, drawBlockHeight: giveaway.drawBlockHeight };
+  const open = isGiveawayOpen(state, now);
+  const ended = isGiveawayEnded(state, now);
+  const drawing = giveaway.drawBlockHeight !== null && giveaway.drawSeed === null;
   const remaining = ended ? "Ended" : timeRemaining(endDate, now);
 
   return (
@@ -85,9 +88,17 @@ export function GiveawayCard({
             {formatNumber(giveaway.entriesCount)} entries · {formatNumber(giveaway.ticketsCount)} tickets
           </Badge>
         </div>
-        {giveaway.winnerAddress && (
-          <p className="flex items-center gap-1.5 rounded-lg border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
-            <TrophyIcon className="h-4 w-4" /> Winner: <span className="font-mono">{shortenAddress(giveaway.winnerAddress, 6, 4)}</span>
+        {giveaway.winnerAddresses.length > 0 && (
+          <div className="flex items-start gap-1.5 rounded-lg border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
+            <TrophyIcon className="mt-0.5 h-4 w-4 shrink-0" /> {giveaway.winnerAddresses.length > 1 ? "Winners:" : "Winner:"}{" "}
+            <span className="font-mono" data-testid="winners">
+              {giveaway.winnerAddresses.map((address) => shortenAddress(address, 6, 4)).join(", ")}
+            </span>
+          </div>
+        )}
+        {drawing && (
+          <p className="rounded-lg border border-violet-500/30 bg-violet-500/10 px-3 py-2 text-sm text-violet-100" data-testid="drawing-at">
+            Drawing at block {giveaway.drawBlockHeight}
           </p>
         )}
         <details className="group/fair text-xs text-zinc-400">
@@ -109,9 +120,16 @@ export function GiveawayCard({
             </div>
           </dl>
           <p className="mt-1.5">
-            Check that SHA-256(seed) equals the commitment; the winning ticket is SHA-256("spooks-draw:" + seed + ":" + total tickets) mod
-            total tickets, over entries in order.
+            {giveaway.drawVersion === 2
+              ? "Winners are drawn with the seed and the hash of a block fixed when entries close, so nobody, the operator included, can know them before."
+              : 'Check that SHA-256(seed) equals the commitment; the winning ticket is SHA-256("spooks-draw:" + seed + ":" + total tickets) mod total tickets, over entries in order.'}
           </p>
+          <Link
+            to={`/giveaways/${giveaway.id}/verify`}
+            className="mt-1.5 inline-block font-medium text-violet-300 underline underline-offset-4 hover:text-violet-200"
+          >
+            Verify this draw<span className="sr-only">: {giveaway.title}</span>
+          </Link>
         </details>
         <Button className="mt-auto" disabled={!open} onClick={() => onEnter(giveaway)}>
           {yourTickets > 0 ? "Add More Tickets" : "Enter Giveaway"}

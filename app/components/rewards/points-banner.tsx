@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { formatNumber, formatPoints } from "../../domain/format.ts";
 import { useRewards } from "../../wallet/wallet-context.tsx";
 import { SparklesIcon } from "../icons.tsx";
@@ -21,6 +22,9 @@ export function PointsBanner() {
           <p className="text-4xl font-bold tracking-tight text-white" data-testid="banner-points">
             {formatPoints(rewards.unclaimedRewards)}
           </p>
+          <Link to="/rewards/history" className="mt-1 inline-block text-sm text-violet-200 underline underline-offset-4 hover:text-white">
+            Points history
+          </Link>
         </div>
         {figures.map((figure) => (
           <div key={figure.label} className="rounded-lg border border-white/5 bg-black/20 px-4 py-3">

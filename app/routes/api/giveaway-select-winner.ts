@@ -1,11 +1,23 @@
-/** POST /api/giveaways/{id}/select-winner (admin): the commit-reveal draw, weighted by tickets. */
+/**
+ * POST /api/giveaways/{id}/select-winner (admin). Version 2: closes entries at the ord server's next block
+ * (the indexer draws once 6 blocks sit on top); version 1: the commit-reveal draw, now.
+ */
 import { drawGiveawayWinner } from "../../api/giveaways.ts";
-import { apiMethods, endpoint, onlyMethods } from "../../utils/api.server.ts";
-import * as giveaways from "../../../db/queries/giveaways.server.ts";
+import { apiMethods, endpoint, json, onlyMethods } from "../../utils/api.server.ts";
+import { OrdError } from "../../../indexer/ord-client.server.ts";
+import { selectWinners } from "../../../indexer/draws.server.ts";
+import { withDrawChain } from "../../../indexer/draw-chain.server.ts";
 import type { Route } from "./+types/giveaway-select-winner";
 
 export const action = apiMethods<Route.ActionArgs>({
-  POST: endpoint(drawGiveawayWinner, ({ params, actor, context }) => giveaways.drawGiveawayWinner(context.sql, params.id, actor)),
+  POST: endpoint(drawGiveawayWinner, async ({ params, actor, context }) => {
+    try {
+      return await withDrawChain(context.config, (chain) => selectWinners(context.sql, chain, params.id, actor));
+    } catch (error) {
+      if (error instanceof OrdError) return json({ message: "The ord server did not answer: entries stay open, try again" }, 503);
+      throw error;
+    }
+  }),
 });
 
 export const loader = onlyMethods("POST");

@@ -3,7 +3,8 @@ import { uploadImage } from "../../api/giveaways.ts";
 import { badRequest } from "../../domain/errors.ts";
 import { MAX_IMAGE_BYTES } from "../../domain/giveaways.ts";
 import { apiMethods, endpoint, onlyMethods, readBodyBytes } from "../../utils/api.server.ts";
-import { saveImageUpload } from "../../utils/uploads.server.ts";
+import { removeUpload, saveImageUpload } from "../../utils/uploads.server.ts";
+import { recordUpload } from "../../../db/queries/audit.server.ts";
 import type { Route } from "./+types/upload-image";
 
 /** Room for the multipart framing around a 5 MB image; the image itself is checked on its own. */
@@ -25,8 +26,12 @@ async function imageBytes(request: Request): Promise<Uint8Array> {
 }
 
 export const action = apiMethods<Route.ActionArgs>({
-  POST: endpoint(uploadImage, async ({ request, context }) => {
+  POST: endpoint(uploadImage, async ({ request, context, actor }) => {
     const saved = await saveImageUpload(context.config.uploadDir, await imageBytes(request));
+    await recordUpload(context.sql, actor, saved).catch(async (error: unknown) => {
+      await removeUpload(context.config.uploadDir, saved);
+      throw error;
+    });
     return { success: true, filePath: saved.filePath, message: "Image uploaded successfully" };
   }),
 });

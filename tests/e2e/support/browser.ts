@@ -89,13 +89,13 @@ export type MyDogeOptions = {
 };
 
 /** What the holder does with the next connect popups: approve, decline ('Unable to connect to MyDoge'), close it. */
-export type ConnectOutcome = "approve" | "decline" | "close";
+export type ConnectOutcome = "approve" | "decline" | "close" | "hang";
 /**
  * What happens to the next signing popups: approve; refuse ('User refused signed message'); close it
  * ('Request rejected by user'); the wallet locks meanwhile (the not-connected message, and the site's
  * connection is gone); the wallet fails ('Failed to sign message').
  */
-export type SignOutcome = "approve" | "refuse" | "close" | "lock" | "fail";
+export type SignOutcome = "approve" | "refuse" | "close" | "lock" | "fail" | "hang";
 
 export type MyDogeBehaviour = {
   connect?: ConnectOutcome;
@@ -123,6 +123,11 @@ export type MyDogeHandle = {
   lock(page: Page): Promise<void>;
   /** The popups served so far on the current document, in order. */
   popups(page: Page): Promise<MyDogePopup[]>;
+  /**
+   * The holder reopens MyDoge: the requests queued behind a hung one are served again (the hung call
+   * itself never answers).
+   */
+  reopen(page: Page): Promise<void>;
 };
 
 /**
@@ -141,6 +146,8 @@ export type MyDogeHandle = {
  *   `{ signedMessage }` signed in Node by the real signer (Bitcoin magic, compressed key; base64, or 130 hex
  *   characters for `build: "hex-signature"`), or the rejections of `SignOutcome`.
  * - Popup requests are served one at a time: the next opens 500 ms after the previous answered.
+ * - `hang` (connect or sign): the call never settles and blocks every popup queued behind it, as after the
+ *   extension reloads (REAL-WORLD.md), until the holder reopens MyDoge (`reopen`).
  */
 export async function injectMyDoge(
   page: Page,
@@ -169,6 +176,8 @@ export async function injectMyDoge(
         holdSigning?: boolean;
         popups: { kind: string; openedAt: number; closedAt: number; outcome: string }[];
         lock(): void;
+        /** Releases the queue held by hung calls (the holder reopened MyDoge). */
+        reopen(): void;
       };
       const read = () => {
         try {
@@ -185,7 +194,15 @@ export async function injectMyDoge(
           // no storage on this document
         }
       };
-      const flags: Flags = { popups: [], lock: () => write(false) };
+      /** The queues hung calls hold, each released when the holder reopens MyDoge. */
+      const hung: (() => void)[] = [];
+      const flags: Flags = { popups: [], lock: () => write(false), reopen: () => hung.splice(0).forEach((release) => release()) };
+      /** A call that never answers and holds the queue until MyDoge is reopened. */
+      const hang = (popup: { outcome: string; closedAt: number }) =>
+        new Promise<never>(() => {
+          popup.outcome = "hung";
+          flags.popups.push(popup as never);
+        });
       (window as unknown as { __mydogeTest: Flags }).__mydogeTest = flags;
       if (connected) write(true);
       const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -206,11 +223,17 @@ export async function injectMyDoge(
         }
 
         /** Serves popups one at a time, as the extension's request queue does. */
-        #popup<T>(kind: "connect" | "sign", run: () => Promise<T>): Promise<T> {
+        #popup<T>(kind: "connect" | "sign", run: (hangHere: () => Promise<never>) => Promise<T>): Promise<T> {
+          let release = () => {};
+          const released = new Promise<void>((resolve) => (release = resolve));
           const result = this.#queue.then(async () => {
             const popup = { kind, openedAt: performance.now(), closedAt: 0, outcome: "approve" };
+            const hangHere = () => {
+              hung.push(release);
+              return hang(popup);
+            };
             try {
-              return await run();
+              return await run(hangHere);
             } catch (error) {
               popup.outcome = (error as Error).message;
               throw error;
@@ -219,7 +242,7 @@ export async function injectMyDoge(
               flags.popups.push(popup);
             }
           });
-          this.#queue = result.then(
+          this.#queue = Promise.race([result, released]).then(
             () => wait(POPUP_GAP_MS),
             () => wait(POPUP_GAP_MS),
           );
@@ -227,9 +250,10 @@ export async function injectMyDoge(
         }
 
         connect() {
-          return this.#popup("connect", async () => {
+          return this.#popup("connect", async (hangHere) => {
             await wait(popupMs);
             const outcome = flags.rejectConnect ? "decline" : (flags.connect ?? "approve");
+            if (outcome === "hang") return hangHere();
             if (outcome === "decline") throw new Error("Unable to connect to MyDoge");
             if (outcome === "close") throw new Error("Request rejected by user");
             write(true);
@@ -254,11 +278,12 @@ export async function injectMyDoge(
 
         requestSignedMessage(data: { message: string }) {
           if (!data?.message) return Promise.reject(new Error("Invalid data"));
-          return this.#popup("sign", async () => {
+          return this.#popup("sign", async (hangHere) => {
             if (!read()) throw new Error(NOT_CONNECTED);
             await wait(popupMs + (flags.signDelayMs ?? 0));
             while (flags.holdSigning) await wait(20);
             const outcome = flags.rejectSign ? "refuse" : (flags.sign ?? "approve");
+            if (outcome === "hang") return hangHere();
             if (outcome === "lock") write(false);
             // Locked while the popup was open (here or through the handle's lock()).
             if (!read()) throw new Error(NOT_CONNECTED);
@@ -293,6 +318,9 @@ export async function injectMyDoge(
     },
     async lock(target) {
       await target.evaluate(() => (window as unknown as { __mydogeTest: { lock(): void } }).__mydogeTest.lock());
+    },
+    async reopen(target) {
+      await target.evaluate(() => (window as unknown as { __mydogeTest: { reopen(): void } }).__mydogeTest.reopen());
     },
     async popups(target) {
       return target.evaluate(() => (window as unknown as { __mydogeTest: { popups: MyDogePopup[] } }).__mydogeTest.popups.slice());

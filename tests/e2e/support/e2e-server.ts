@@ -14,6 +14,8 @@ import { demoCatalogue } from "../../../db/demo-catalogue.ts";
 import { importCatalogue } from "../../../db/queries/catalogue.server.ts";
 import { createGiveaway, type Giveaway } from "../../../db/queries/giveaways.server.ts";
 import { addPoints } from "../../../db/queries/points.server.ts";
+import { runDrawPass, selectWinners } from "../../../indexer/draws.server.ts";
+import { createOrdClient } from "../../../indexer/ord-client.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "../../../indexer/simulated-chain.server.ts";
 import { syncOnce } from "../../../indexer/sync.server.ts";
 import { startTestServer, type TestServer } from "../../support/app-server.ts";
@@ -42,6 +44,10 @@ export type E2eWorld = {
   holderItems: CatalogueItem[];
   /** One indexer sync pass against the simulated chain (what the scheduled indexer does every minute). */
   sync(): Promise<void>;
+  /** The indexer's draw pass against the simulated chain (it follows every sync pass). */
+  drawPass(): Promise<void>;
+  /** Draws a version-2 giveaway now: selects its winners, mines 8 blocks, runs the draw pass; its winners. */
+  draw(giveawayId: number): Promise<string[]>;
   addPoints(address: string, points: number): Promise<void>;
   createGiveaway(input: { title: string; description: string; pointsCost: number; endDate: Date; imageUrl?: string }): Promise<Giveaway>;
   /** Writes a file into the server's uploads folder; answers its /uploads/… path. */
@@ -108,6 +114,23 @@ export async function startE2eWorld({
       });
     };
     await sync();
+    const withClient = async <T>(work: (client: ReturnType<typeof createOrdClient>) => Promise<T>) => {
+      const client = createOrdClient({ baseUrl: chain.url, retries: 0 });
+      try {
+        return await work(client);
+      } finally {
+        client.close();
+      }
+    };
+    const drawPass = () => withClient((client) => runDrawPass({ sql: db.sql, chain: client })).then(() => {});
+    const draw = async (giveawayId: number) => {
+      await withClient((client) => selectWinners(db.sql, client, giveawayId, { kind: "system" }));
+      chain.mine(8);
+      await drawPass();
+      const [row] = await db.sql<{ winners: string[] }[]>`
+        select coalesce(array_agg(address order by k), '{}') as winners from giveaway_winners where giveaway_id = ${giveawayId}`;
+      return row.winners;
+    };
 
     const server = await startTestServer({
       sql: db.sql,
@@ -136,6 +159,8 @@ export async function startE2eWorld({
       items,
       holderItems,
       sync,
+      drawPass,
+      draw,
       async addPoints(address, points) {
         await addPoints(db.sql, { address, points, description: "e2e seed", actor: { kind: "system" } });
       },

@@ -1,0 +1,199 @@
+/**
+ * Audit: every admin change (web and CLI) and every system change to holders' standing, newest first, with
+ * before → after; filters by action, actor and dates (UTC days), paged with Older / Newer. Reads
+ * GET /api/admin/audit with the admin's session.
+ */
+import { useEffect, useState } from "react";
+import type { AuditEntry, AuditPage } from "../../api/admin.ts";
+import { AUDIT_ACTIONS, AUDIT_FAMILIES, auditActionLabel } from "../../domain/audit.ts";
+import { useApiQuery } from "../../lib/queries.ts";
+import { ApiError } from "../../lib/api.ts";
+import { Button } from "../ui/button.tsx";
+import { Card } from "../ui/card.tsx";
+import { Input, Label } from "../ui/input.tsx";
+import { Skeleton } from "../ui/skeleton.tsx";
+
+const PAGE_SIZE = 25;
+
+type Filters = { action: string; actor: string; from: string; to: string };
+const NO_FILTERS: Filters = { action: "", actor: "", from: "", to: "" };
+
+const ACTORS = [
+  ["", "Everyone"],
+  ["web", "Web admin"],
+  ["cli", "CLI operator"],
+  ["system", "System"],
+] as const;
+
+const SELECT_CLASS =
+  "h-10 w-full rounded-lg border border-zinc-700 bg-zinc-900 px-3 text-sm text-zinc-100 focus-visible:border-violet-500 focus-visible:outline-2 focus-visible:outline-violet-500/40";
+
+/** The API path of one page: a UTC day's start for `from`, the next day's start for `to` (the day included). */
+export function auditPath(filters: Filters, cursor: number | null): string {
+  const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (filters.action) query.set("action", filters.action);
+  if (filters.actor) query.set("actor", filters.actor);
+  if (filters.from) query.set("since", `${filters.from}T00:00:00.000Z`);
+  if (filters.to) query.set("until", new Date(Date.parse(`${filters.to}T00:00:00.000Z`) + 86_400_000).toISOString());
+  if (cursor !== null) query.set("cursor", String(cursor));
+  return `/api/admin/audit?${query.toString()}`;
+}
+
+/** A before or after value as short JSON text; nothing as a dash. */
+function shown(value: unknown): string {
+  return value === null || value === undefined ? "—" : JSON.stringify(value, null, 1).replace(/\n\s*/g, " ");
+}
+
+export function AuditTab({ onUnauthorized }: { onUnauthorized: () => void }) {
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  // The cursors of the pages before this one (Newer goes back one), and this page's.
+  const [cursors, setCursors] = useState<(number | null)[]>([null]);
+  const cursor = cursors[cursors.length - 1];
+  const page = useApiQuery<AuditPage>(auditPath(filters, cursor), { staleTime: 0, refetchOnWindowFocus: false });
+  const unauthorized = page.error instanceof ApiError && page.error.status === 401;
+  useEffect(() => {
+    if (unauthorized) onUnauthorized();
+  }, [unauthorized, onUnauthorized]);
+
+  const change = (next: Partial<Filters>) => {
+    setFilters((current) => ({ ...current, ...next }));
+    setCursors([null]);
+  };
+
+  return (
+    <div className="grid grid-cols-1 gap-4" data-testid="audit-tab">
+      <form className="grid grid-cols-1 gap-3 sm:grid-cols-4" aria-label="Audit filters" onSubmit={(event) => event.preventDefault()}>
+        <div className="grid gap-1">
+          <Label htmlFor="audit-action">Action</Label>
+          <select
+            id="audit-action"
+            className={SELECT_CLASS}
+            value={filters.action}
+            onChange={(event) => change({ action: event.target.value })}
+          >
+            <option value="">All actions</option>
+            {AUDIT_FAMILIES.map((family) => (
+              <optgroup key={family} label={family}>
+                <option value={family}>All {family} actions</option>
+                {Object.entries(AUDIT_ACTIONS)
+                  .filter(([action]) => action.startsWith(`${family}.`))
+                  .map(([action, label]) => (
+                    <option key={action} value={action}>
+                      {label}
+                    </option>
+                  ))}
+              </optgroup>
+            ))}
+          </select>
+        </div>
+        <div className="grid gap-1">
+          <Label htmlFor="audit-actor">Who</Label>
+          <select
+            id="audit-actor"
+            className={SELECT_CLASS}
+            value={filters.actor}
+            onChange={(event) => change({ actor: event.target.value })}
+          >
+            {ACTORS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="grid gap-1">
+          <Label htmlFor="audit-from">From (UTC)</Label>
+          <Input id="audit-from" type="date" value={filters.from} onChange={(event) => change({ from: event.target.value })} />
+        </div>
+        <div className="grid gap-1">
+          <Label htmlFor="audit-to">To (UTC)</Label>
+          <Input id="audit-to" type="date" value={filters.to} onChange={(event) => change({ to: event.target.value })} />
+        </div>
+      </form>
+
+      <Card className="overflow-hidden">
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[48rem] text-left text-sm">
+            <caption className="sr-only">Audit trail, newest first</caption>
+            <thead className="border-b border-zinc-800 bg-zinc-900/80 text-xs tracking-wider text-zinc-400 uppercase">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  When (UTC)
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Who
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Action
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Target
+                </th>
+                <th scope="col" className="px-4 py-3 font-medium">
+                  Before → After
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-800/70">
+              {page.isLoading ? (
+                <tr>
+                  <td colSpan={5} className="px-4 py-6">
+                    <Skeleton className="h-6 w-full" />
+                  </td>
+                </tr>
+              ) : page.error ? (
+                <tr>
+                  <td colSpan={5} className="px-4 py-10 text-center text-red-300">
+                    {page.error.message}
+                  </td>
+                </tr>
+              ) : page.data?.entries.length ? (
+                page.data.entries.map((entry) => <AuditRow key={entry.id} entry={entry} />)
+              ) : (
+                <tr>
+                  <td colSpan={5} className="px-4 py-10 text-center text-zinc-400">
+                    No changes recorded
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      </Card>
+
+      <div className="flex gap-2">
+        <Button variant="outline" size="sm" disabled={cursors.length <= 1} onClick={() => setCursors((stack) => stack.slice(0, -1))}>
+          Newer
+        </Button>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={!page.data?.nextCursor}
+          onClick={() => page.data?.nextCursor && setCursors((stack) => [...stack, page.data.nextCursor])}
+        >
+          Older
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function AuditRow({ entry }: { entry: AuditEntry }) {
+  return (
+    <tr className="align-top hover:bg-zinc-900/50" data-testid="audit-row">
+      <td className="px-4 py-3 whitespace-nowrap text-zinc-300 tabular-nums">{entry.at.slice(0, 19).replace("T", " ")}</td>
+      <td className="px-4 py-3 text-zinc-200">
+        {entry.actor}
+        {entry.actorAddress && <span className="block font-mono text-xs break-all text-zinc-400">{entry.actorAddress}</span>}
+      </td>
+      <td className="px-4 py-3 text-zinc-100">
+        {auditActionLabel(entry.action)}
+        <span className="block font-mono text-xs text-zinc-400">{entry.action}</span>
+      </td>
+      <td className="px-4 py-3 font-mono text-xs break-all text-zinc-300">{entry.target ?? "—"}</td>
+      <td className="px-4 py-3 font-mono text-xs break-all text-zinc-300">
+        {shown(entry.before)} → {shown(entry.after)}
+      </td>
+    </tr>
+  );
+}

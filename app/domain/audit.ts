@@ -1,0 +1,37 @@
+/**
+ * The audit trail's vocabulary: who can act and the actions recorded, each with the words the admin page
+ * and the CLI show. Actions are `family.verb`; a filter on a family (`points`) matches all of its verbs.
+ */
+export const AUDIT_ACTOR_KINDS = ["web", "cli", "system"] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+
+export const AUDIT_ACTIONS = {
+  "points.add": "Points added",
+  "points.clear": "Points cleared",
+  "points.recalculate": "Balances recalculated",
+  "points.reset-negative": "Negative balances reset",
+  "accrual.hour": "Hour credited",
+  "stake.transferred": "Stake ended by a transfer",
+  "stake.reopened": "Stake continued after a reorg",
+  "giveaway.create": "Giveaway created",
+  "giveaway.activate": "Giveaway activated",
+  "giveaway.end": "Giveaway ended",
+  "giveaway.image": "Giveaway image changed",
+  "giveaway.draw": "Winner drawn",
+  "giveaway.delete": "Giveaway deleted",
+  "proposal.create": "Proposal created",
+  "proposal.delete": "Proposal deleted",
+  "upload.image": "Image uploaded",
+  "catalogue.import": "Catalogue imported",
+  "indexer.sync": "Ownership sync (CLI)",
+} as const satisfies Record<string, string>;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+/** The families a filter can name (`points`, `giveaway`…), in the order of AUDIT_ACTIONS. */
+export const AUDIT_FAMILIES = [...new Set(Object.keys(AUDIT_ACTIONS).map((action) => action.split(".")[0]))];
+
+/** What an action is called on the page; an action this list does not know (a newer release's) as it is. */
+export function auditActionLabel(action: string): string {
+  return (AUDIT_ACTIONS as Record<string, string>)[action] ?? action;
+}

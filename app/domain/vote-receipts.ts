@@ -1,0 +1,157 @@
+/**
+ * Checking a proposal's votes from its public receipts (GET /api/proposals/{id}/votes), without trusting
+ * the server: each signature is verified as the server verifies it (either message magic), each signed
+ * message must name this proposal, its title and the option counted, and the tally is recomputed and
+ * compared with the published results. Used by the "Verify votes" view (in the browser) and by
+ * `spooks-admin proposals verify`.
+ */
+import { isFreshTimestamp, parseVoteMessage } from "./messages.ts";
+import { SignatureError, verifySignedMessage, type Magic } from "./signature.ts";
+
+export type VoteReceipt = {
+  address: string;
+  /** The option id counted. */
+  option: number;
+  votingPower: number;
+  message: string;
+  signature: string;
+  /** ISO 8601, when the server recorded it. */
+  votedAt: string;
+  /** The inscription ids staked by the wallet at the proposal's start: its power. */
+  stakedAtStart: string[] | null;
+};
+
+export type PublishedResults = {
+  id: number;
+  title: string;
+  startDate: string;
+  endDate: string;
+  options: { id: number; optionText: string; voteCount: number }[];
+  totalVotes: number;
+  uniqueVoters: number;
+};
+
+export type VoteCheck = { index: number; address: string; magic: Magic | null; problems: string[] };
+
+export type Tally = { options: { id: number; voteCount: number }[]; totalVotes: number; uniqueVoters: number };
+
+export type VotesVerification = {
+  checks: VoteCheck[];
+  /** The votes with at least one problem, in receipt order. */
+  failed: VoteCheck[];
+  /** The tally recomputed from every receipt, to compare with the published results. */
+  tally: Tally;
+  /** Where the recomputed tally differs from the published results (none: they agree). */
+  tallyDifferences: string[];
+  verified: boolean;
+};
+
+function signatureProblem(vote: VoteReceipt): { magic: Magic | null; problem: string | null } {
+  try {
+    return { magic: verifySignedMessage(vote.message, vote.address, vote.signature), problem: null };
+  } catch (error) {
+    const reason = error instanceof SignatureError ? error.message : "Invalid signature";
+    return { magic: null, problem: `Signature does not check out: ${reason}` };
+  }
+}
+
+function messageProblems(results: PublishedResults, vote: VoteReceipt): string[] {
+  const signed = parseVoteMessage(vote.message);
+  if (!signed) return ["The signed message is not a vote message"];
+  const problems: string[] = [];
+  if (signed.proposalId !== results.id) problems.push(`The signed message names proposal #${signed.proposalId}, not #${results.id}`);
+  if (signed.title !== results.title) problems.push("The signed message names another title");
+  if (signed.optionId !== vote.option)
+    problems.push(`The signed message names option ${signed.optionId}, the vote counts option ${vote.option}`);
+  const votedAt = new Date(vote.votedAt);
+  if (!isFreshTimestamp(signed.timestamp, votedAt)) problems.push("Signed more than 10 minutes from when it was recorded");
+  if (votedAt < new Date(results.startDate) || votedAt > new Date(results.endDate)) problems.push("Recorded outside the voting window");
+  return problems;
+}
+
+function powerProblems(vote: VoteReceipt): string[] {
+  if (!Number.isSafeInteger(vote.votingPower) || vote.votingPower < 1)
+    return [`Voting power ${vote.votingPower} is not a positive whole number`];
+  if (!vote.stakedAtStart) return ["No staked items are listed for its voting power"];
+  const distinct = new Set(vote.stakedAtStart).size;
+  if (distinct !== vote.stakedAtStart.length) return ["An item is listed twice for its voting power"];
+  if (distinct !== vote.votingPower) return [`Voting power ${vote.votingPower}, but ${distinct} staked item(s) listed`];
+  return [];
+}
+
+/** Every problem of one vote on its own (signature, message, option, power). */
+export function checkVote(results: PublishedResults, vote: VoteReceipt, index = 0): VoteCheck {
+  const { magic, problem } = signatureProblem(vote);
+  const problems = [...(problem ? [problem] : []), ...messageProblems(results, vote), ...powerProblems(vote)];
+  if (!results.options.some((option) => option.id === vote.option)) problems.push(`Option ${vote.option} is not one of this proposal's`);
+  return { index, address: vote.address, magic, problems };
+}
+
+/** Problems between votes: a wallet voting twice, an item giving power to two votes. */
+function crossProblems(votes: readonly VoteReceipt[], checks: VoteCheck[]): void {
+  const voters = new Map<string, number>();
+  const items = new Map<string, number>();
+  votes.forEach((vote, index) => {
+    const earlier = voters.get(vote.address);
+    if (earlier !== undefined) checks[index].problems.push(`This wallet already voted (vote ${earlier + 1})`);
+    else voters.set(vote.address, index);
+    for (const item of new Set(vote.stakedAtStart ?? [])) {
+      const other = items.get(item);
+      if (other !== undefined && other !== index) checks[index].problems.push(`Item ${item} also counted for vote ${other + 1}`);
+      else items.set(item, index);
+    }
+  });
+}
+
+export function recomputeTally(results: PublishedResults, votes: readonly VoteReceipt[]): Tally {
+  const counts = new Map(results.options.map((option) => [option.id, 0]));
+  for (const vote of votes) counts.set(vote.option, (counts.get(vote.option) ?? 0) + vote.votingPower);
+  return {
+    options: [...counts].map(([id, voteCount]) => ({ id, voteCount })),
+    totalVotes: votes.reduce((sum, vote) => sum + vote.votingPower, 0),
+    uniqueVoters: new Set(votes.map((vote) => vote.address)).size,
+  };
+}
+
+function tallyDifferences(results: PublishedResults, tally: Tally): string[] {
+  const differences: string[] = [];
+  for (const { id, voteCount } of tally.options) {
+    const published = results.options.find((option) => option.id === id);
+    const label = published ? `"${published.optionText}"` : `option ${id}`;
+    if (!published) differences.push(`Votes count ${label}, which the results do not list`);
+    else if (published.voteCount !== voteCount)
+      differences.push(`${label}: ${published.voteCount} published, ${voteCount} in the receipts`);
+  }
+  if (results.totalVotes !== tally.totalVotes)
+    differences.push(`Total: ${results.totalVotes} published, ${tally.totalVotes} in the receipts`);
+  if (results.uniqueVoters !== tally.uniqueVoters) {
+    differences.push(`Voters: ${results.uniqueVoters} published, ${tally.uniqueVoters} in the receipts`);
+  }
+  return differences;
+}
+
+export type VerifyOptions = {
+  /** Votes checked between two calls of `pause` (the page lets itself paint). */
+  batchSize?: number;
+  pause?: () => Promise<void>;
+  onProgress?: (checked: number, total: number) => void;
+};
+
+/** Checks every vote and the tally; `pause` between batches keeps a page responsive over thousands of votes. */
+export async function verifyVotes(
+  results: PublishedResults,
+  votes: readonly VoteReceipt[],
+  { batchSize = 100, pause, onProgress }: VerifyOptions = {},
+): Promise<VotesVerification> {
+  const checks: VoteCheck[] = [];
+  for (let start = 0; start < votes.length; start += batchSize) {
+    votes.slice(start, start + batchSize).forEach((vote, offset) => checks.push(checkVote(results, vote, start + offset)));
+    onProgress?.(checks.length, votes.length);
+    if (pause && start + batchSize < votes.length) await pause();
+  }
+  crossProblems(votes, checks);
+  const tally = recomputeTally(results, votes);
+  const differences = tallyDifferences(results, tally);
+  const failed = checks.filter((check) => check.problems.length > 0);
+  return { checks, failed, tally, tallyDifferences: differences, verified: failed.length === 0 && differences.length === 0 };
+}

@@ -1,0 +1,218 @@
+/**
+ * /rewards/history: the connected wallet's points history (issue 18), grouped by UTC day, with the balance
+ * over time, a filter by kind and the CSV and JSON downloads.
+ */
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { Link } from "react-router";
+import type { PointsHistory } from "../api/points.ts";
+import { BalanceChart } from "../components/history/balance-chart.tsx";
+import { balanceLine, formatDelta, formatHistoryPoints, groupByDay, type HistoryDay } from "../components/history/days.ts";
+import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
+import { WalletIcon } from "../components/icons.tsx";
+import { Alert, AlertDescription, AlertTitle } from "../components/ui/alert.tsx";
+import { Button, buttonClasses } from "../components/ui/button.tsx";
+import { Card } from "../components/ui/card.tsx";
+import { Skeleton } from "../components/ui/skeleton.tsx";
+import { LEDGER_KIND_LABELS, LEDGER_KINDS, type LedgerKind } from "../domain/points-history.ts";
+import { apiGet } from "../lib/api.ts";
+import { useWallet } from "../wallet/wallet-context.tsx";
+import type { Route } from "./+types/points-history";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Points History | Spooks" },
+  { name: "description", content: "Every change of your Spook Points, explained." },
+];
+
+const PAGE_SIZE = 200;
+
+const historyPath = (address: string, query: Record<string, string>) =>
+  `/api/points/${address}/history?${new URLSearchParams(query).toString()}`;
+
+export default function PointsHistoryPage() {
+  const wallet = useWallet();
+  return (
+    <div className="grid gap-8">
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight text-white">Points History</h1>
+        <p className="mt-1 text-zinc-400">
+          Every change of your Spook Points, newest first, and why. Days and times are UTC.{" "}
+          <Link to="/rewards" className="text-violet-300 underline-offset-4 hover:underline">
+            Back to Rewards
+          </Link>
+        </p>
+      </div>
+      {wallet.connected && wallet.address ? <ConnectedHistory address={wallet.address} /> : <ConnectPrompt />}
+    </div>
+  );
+}
+
+function ConnectPrompt() {
+  const wallet = useWallet();
+  return (
+    <div className="mx-auto grid w-full max-w-2xl gap-6">
+      <Alert>
+        <AlertTitle>Connect Wallet</AlertTitle>
+        <AlertDescription>Connect your MyDoge wallet to see your points history.</AlertDescription>
+      </Alert>
+      <div className="flex justify-center">
+        {wallet.status === "detecting" ? (
+          <Skeleton className="h-12 w-48" />
+        ) : wallet.hasExtension ? (
+          <Button
+            size="lg"
+            disabled={wallet.loading}
+            onClick={() => void wallet.connect({ failureDescription: "Failed to connect to MyDoge wallet. Please try again." })}
+          >
+            <WalletIcon /> Connect Wallet
+          </Button>
+        ) : (
+          <InstallWalletLink />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ConnectedHistory({ address }: { address: string }) {
+  const [kind, setKind] = useState<LedgerKind | "">("");
+  const history = useInfiniteQuery({
+    queryKey: ["api", "points", address, "history", { kind }],
+    initialPageParam: "",
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<PointsHistory>(
+        historyPath(address, { limit: String(PAGE_SIZE), ...(kind ? { kind } : {}), ...(pageParam ? { cursor: pageParam } : {}) }),
+        signal,
+      ),
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+  const entries = useMemo(() => history.data?.pages.flatMap((page) => page.entries) ?? [], [history.data]);
+  const days = useMemo(() => groupByDay(entries), [entries]);
+  const line = useMemo(() => balanceLine(entries), [entries]);
+
+  return (
+    <>
+      <Card className="grid gap-4 p-5">
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <div className="grid gap-1">
+            <label htmlFor="history-kind" className="text-sm text-zinc-300">
+              Kind
+            </label>
+            <select
+              id="history-kind"
+              value={kind}
+              onChange={(event) => setKind(event.target.value as LedgerKind | "")}
+              className="h-10 rounded-lg border border-zinc-700 bg-zinc-900 px-3 text-sm text-zinc-100 focus-visible:outline-2 focus-visible:outline-violet-400"
+            >
+              <option value="">All kinds</option>
+              {LEDGER_KINDS.map((option) => (
+                <option key={option} value={option}>
+                  {LEDGER_KIND_LABELS[option]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <a className={buttonClasses("outline")} href={historyPath(address, { format: "csv" })} download>
+              Download CSV
+            </a>
+            <a className={buttonClasses("outline")} href={historyPath(address, { format: "json" })} download>
+              Download JSON
+            </a>
+          </div>
+        </div>
+        <section aria-labelledby="balance-over-time" className="grid gap-2">
+          <h2 id="balance-over-time" className="text-lg font-semibold text-white">
+            Balance over time
+          </h2>
+          {history.isPending ? <Skeleton className="h-56 w-full sm:h-64" /> : <BalanceChart points={line} />}
+        </section>
+      </Card>
+
+      <section aria-labelledby="history-entries" className="grid gap-4">
+        <h2 id="history-entries" className="text-xl font-semibold text-white">
+          Entries
+        </h2>
+        {history.isPending ? (
+          <Skeleton className="h-40 w-full" />
+        ) : history.isError ? (
+          <Alert>
+            <AlertTitle>History unavailable</AlertTitle>
+            <AlertDescription>{history.error.message}</AlertDescription>
+          </Alert>
+        ) : days.length === 0 ? (
+          <Card className="p-8 text-center text-zinc-300">No entries{kind ? ` of this kind` : ""} yet.</Card>
+        ) : (
+          days.map((day) => <DayGroup key={day.day} day={day} />)
+        )}
+        {history.hasNextPage && (
+          <div className="flex justify-center">
+            <Button variant="secondary" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
+              {history.isFetchingNextPage ? "Loading…" : "Load older entries"}
+            </Button>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+const DAY_FORMAT = new Intl.DateTimeFormat("en-US", { weekday: "short", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+
+function DayGroup({ day }: { day: HistoryDay }) {
+  const headingId = `day-${day.day}`;
+  return (
+    <section aria-labelledby={headingId} data-testid="history-day" data-day={day.day}>
+      <Card className="overflow-hidden">
+        <div className="flex flex-wrap items-baseline justify-between gap-2 border-b border-zinc-800 px-4 py-3">
+          <h3 id={headingId} className="font-semibold text-white">
+            {DAY_FORMAT.format(new Date(`${day.day}T00:00:00Z`))}
+          </h3>
+          <p className="text-sm text-zinc-300" data-testid="day-summary">
+            {formatDelta(day.net)} · balance {formatHistoryPoints(day.closingBalance)}
+          </p>
+        </div>
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="text-xs text-zinc-400">
+              <tr>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Time
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Kind
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Details
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  Points
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  Balance
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {day.entries.map((entry) => (
+                <tr key={entry.id} className="border-t border-zinc-800/70" data-testid="history-entry" data-kind={entry.kind}>
+                  <td className="px-4 py-2 whitespace-nowrap text-zinc-300 tabular-nums">{entry.at.slice(11, 16)}</td>
+                  <td className="px-4 py-2 whitespace-nowrap text-zinc-200">{LEDGER_KIND_LABELS[entry.kind]}</td>
+                  <td className="min-w-64 px-4 py-2 text-zinc-300">{entry.details.summary}</td>
+                  <td
+                    className={`px-4 py-2 text-right whitespace-nowrap tabular-nums ${entry.delta < 0 ? "text-rose-300" : "text-emerald-300"}`}
+                  >
+                    {formatDelta(entry.delta)}
+                  </td>
+                  <td className="px-4 py-2 text-right whitespace-nowrap text-zinc-100 tabular-nums">
+                    {formatHistoryPoints(entry.balanceAfter)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Card>
+    </section>
+  );
+}

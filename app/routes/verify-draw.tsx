@@ -1,0 +1,220 @@
+/**
+ * /giveaways/{id}/verify: "Verify this draw". The browser fetches GET /api/giveaways/{id}/draw (and nothing
+ * else) and recomputes the draw with app/domain/draw.ts, which only this route's module loads: verified,
+ * not drawn yet, or the first step that disagrees. docs/fairness.md does the same by hand.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { Link, useParams } from "react-router";
+import { ShieldIcon } from "../components/icons.tsx";
+import { Alert, AlertDescription } from "../components/ui/alert.tsx";
+import { Badge } from "../components/ui/badge.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { Card } from "../components/ui/card.tsx";
+import { Skeleton } from "../components/ui/skeleton.tsx";
+import { verifyDraw, type DrawVerdict, type PublishedDraw } from "../domain/draw.ts";
+import { formatNumber } from "../domain/format.ts";
+import { useWallet } from "../wallet/wallet-context.tsx";
+import type { Route } from "./+types/verify-draw";
+
+export const meta: Route.MetaFunction = ({ params }) => [
+  { title: `Verify the draw of giveaway #${params.id} | Spooks` },
+  { name: "description", content: "Recompute a giveaway's draw in your browser from its published data." },
+];
+
+/** Entries shown in the table; the check itself always covers all of them. */
+const SHOWN_ENTRIES = 100;
+
+async function fetchDraw(id: string): Promise<PublishedDraw> {
+  const response = await fetch(`/api/giveaways/${encodeURIComponent(id)}/draw`, { headers: { accept: "application/json" } });
+  const body = (await response.json().catch(() => null)) as (PublishedDraw & { message?: string }) | null;
+  if (!response.ok || !body) throw new Error(body?.message ?? `The draw could not be read (HTTP ${response.status})`);
+  return body;
+}
+
+/** Reads the published draw and checks it here, in the browser (timed: the page shows how long it took). */
+async function checkDraw(id: string): Promise<{ draw: PublishedDraw; verdict: DrawVerdict; ms: number }> {
+  const draw = await fetchDraw(id);
+  const started = performance.now();
+  const verdict = verifyDraw(draw);
+  return { draw, verdict, ms: performance.now() - started };
+}
+
+/** Each shown entry with its ticket range in the first draw: [before, before + tickets - 1]. */
+function withRanges(entries: readonly PublishedDraw["entries"][number][]) {
+  const rows: { address: string; tickets: number; first: number; last: number }[] = [];
+  let before = 0;
+  for (const entry of entries) {
+    rows.push({ ...entry, first: before, last: before + entry.tickets - 1 });
+    before += entry.tickets;
+  }
+  return rows;
+}
+
+export default function VerifyDrawPage() {
+  const { id = "" } = useParams();
+  const query = useQuery({ queryKey: ["verify-draw", id], queryFn: () => checkDraw(id), retry: false, staleTime: Infinity });
+
+  return (
+    <div className="mx-auto grid max-w-4xl gap-6">
+      <div>
+        <p className="text-sm text-zinc-400">
+          <Link to="/rewards" className="underline decoration-zinc-600 underline-offset-4 hover:text-zinc-200">
+            Spook Rewards
+          </Link>{" "}
+          / Giveaway #{id}
+        </p>
+        <h1 className="mt-1 flex items-center gap-2 text-3xl font-bold tracking-tight text-white">
+          <ShieldIcon className="h-7 w-7 text-emerald-400" /> Verify this draw
+        </h1>
+        <p className="mt-2 text-zinc-400">
+          Your browser recomputes the draw from the data the site publishes for it, with SHA-256 only. Nothing else is asked of our server.
+        </p>
+      </div>
+      {query.isPending ? (
+        <Skeleton className="h-64 rounded-xl" />
+      ) : query.isError ? (
+        <Alert variant="destructive">
+          <h2 className="mb-1 font-semibold">The draw could not be read</h2>
+          <AlertDescription>{query.error.message}</AlertDescription>
+        </Alert>
+      ) : (
+        <>
+          <DrawReport draw={query.data.draw} verdict={query.data.verdict} ms={query.data.ms} />
+          <div>
+            <Button variant="secondary" onClick={() => void query.refetch()} disabled={query.isFetching}>
+              Check again
+            </Button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+const OUTCOME_TEXT: Record<DrawVerdict["outcome"], { title: string; variant: "success" | "default" | "destructive" }> = {
+  verified: { title: "Verified: every step of this draw checks out", variant: "success" },
+  pending: { title: "Not drawn yet: every step that can be checked so far checks out", variant: "default" },
+  failed: { title: "This draw does not check out", variant: "destructive" },
+};
+
+function DrawReport({ draw, verdict, ms }: { draw: PublishedDraw; verdict: DrawVerdict; ms: number }) {
+  const outcome = OUTCOME_TEXT[verdict.outcome];
+  const failed = verdict.outcome === "failed" ? verdict.steps.at(-1) : undefined;
+  return (
+    <>
+      <Alert variant={outcome.variant} data-testid="draw-verdict" data-outcome={verdict.outcome}>
+        <h2 className="mb-1 font-semibold" data-testid="verdict-title">
+          {outcome.title}
+        </h2>
+        <AlertDescription>
+          {failed ? (
+            <>
+              First step that disagrees: <strong data-testid="failed-step">{failed.title}</strong>. {failed.detail}
+            </>
+          ) : (
+            <>
+              Checked {formatNumber(draw.entries.length)} entries in your browser in <span data-testid="verify-ms">{ms.toFixed(1)}</span>{" "}
+              ms.
+            </>
+          )}
+        </AlertDescription>
+      </Alert>
+
+      <Card className="p-5">
+        <h2 className="text-lg font-semibold text-white">Steps</h2>
+        <ol className="mt-3 grid gap-2" aria-label="Steps of the check">
+          {verdict.steps.map((step, index) => (
+            <li key={index} className="rounded-lg border border-zinc-800 bg-black/30 p-3" data-testid="draw-step" data-ok={step.ok}>
+              <p className="flex items-center gap-2 font-medium text-zinc-100">
+                <Badge variant={step.ok ? "success" : "destructive"}>{step.ok ? "✓ agrees" : "✗ disagrees"}</Badge> {step.title}
+              </p>
+              <p className="mt-1 font-mono text-xs break-all text-zinc-300">{step.detail}</p>
+            </li>
+          ))}
+        </ol>
+      </Card>
+
+      <Card className="p-5">
+        <h2 className="text-lg font-semibold text-white">What was published</h2>
+        <dl className="mt-3 grid gap-2 font-mono text-xs break-all text-zinc-300">
+          <Field label="Draw version" value={String(draw.version)} />
+          <Field label="Commitment (SHA-256 of the seed)" value={draw.commitment} />
+          <Field label="Seed" value={draw.seed ?? "revealed when drawn"} />
+          {draw.version === 2 && (
+            <>
+              <Field label="Draw block" value={draw.blockHeight === null ? "fixed when entries close" : String(draw.blockHeight)} />
+              <Field label="Block hash" value={draw.blockHash ?? "read once 6 blocks sit on top of the draw block"} />
+            </>
+          )}
+          <Field label="Winners wanted" value={String(draw.winners)} />
+          <Field label="Winners, in draw order" value={draw.winnerAddresses.join(", ") || "none yet"} />
+        </dl>
+        <YourEntry draw={draw} />
+        <EntriesTable draw={draw} />
+      </Card>
+    </>
+  );
+}
+
+/** A connected holder checks their own row: what the draw counts for them must be what they bought. */
+function YourEntry({ draw }: { draw: PublishedDraw }) {
+  const wallet = useWallet();
+  if (!wallet.connected || !wallet.address) return null;
+  const index = draw.entries.findIndex((entry) => entry.address === wallet.address);
+  return (
+    <p className="mt-4 rounded-lg border border-zinc-800 bg-black/30 px-3 py-2 text-sm text-zinc-200" data-testid="your-entry">
+      {index === -1
+        ? "Your wallet has no entry in this draw."
+        : `Your entry: ${formatNumber(draw.entries[index].tickets)} ticket(s), entry ${formatNumber(index + 1)} of ${formatNumber(draw.entries.length)}. Check it against what you bought.`}
+    </p>
+  );
+}
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="font-sans text-zinc-400">{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+function EntriesTable({ draw }: { draw: PublishedDraw }) {
+  const rows = useMemo(() => withRanges(draw.entries.slice(0, SHOWN_ENTRIES)), [draw.entries]);
+  return (
+    <div className="mt-5 overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="pb-2 text-left text-zinc-400">
+          Entries in the draw's order
+          {draw.entries.length > SHOWN_ENTRIES &&
+            ` (the first ${SHOWN_ENTRIES} of ${formatNumber(draw.entries.length)} shown; all of them are checked)`}
+        </caption>
+        <thead className="text-xs text-zinc-400">
+          <tr>
+            <th scope="col" className="py-1 pr-3">
+              Address
+            </th>
+            <th scope="col" className="py-1 pr-3 text-right">
+              Tickets
+            </th>
+            <th scope="col" className="py-1 text-right">
+              First draw's range
+            </th>
+          </tr>
+        </thead>
+        <tbody className="font-mono text-xs text-zinc-200">
+          {rows.map((row, index) => (
+            <tr key={index} className="border-t border-zinc-800">
+              <td className="py-1 pr-3 break-all">{row.address}</td>
+              <td className="py-1 pr-3 text-right">{formatNumber(row.tickets)}</td>
+              <td className="py-1 text-right">
+                {formatNumber(row.first)}–{formatNumber(row.last)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

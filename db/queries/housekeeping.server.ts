@@ -1,0 +1,65 @@
+/**
+ * Housekeeping: removes rows whose use is over (expired challenges and sessions, used signatures past
+ * their window, ownership passes past their retention), in batches of at most `batch` rows, each its own
+ * statement and oldest first through an index, repeated until a batch comes back short. No statement
+ * ever holds a large lock or reads a whole table, however much has piled up.
+ */
+import { SYNC_RUN_RETENTION_MS, USED_SIGNATURE_RETENTION_MS } from "../../app/domain/retention.ts";
+import type { Queryable } from "../client.server.ts";
+
+export const HOUSEKEEPING_BATCH = 1000;
+
+export type Pruned = { challenges: number; sessions: number; usedSignatures: number; syncRuns: number; batches: number };
+
+/** Deletes up to `limit` rows through `deleteBatch` at a time until fewer come back; answers rows and batches. */
+async function inBatches(deleteBatch: (limit: number) => Promise<{ count: number }>, limit: number) {
+  let rows = 0;
+  let batches = 0;
+  for (;;) {
+    const { count } = await deleteBatch(limit);
+    rows += count;
+    batches++;
+    if (count < limit) return { rows, batches };
+  }
+}
+
+export async function pruneExpired(sql: Queryable, at: Date, batch = HOUSEKEEPING_BATCH): Promise<Pruned> {
+  const signaturesBefore = new Date(at.getTime() - USED_SIGNATURE_RETENTION_MS);
+  const runsBefore = new Date(at.getTime() - SYNC_RUN_RETENTION_MS);
+  const challenges = await inBatches(
+    (limit) => sql`
+      delete from auth_challenges where nonce in (
+        select nonce from auth_challenges where expires_at <= ${at} order by expires_at limit ${limit})`,
+    batch,
+  );
+  const sessions = await inBatches(
+    (limit) => sql`
+      delete from sessions where token_hash in (
+        select token_hash from sessions where expires_at <= ${at} order by expires_at limit ${limit})`,
+    batch,
+  );
+  const usedSignatures = await inBatches(
+    (limit) => sql`
+      delete from used_signatures where (address, message_sha256) in (
+        select address, message_sha256 from used_signatures where used_at < ${signaturesBefore} order by used_at limit ${limit})`,
+    batch,
+  );
+  // The last applied pass and every pass after it stay whatever their age: the indexer's health reads
+  // when it last applied one and how many were held back since.
+  const syncRuns = await inBatches(
+    (limit) => sql`
+      delete from sync_runs where id in (
+        select id from sync_runs
+        where finished_at < ${runsBefore}
+          and id < coalesce((select max(id) from sync_runs where state = 'ok'), 0)
+        order by id limit ${limit})`,
+    batch,
+  );
+  return {
+    challenges: challenges.rows,
+    sessions: sessions.rows,
+    usedSignatures: usedSignatures.rows,
+    syncRuns: syncRuns.rows,
+    batches: challenges.batches + sessions.batches + usedSignatures.batches + syncRuns.batches,
+  };
+}

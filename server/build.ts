@@ -80,7 +80,12 @@ export async function build(buildDir: string, inputsHash = hashBuildInputs()): P
 }
 
 /** The long-running programs, by the name of their file in build/node/: packages stay in node_modules. */
-export const SERVER_ENTRY_POINTS = { start: "server/start.ts", indexer: "indexer/main.ts" } as const;
+export const SERVER_ENTRY_POINTS = {
+  start: "server/start.ts",
+  indexer: "indexer/main.ts",
+  // The compose profile "simulated" (trials, `npm run test:deploy`): the simulated ord server as a service.
+  "simulated-ord": "indexer/simulated-ord-main.ts",
+} as const;
 
 /**
  * The CLI, short-lived: its packages are bundled in too, so node reads a few files instead of hundreds; except

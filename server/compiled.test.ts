@@ -2,13 +2,15 @@
  * The compiled programs production runs (server/build.ts → build/node/), started with plain node as the image
  * starts them, with no TypeScript tooling loaded: the web server answers /api/live, /api/ready and serves
  * /metrics on its operations port only; the indexer's /health says why it is unhealthy (the ord server is
- * down) and the compiled health check reads it; the CLI prints its help and works on the database.
+ * down) and the compiled health check reads it; the CLI prints its help and works on the database; the
+ * simulated ord server of the compose profile "simulated" serves the demo catalogue with the holder it is given.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { ensureAppBuild, ensureCompiledPrograms } from "../tests/support/app-server.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
 import { freePort } from "../tests/support/net.ts";
@@ -139,5 +141,27 @@ describe("the compiled programs", () => {
     const drawn = await run([program("spooks-admin.js"), "indexer", "status"], env).exited;
     expect(drawn.code).toBe(0);
     expect(drawn.stdout.length).toBeGreaterThan(0);
+  });
+
+  it("simulated ord server (compose profile 'simulated'): the holder's items from the demo catalogue; a bad holder refused", async () => {
+    const port = await freePort();
+    const ord = run([program("simulated-ord.js")], {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SIMULATED_HOLDER_ADDRESS: ADMIN,
+      SIMULATED_HOLDER_ITEMS: "2",
+    });
+    children.push(ord.child);
+    expect(await (await waitFor(`http://127.0.0.1:${port}/block-count`, 200, ord.child, ord.output)).text()).toMatch(/^\d+$/);
+    const [first] = demoCatalogue();
+    const inscription = (await (await fetch(`http://127.0.0.1:${port}/inscription/${first.inscriptionId}?json=true`)).json()) as {
+      address: string;
+    };
+    expect(inscription.address).toBe(ADMIN);
+    ord.child.kill("SIGTERM");
+    expect((await ord.exited).code).toBe(0);
+
+    const refused = await run([program("simulated-ord.js")], { PORT: String(port), SIMULATED_HOLDER_ADDRESS: "not-an-address" }).exited;
+    expect(refused).toMatchObject({ code: 1, stderr: "SIMULATED_HOLDER_ADDRESS must be a P2PKH or P2SH address of mainnet\n" });
   });
 });

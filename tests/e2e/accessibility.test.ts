@@ -7,7 +7,6 @@
  *   in the dialog, focus back on the control that opened it, a visible focus indicator on every stop;
  * - screenshots of every page at both sizes under test-results/screenshots (a11y-*.png).
  */
-import AxeBuilder from "@axe-core/playwright";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
@@ -26,12 +25,12 @@ import {
   type MyDogeHandle,
   type PageProblems,
 } from "./support/browser.ts";
+import { axeViolations, settle } from "./support/axe.ts";
 import { spookySvg, startE2eWorld, type E2eWorld } from "./support/e2e-server.ts";
 import { atTime } from "./support/clock.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const PAGES = [
   { path: "/", name: "stake", heading: /^(Your Spooks|Stake Spooks, Earn Rewards|MyDoge Wallet Required)$/ },
   { path: "/rewards", name: "rewards", heading: /^Spook Rewards$/ },
@@ -60,52 +59,6 @@ async function open(): Promise<Page> {
   await page.emulateMedia({ reducedMotion: "reduce" });
   opened.push({ context, problems });
   return page;
-}
-
-const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-
-type AxeResults = Awaited<ReturnType<AxeBuilder["analyze"]>>;
-type ContrastData = { contrastRatio?: number; expectedContrastRatio?: string; fgColor?: string; bgColor?: string };
-
-/**
- * Text whose contrast axe measured below the minimum but left "to review" because the text is short (a
- * digit such as a tab's count): the colours are known, so a shortfall is a failure here.
- */
-function shortTextBelowContrast(incomplete: AxeResults["incomplete"], label: string): string[] {
-  const failures: string[] = [];
-  for (const node of incomplete.find((result) => result.id === "color-contrast")?.nodes ?? []) {
-    for (const check of node.any) {
-      const data = check.data as ContrastData | null;
-      const expected = Number.parseFloat(data?.expectedContrastRatio ?? "");
-      if (data?.contrastRatio && data.contrastRatio < expected) {
-        failures.push(
-          `${label}: [serious] color-contrast (short text) — ${data.fgColor} on ${data.bgColor} is ${data.contrastRatio}:1, ` +
-            `below ${data.expectedContrastRatio}\n    ${node.target.join(" ")}`,
-        );
-      }
-    }
-  }
-  return failures;
-}
-
-/**
- * axe over the page as it is now: the serious and critical violations, one line per rule with each
- * offending node's target and axe's failure summary (what to fix), and short text measured below the
- * contrast minimum.
- */
-async function axeViolations(page: Page, label: string): Promise<string[]> {
-  await settle(page);
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true).analyze();
-  const violations = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${label}: [${violation.impact}] ${violation.id} — ${violation.help}\n` +
-        violation.nodes
-          .map((node) => `    ${node.target.join(" ")}\n      ${(node.failureSummary ?? "").replace(/\n/g, "\n      ")}`)
-          .join("\n"),
-    );
-  return [...violations, ...shortTextBelowContrast(results.incomplete, label)];
 }
 
 /** Fails with every violation found, so the message says what to fix. */

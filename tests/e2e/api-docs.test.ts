@@ -1,16 +1,18 @@
 /**
  * The API reference in a real browser: /api/docs renders the served OpenAPI document with Swagger UI
  * from this site's own files, under its own Content-Security-Policy, with no CSP violation or console
- * error; and Swagger UI is loaded on that page only, never by the app's pages.
+ * error; it passes axe (the accessibility test's rules) at both sizes, folded, open and tried out;
+ * and Swagger UI is loaded on that page only, never by the app's pages.
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { newWallet } from "../api/support.ts";
 import { ensureAppBuild, startTestServer, type TestServer } from "../support/app-server.ts";
 import { createTestDatabase } from "../support/test-database.ts";
-import { launchBrowser, newPage, screenshot, type PageProblems } from "./support/browser.ts";
+import { axeViolations } from "./support/axe.ts";
+import { DESKTOP, PHONE, launchBrowser, newPage, screenshot, type PageProblems } from "./support/browser.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let server: TestServer;
@@ -90,7 +92,51 @@ describe("/api/docs", () => {
     expect(requested.filter((url) => new URL(url).pathname.startsWith("/assets/"))).toEqual([]);
   });
 
-  test("serves the document, the page's three files and nothing else of swagger-ui-dist", async () => {
+  test("passes axe at desktop and phone sizes: operations folded, open, and ready to try out", async () => {
+    const { page } = await open();
+    // No animation in flight while axe measures colours (as in the accessibility test).
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto("/api/docs");
+    await page.locator(".opblock").first().waitFor();
+    await page.getByLabel("Servers").waitFor();
+    const violations: string[] = [];
+    const atBothSizes = async (state: string) => {
+      for (const [size, viewport] of [
+        ["desktop", DESKTOP],
+        ["phone", PHONE],
+      ] as const) {
+        await page.setViewportSize(viewport);
+        violations.push(...(await axeViolations(page, `/api/docs, ${state} (${size})`)));
+      }
+      await page.setViewportSize(DESKTOP);
+    };
+    await atBothSizes("operations folded");
+
+    // A GET (parameters, answers) and a POST (a request body with its example) open, then ready to try out.
+    const operations = ["get", "post"].map((method) => page.locator(`.opblock-${method}`).first());
+    for (const operation of operations) {
+      await operation.locator(".opblock-summary-control").click();
+      await operation.locator(".responses-table").first().waitFor();
+    }
+    // Deep linking still works: the address names the operation opened last.
+    const deepLink = `#/${await operationPath(operations[1])}`;
+    expect(decodeURIComponent(new URL(page.url()).hash)).toBe(deepLink);
+    await atBothSizes("operations open");
+    for (const operation of operations) await operation.getByRole("button", { name: "Try it out" }).click();
+    await operations[1].getByLabel("Request body").waitFor();
+    await operations[0].getByRole("button", { name: "Execute" }).waitFor();
+    await atBothSizes("operations tried out");
+    await screenshot(page, "api-docs-operation-open");
+    expect(violations.join("\n"), "axe found serious or critical violations on /api/docs").toBe("");
+
+    // And such an address opens that operation.
+    await page.goto("about:blank");
+    await page.goto(`/api/docs${deepLink}`);
+    await operations[1].locator(".responses-table").first().waitFor();
+    expect(await page.locator(".opblock.is-open").count()).toBe(1);
+  }, 120_000);
+
+  test("serves the document, the page's four files and nothing else of swagger-ui-dist", async () => {
     const served = await fetch(`${server.url}/api/openapi.json`);
     expect(served.headers.get("content-type")).toMatch(/^application\/json/);
     expect(((await served.json()) as { openapi: string }).openapi).toBe("3.1.0");
@@ -102,6 +148,7 @@ describe("/api/docs", () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
     const files = [...html.matchAll(/(?:src|href)="(\/api\/docs\/[^"]+)"/g)].map((match) => match[1]);
     expect(files.map((file) => new URL(file, server.url).pathname).sort()).toEqual([
+      "/api/docs/docs.css",
       "/api/docs/docs.js",
       "/api/docs/swagger-ui-bundle.js",
       "/api/docs/swagger-ui.css",
@@ -133,6 +180,12 @@ describe("/api/docs", () => {
     expect(scripts.filter((name) => fs.readFileSync(path.join(assets, name), "utf8").includes("SwaggerUIBundle"))).toEqual([]);
   });
 });
+
+/** The deep link of an operation's block: `{tag}/{operationId}`, from its element id. */
+async function operationPath(operation: Locator): Promise<string> {
+  const [, tag, operationId] = /^operations-(.+)-([^-]+)$/.exec((await operation.getAttribute("id")) ?? "") ?? [];
+  return `${tag.replace(/_/g, " ")}/${operationId}`;
+}
 
 /** Swagger UI's element id for an operation: `operations-{first tag, spaces as _}-{operationId}`. */
 function operationElementId(tags: string[] | undefined, operationId: string): string {

@@ -1,4 +1,4 @@
-/** GET /api/docs/{asset}: the /api/docs page's script, stylesheet and initializer; any other name is 404. */
+/** GET /api/docs/{asset}: the /api/docs page's script and stylesheet, our stylesheet and initializer; any other name is 404. */
 import { json, onlyMethods } from "../../utils/api.server.ts";
 import { docsAsset } from "./docs.server.ts";
 import type { Route } from "./+types/docs-asset";

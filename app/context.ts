@@ -27,5 +27,7 @@ declare module "react-router" {
   interface AppLoadContext extends AppContext {
     /** This request's logger: its lines carry the request's id (`reqId`), as its request line does (server/request-log.ts). */
     logger: Logger;
+    /** The client's IP address as Express reads it (`req.ip`: the socket's, or X-Forwarded-For as far as TRUST_PROXY trusts it). */
+    clientIp?: string;
   }
 }

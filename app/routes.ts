@@ -73,6 +73,8 @@ export default [
 
   // A catalogue item's picture from the ord server, cached on disk (issue 12).
   route("content/:inscriptionId", "routes/content.ts"),
+  // Anything else under /content (no id, a deeper path) is refused by the same loader, as JSON.
+  route("content/*", "routes/content.ts", { id: "content-malformed" }),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

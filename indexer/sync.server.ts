@@ -17,7 +17,7 @@
  */
 import { now } from "../app/domain/clock.ts";
 import type { Config } from "../app/utils/env.server.ts";
-import { silentLogger, type Logger } from "../app/utils/logger.server.ts";
+import { silentLogger, withoutUrlCredentials, type Logger } from "../app/utils/logger.server.ts";
 import { observeSyncPass } from "../app/utils/metrics.server.ts";
 import type { Sql } from "../db/client.server.ts";
 import {
@@ -252,7 +252,7 @@ async function unconfirmed(options: SyncOptions, client: OrdClient, known: Known
       warnedNoValidate.add(options.ordUrl);
       (options.logger ?? silentLogger).warn({
         msg: "the ord server has no /inscriptions/validate: every pass reads every item in full",
-        ord: options.ordUrl,
+        ord: withoutUrlCredentials(options.ordUrl),
       });
     }
     return known;

@@ -8,6 +8,7 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
 import { createLogger, type Logger } from "../app/utils/logger.server.ts";
+import { answerErrors, fileNotFound, malformedPath, notFound, unansweredMethod } from "./fallbacks.ts";
 import { httpMetrics } from "./http-metrics.ts";
 import { rateLimits } from "./rate-limits.ts";
 import { createRequestHandler } from "./request-handler.ts";
@@ -43,22 +44,27 @@ export function createApp({ context, build, clientDir, before = [], dev = false,
     "/uploads",
     // nosniff (from securityHeaders) keeps a stored file from being read as anything but its type.
     express.static(config.uploadDir, { index: false, maxAge: "1d" }),
+    fileNotFound,
   );
   if (clientDir) {
-    app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
+    app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }), fileNotFound);
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
   for (const middleware of before) app.use(middleware);
   app.use(metrics.route);
   // One line per request from here on: static files (above) and vite's modules in dev are not logged.
-  app.use(requestLog(logger ?? createLogger("web", config)));
-  app.use(rateLimits(config.rateLimits, rateLimitWindowMs));
+  const log = logger ?? createLogger("web", config);
+  app.use(requestLog(log));
+  app.use(unansweredMethod, malformedPath);
+  app.use(rateLimits(config.rateLimits, { sql: context.sql, logger: log, windowMs: rateLimitWindowMs }));
   app.use(
     createRequestHandler({
       build,
       publicUrl: config.publicUrl,
-      getLoadContext: (req, res) => ({ ...context, cspNonce: res.locals.cspNonce as string, logger: req.log }),
+      getLoadContext: (req, res) => ({ ...context, cspNonce: res.locals.cspNonce as string, logger: req.log, clientIp: req.ip }),
     }),
   );
+  app.use(notFound);
+  app.use(answerErrors(log));
   return app;
 }

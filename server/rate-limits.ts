@@ -1,48 +1,68 @@
 /**
- * Abuse limits per client IP (express-rate-limit, fixed one-minute windows, in this process's memory):
- * - sign-in: GET /api/auth/challenge and POST /api/auth/session, RATE_LIMIT_SIGNIN_PER_MIN (default 30);
+ * Abuse limits per client IP (express-rate-limit, fixed one-minute windows, counted in PostgreSQL so that
+ * every web replica on one database shares one count: server/rate-limit-store.ts):
+ * - sign-in: GET /api/auth/challenge and the changes of /api/auth/session, RATE_LIMIT_SIGNIN_PER_MIN (default 30);
  * - every other route that checks a signature (stake, unstake, bulk, giveaway entry, vote),
- *   RATE_LIMIT_SIGNED_PER_MIN (default 300).
+ *   RATE_LIMIT_SIGNED_PER_MIN (default 300);
+ * - item pictures, GET /content/{id} (each may cost a fetch from the ord server), RATE_LIMIT_CONTENT_PER_MIN (600);
+ * - everything else React Router answers (pages, their data, the public reads of /api), RATE_LIMIT_READS_PER_MIN
+ *   (600), except the probes (/api/live, /api/ready, /api/health), which load balancers call.
+ * A request counts against the route it reaches: its path as React Router serves it (server/served-path.ts),
+ * so `/api/%73take` and `//x/api/stake` count as `/api/stake`.
  * Beyond a limit: 429 with Retry-After and `{ message }`, before the route runs (nothing changes). 0 turns
  * a limit off. The client IP is Express's `req.ip`: the socket's address, or X-Forwarded-For as far as
- * TRUST_PROXY trusts it. Each web replica counts on its own (docs/security.md says why).
+ * TRUST_PROXY trusts it.
  */
 import type express from "express";
 import { rateLimit } from "express-rate-limit";
 import type { Config } from "../app/utils/env.server.ts";
+import type { Logger } from "../app/utils/logger.server.ts";
+import type { Sql } from "../db/client.server.ts";
+import { PostgresRateLimitStore } from "./rate-limit-store.ts";
+import { routePathOf } from "./served-path.ts";
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
-type Kind = "signIn" | "signed";
+export type LimitKind = "signIn" | "signed" | "content" | "reads";
 
-const ROUTES: { kind: Kind; methods: string[] | null; path: RegExp }[] = [
+const ROUTES: { kind: LimitKind | null; methods: string[] | null; path: RegExp }[] = [
   { kind: "signIn", methods: null, path: /^\/api\/auth\/challenge$/ },
   { kind: "signIn", methods: ["POST", "DELETE", "PUT", "PATCH"], path: /^\/api\/auth\/session$/ },
   { kind: "signed", methods: null, path: /^\/api\/(?:stake|unstake)(?:\/bulk)?$/ },
   { kind: "signed", methods: null, path: /^\/api\/giveaways\/enter$/ },
   { kind: "signed", methods: null, path: /^\/api\/proposals\/[^/]+\/vote$/ },
+  { kind: "content", methods: null, path: /^\/content\/[^/]+$/ },
+  { kind: null, methods: null, path: /^\/api\/(?:live|ready|health)$/ },
 ];
 
-/** Which limit a request counts against. Paths as React Router matches them: any case, a trailing
- * slash or a `.data` suffix (its data requests) name the same route. */
-export function limitOf(method: string, path: string): Kind | null {
-  const normalized = path
-    .toLowerCase()
-    .replace(/\.data$/, "")
-    .replace(/\/+$/, "");
-  const route = ROUTES.find((candidate) => candidate.path.test(normalized) && (!candidate.methods || candidate.methods.includes(method)));
-  return route?.kind ?? null;
+/**
+ * Which limit a request counts against, from its method and request target (`req.originalUrl`): the path
+ * React Router serves, decoded and compared without case, a trailing slash or a `.data` suffix.
+ */
+export function limitOf(method: string, target: string): LimitKind | null {
+  const path = routePathOf(target);
+  const route = ROUTES.find((candidate) => candidate.path.test(path) && (!candidate.methods || candidate.methods.includes(method)));
+  return route ? route.kind : "reads";
 }
 
-const DESCRIPTION: Record<Kind, string> = { signIn: "sign-in requests", signed: "signed requests" };
+const DESCRIPTION: Record<LimitKind, string> = {
+  signIn: "sign-in requests",
+  signed: "signed requests",
+  content: "picture requests",
+  reads: "requests",
+};
 
-function limiter(kind: Kind, limit: number, windowMs: number): express.RequestHandler {
+type LimiterOptions = { sql: Sql; logger: Logger; windowMs: number };
+
+function limiter(kind: LimitKind, limit: number, { sql, logger, windowMs }: LimiterOptions): express.RequestHandler {
   const seconds = Math.round(windowMs / 1000);
   return rateLimit({
     windowMs,
     limit,
     standardHeaders: "draft-8",
     legacyHeaders: false,
+    // Replicas configured alike share a count; one configured otherwise (mid-way through a change) counts apart.
+    store: new PostgresRateLimitStore(sql, `${kind}/${limit}/${windowMs}:`, logger),
     // X-Forwarded-For from an untrusted peer is ignored on purpose (TRUST_PROXY), not a mistake to report.
     validate: { xForwardedForHeader: false },
     handler: (_req, res) => {
@@ -55,13 +75,26 @@ function limiter(kind: Kind, limit: number, windowMs: number): express.RequestHa
   });
 }
 
-export function rateLimits(limits: Config["rateLimits"], windowMs: number = RATE_LIMIT_WINDOW_MS): express.RequestHandler {
-  const limiters: Record<Kind, express.RequestHandler | null> = {
-    signIn: limits.signInPerMin > 0 ? limiter("signIn", limits.signInPerMin, windowMs) : null,
-    signed: limits.signedPerMin > 0 ? limiter("signed", limits.signedPerMin, windowMs) : null,
+export type RateLimitOptions = { sql: Sql; logger: Logger; windowMs?: number };
+
+export function rateLimits(
+  limits: Config["rateLimits"],
+  { sql, logger, windowMs = RATE_LIMIT_WINDOW_MS }: RateLimitOptions,
+): express.RequestHandler {
+  const perMinute: Record<LimitKind, number> = {
+    signIn: limits.signInPerMin,
+    signed: limits.signedPerMin,
+    content: limits.contentPerMin,
+    reads: limits.readsPerMin,
   };
+  const limiters = Object.fromEntries(
+    Object.entries(perMinute).map(([kind, limit]) => [
+      kind,
+      limit > 0 ? limiter(kind as LimitKind, limit, { sql, logger, windowMs }) : null,
+    ]),
+  ) as Record<LimitKind, express.RequestHandler | null>;
   return (req, res, next) => {
-    const kind = limitOf(req.method, req.path);
+    const kind = limitOf(req.method, req.originalUrl);
     const limit = kind ? limiters[kind] : null;
     if (!limit) return next();
     return limit(req, res, next);

@@ -12,6 +12,7 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import type express from "express";
 import { createRequestHandler as createReactRouterHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { withRequestLogger } from "../app/utils/logger.server.ts";
+import { servedTarget } from "./served-path.ts";
 
 /** A host as a URL may carry it: name or IPv4, or [IPv6], with an optional port. */
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
@@ -44,7 +45,9 @@ function toFetchRequest(req: express.Request, res: express.Response, origin: str
     init.body = createReadableStreamFromReadable(req);
     init.duplex = "half";
   }
-  return new Request(new URL(req.originalUrl, origin).href, init);
+  // Origin and path side by side: resolving originalUrl against the origin would let `//other.host/…` choose the host.
+  const { pathname, search } = servedTarget(req.originalUrl);
+  return new Request(`${origin}${pathname}${search}`, init);
 }
 
 async function send(res: express.Response, response: Response): Promise<void> {

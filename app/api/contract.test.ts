@@ -22,7 +22,7 @@ import {
   openApiPathOf,
 } from "../../tests/api/answer-checker.ts";
 import { API_ROUTES } from "./index.ts";
-import { answersOf, type HttpMethod, type RouteContract } from "./kit.ts";
+import { answersOf, PROBE_PATHS, type HttpMethod, type RouteContract } from "./kit.ts";
 import { SIGNED_MESSAGE_NAMES, SIGNED_MESSAGES, type SignedMessageName } from "./messages.ts";
 import { buildOpenApiDocument, DEFAULT_RATE_LIMITS } from "./openapi.server.ts";
 
@@ -61,21 +61,25 @@ describe("the OpenAPI document", () => {
       if (route.rateLimit) {
         const { limit } = operation["x-rate-limit"] as { limit: number };
         expect(limit, describeRoute(route)).toBe(
-          route.rateLimit === "signIn" ? DEFAULT_RATE_LIMITS.signInPerMin : DEFAULT_RATE_LIMITS.signedPerMin,
+          {
+            signIn: DEFAULT_RATE_LIMITS.signInPerMin,
+            signed: DEFAULT_RATE_LIMITS.signedPerMin,
+            content: DEFAULT_RATE_LIMITS.contentPerMin,
+          }[route.rateLimit],
         );
       }
     }
   });
 
   it("states the server's configured rate limits", () => {
-    const configured = buildOpenApiDocument({ signInPerMin: 7, signedPerMin: 0 });
+    const configured = buildOpenApiDocument({ ...DEFAULT_RATE_LIMITS, signInPerMin: 7, signedPerMin: 0, contentPerMin: 9 });
     const limited = API_ROUTES.filter((route) => route.rateLimit);
     expect(limited.length).toBeGreaterThan(0);
     for (const route of limited) {
       const operation = (configured.paths as Record<string, Record<string, Record<string, unknown>>>)[route.path][
         route.method.toLowerCase()
       ];
-      expect((operation["x-rate-limit"] as { limit: number }).limit).toBe(route.rateLimit === "signIn" ? 7 : 0);
+      expect((operation["x-rate-limit"] as { limit: number }).limit).toBe({ signIn: 7, signed: 0, content: 9 }[route.rateLimit!]);
     }
     expect(configured.info.description).toContain("7 requests per minute on this server");
     expect(configured.info.description).toContain(
@@ -174,9 +178,10 @@ describe("the contract and the routes", () => {
     }
   });
 
-  it("each route's rate limit is the one server/rate-limits.ts applies to it", () => {
+  it("each route's rate limit is the one server/rate-limits.ts applies to it (the probes none, the rest the reads limit)", () => {
     for (const route of API_ROUTES) {
-      expect(limitOf(route.method, route.path.replace(/\{[^}]+\}/g, "1")), describeRoute(route)).toBe(route.rateLimit ?? null);
+      const expected = route.rateLimit ?? (PROBE_PATHS.includes(route.path) ? null : "reads");
+      expect(limitOf(route.method, route.path.replace(/\{[^}]+\}/g, "1")), describeRoute(route)).toBe(expected);
     }
   });
 

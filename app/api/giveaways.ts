@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "../domain/giveaways.ts";
+import { IMAGE_URL_RULE, isGiveawayImageUrl } from "../domain/image-url.ts";
 import { createGiveawaySchema, MAX_TICKETS, MESSAGES } from "../domain/validation.ts";
 import { EXAMPLE_REWARDS, rewardsSchema } from "./holdings.ts";
 import { dateInput, formBody } from "./forms.ts";
@@ -44,7 +45,7 @@ export const giveawaySchema = z
     id: z.number().int().min(1),
     title: z.string(),
     description: z.string(),
-    imageUrl: z.string().meta({ description: "A site path (`/uploads/…`) or an http(s) URL." }),
+    imageUrl: z.string().meta({ description: "An uploaded image's path (`/uploads/…`) or an https:// URL." }),
     pointsCost: z.number().int().min(1).meta({ description: "Points per ticket." }),
     endDate: timestamp,
     active: z.boolean().meta({ description: "False once the admin ends it; open = active, not past endDate, no winner." }),
@@ -191,14 +192,14 @@ export const giveawayDeletedSchema = z.object({
 
 /**
  * The admin form's rules (createGiveawaySchema, with its texts) behind a body whose end date is ISO text;
- * the service checks the image URL (a site path or an http(s) URL).
+ * the image URL is an uploaded image's path or an https:// URL (app/domain/image-url.ts).
  */
 export const createGiveawayBody = formBody(
   z.object(
     {
       ...createGiveawaySchema.shape,
-      imageUrl: createGiveawaySchema.shape.imageUrl.meta({
-        description: "A site path (`/uploads/…`, from POST /api/upload-image) or an http(s) URL.",
+      imageUrl: createGiveawaySchema.shape.imageUrl.refine(isGiveawayImageUrl, IMAGE_URL_RULE).meta({
+        description: "An uploaded image's path (`/uploads/…`, from POST /api/upload-image) or an https:// URL.",
       }),
       pointsCost: createGiveawaySchema.shape.pointsCost.meta({ description: "Points per ticket; 100 when absent." }),
       endDate: dateInput(MESSAGES.missingFields).meta({ description: "When entries close (ISO 8601); in the future." }),
@@ -225,7 +226,8 @@ export const setGiveawayImageBody = z.object({
     .string({ error: "Please select an image to update." })
     .trim()
     .min(1, "Please select an image to update.")
-    .meta({ description: "A site path (`/uploads/…`, from POST /api/upload-image) or an http(s) URL." }),
+    .refine(isGiveawayImageUrl, IMAGE_URL_RULE)
+    .meta({ description: "An uploaded image's path (`/uploads/…`, from POST /api/upload-image) or an https:// URL." }),
 });
 
 export const uploadImageBody = z.object({
@@ -275,7 +277,7 @@ export const createGiveaway = defineRoute({
     201: { description: "The new giveaway.", schema: giveawaySchema, example: { ...giveawayExample, entriesCount: 0, ticketsCount: 0 } },
     400: {
       description:
-        "A field breaks its rule (the admin form's texts), the image URL is neither a site path nor an http(s) URL, or the body is not JSON.",
+        "A field breaks its rule (the admin form's texts), the image URL is neither an uploaded image's path nor an https:// URL, or the body is not JSON.",
       schema: errorBody,
       example: { message: MESSAGES.endInFuture },
     },
@@ -449,7 +451,7 @@ export const setGiveawayImage = defineRoute({
       example: { ...giveawayExample, imageUrl: "/uploads/8d0e2c4a-1f3b-4d5e-8a7c-9b0d1e2f3a4b.webp" },
     },
     400: {
-      description: "No image URL, one that is neither a site path nor an http(s) URL, or a body that is not JSON.",
+      description: "No image URL, one that is neither an uploaded image's path nor an https:// URL, or a body that is not JSON.",
       schema: errorBody,
       example: { message: "Please select an image to update." },
     },

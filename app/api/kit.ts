@@ -20,10 +20,12 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 export type Auth = "none" | "signature" | "admin-session";
 
 /** The per-IP limits of server/rate-limits.ts. */
-export type RateLimit = "signIn" | "signed";
+export type RateLimit = "signIn" | "signed" | "content";
 
 export type AnswerSpec = {
   description: string;
+  /** The answer's media type when it is not JSON (an image). */
+  mediaType?: string;
   schema: z.ZodType;
   /** A realistic answer, shown in the docs and checked against `schema` by the contract's own test. */
   example?: unknown;
@@ -43,8 +45,8 @@ export type RouteContract = {
   /** Stable name of the operation (OpenAPI operationId). */
   operationId: string;
   method: HttpMethod;
-  /** OpenAPI path template: `/api/rewards/{address}`. */
-  path: `/api/${string}`;
+  /** OpenAPI path template: `/api/rewards/{address}` (or the one route outside /api, `/content/{inscriptionId}`). */
+  path: `/api/${string}` | `/content/${string}`;
   /** The group the docs list it under. */
   tag: string;
   summary: string;
@@ -220,6 +222,9 @@ const LIMITED: Record<number, AnswerSpec> = {
   },
 };
 
+/** The probes load balancers call: the one kind of route no rate limit counts (server/rate-limits.ts). */
+export const PROBE_PATHS: readonly string[] = ["/api/live", "/api/ready", "/api/health"];
+
 /**
  * Every answer `route` can give: the ones its kind implies (auth, JSON body, rate limit, 500/503) and its
  * own, which win where both name a status. The docs and the API tests' answer checks both read this.
@@ -233,7 +238,8 @@ export function answersOf(route: RouteContract): Record<number, AnswerSpec> {
     ...(route.auth === "admin-session" ? ADMIN : {}),
     ...(route.auth === "admin-session" && isChange ? ADMIN_CHANGE : {}),
     ...(route.auth === "signature" ? SIGNED : {}),
-    ...(route.rateLimit ? LIMITED : {}),
+    // Besides their own limit (rateLimit), all but the probes count against the general reads limit.
+    ...(PROBE_PATHS.includes(route.path) ? {} : LIMITED),
     ...(route.responses as Record<number, AnswerSpec>),
   };
 }

@@ -46,6 +46,11 @@ const RATE_LIMIT_SETTINGS: Record<RateLimit, { setting: string; perMinute: (limi
     perMinute: (limits) => limits.signedPerMin,
     counts: "every signed action (stake, unstake, bulk, giveaway entry, vote), together",
   },
+  content: {
+    setting: "RATE_LIMIT_CONTENT_PER_MIN",
+    perMinute: (limits) => limits.contentPerMin,
+    counts: "item pictures",
+  },
 };
 
 function rateLimitLine(kind: RateLimit, limits: RateLimits): string {
@@ -91,12 +96,14 @@ function responseOf(answer: AnswerSpec): ZodOpenApiResponseObject {
   return {
     description: answer.description,
     ...(answer.headers ? { headers } : {}),
-    content: Object.fromEntries(
-      Object.entries({ "application/json": answer, ...answer.alternatives }).map(([type, { schema, example }]) => [
-        type,
-        { schema, ...(example === undefined ? {} : { example }) },
-      ]),
-    ),
+    content: answer.mediaType
+      ? { [answer.mediaType]: { schema: answer.schema, ...(answer.example === undefined ? {} : { example: answer.example }) } }
+      : Object.fromEntries(
+          Object.entries({ "application/json": answer, ...answer.alternatives }).map(([type, { schema, example }]) => [
+            type,
+            { schema, ...(example === undefined ? {} : { example }) },
+          ]),
+        ),
   };
 }
 
@@ -208,11 +215,17 @@ function introduction(limits: RateLimits): string {
       `- sign-in (GET /api/auth/challenge, POST and DELETE /api/auth/session): ${describeLimit(limits.signInPerMin)} (RATE_LIMIT_SIGNIN_PER_MIN, default 30);`,
       line(
         "- signed actions (stake, unstake, their bulk forms, giveaway entry, vote):",
-        `${describeLimit(limits.signedPerMin)} (RATE_LIMIT_SIGNED_PER_MIN, default 300).`,
+        `${describeLimit(limits.signedPerMin)} (RATE_LIMIT_SIGNED_PER_MIN, default 300);`,
+      ),
+      `- item pictures (GET /content/{inscriptionId}): ${describeLimit(limits.contentPerMin)} (RATE_LIMIT_CONTENT_PER_MIN, default 600);`,
+      line(
+        "- everything else (pages and every other route here) but the probes /api/live, /api/ready and /api/health:",
+        `${describeLimit(limits.readsPerMin)} (RATE_LIMIT_READS_PER_MIN, default 600).`,
       ),
     ].join("\n"),
     line(
-      "Beyond a limit: 429 with `Retry-After` and the IETF draft `RateLimit` header. Each web server process counts on its own.",
+      "A request counts against the route it reaches, however its path is spelled (`/api/%73take` is `/api/stake`).",
+      "Beyond a limit: 429 with `Retry-After` and the IETF draft `RateLimit` header. Every web server on one database shares one count.",
       "Rate-limited operations carry `x-rate-limit`.",
     ),
     "## Signed messages",
@@ -248,7 +261,7 @@ const built = new Map<string, OpenApiDocument>();
 
 /** The document for `limits`, built once per process and kept. */
 export function openApiDocument(limits: RateLimits = DEFAULT_RATE_LIMITS): OpenApiDocument {
-  const key = `${limits.signInPerMin}/${limits.signedPerMin}`;
+  const key = `${limits.signInPerMin}/${limits.signedPerMin}/${limits.contentPerMin}/${limits.readsPerMin}`;
   let document = built.get(key);
   if (!document) {
     document = buildOpenApiDocument(limits);

@@ -157,7 +157,8 @@ export const demoWallets = defineRoute({
   summary: "Demo mode only: the built-in wallets the page offers without MyDoge",
   description:
     "In demo mode (no ORD_URL, never in production) the server has a holder wallet and the admin's, with their keys, " +
-    "and the page signs with them when no MyDoge extension is present. Anywhere else the route does not exist: 404.",
+    "and the page signs with them when no MyDoge extension is present. Anywhere else the route does not exist: 404. " +
+    "The keys go only to a client on the server's own machine (a loopback address, behind a proxy named by TRUST_PROXY the client it forwards for): anyone else gets 403.",
   auth: "none",
   responses: {
     200: {
@@ -169,6 +170,11 @@ export const demoWallets = defineRoute({
           { label: "Demo admin", address: "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", privateKeyHex: "9c".repeat(32) },
         ],
       },
+    },
+    403: {
+      description: "The client is not on the server's own machine.",
+      schema: errorBody,
+      example: { message: "The demo wallets' keys are given only to a browser on the server's own machine (a loopback address)" },
     },
     404: { description: "Not in demo mode.", schema: errorBody, example: { message: "Not found" } },
   },

@@ -57,6 +57,7 @@ export const createGiveawaySchema = z
   .object({
     title: requiredText(TITLE_MAX, "Title"),
     description: requiredText(DESCRIPTION_MAX, "Description"),
+    // Where it may point (app/domain/image-url.ts) is judged once the CLI has turned a file into its /uploads/ path.
     imageUrl: requiredText(2000, "Image URL"),
     pointsCost: z.coerce
       .number()

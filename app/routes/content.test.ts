@@ -1,7 +1,9 @@
 /**
  * GET /content/{inscriptionId} (app/routes/content.ts) against a real database and the simulated chain (and,
  * for answers the chain never gives, a small stand-in ord server): fetched once, then from disk; catalogue
- * items only; malformed ids; non-images, svg, oversized and failed answers refused with 502 and not cached.
+ * items only; malformed ids; non-images, svg, oversized and failed answers refused with 502, never written to
+ * disk, and remembered for a few minutes per ord server and id so they are not fetched again and again;
+ * ORD_URL credentials sent as Basic authorization.
  * (nosniff, set on every response by server/security.ts, is checked over HTTP in tests/e2e/images.test.ts.)
  */
 import fs from "node:fs";
@@ -9,12 +11,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AppContext } from "../context.ts";
 import { addressOfPrivateKey, newPrivateKey } from "../domain/signature.ts";
 import { loadConfig } from "../utils/env.server.ts";
 import { createLogger, withRequestLogger } from "../utils/logger.server.ts";
-import { contentCacheDir } from "../utils/content-cache.server.ts";
+import { contentCacheDir, FAILURE_MEMORY_MS, forgetContentFailures } from "../utils/content-cache.server.ts";
 import { demoCatalogue } from "../../db/demo-catalogue.ts";
 import { importCatalogue } from "../../db/queries/catalogue.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
@@ -23,7 +25,7 @@ import { IMMUTABLE_CACHE_CONTROL, loader } from "./content.ts";
 
 const catalogue = demoCatalogue();
 /** Imported into the database. */
-const items = catalogue.slice(0, 6);
+const items = catalogue.slice(0, 8);
 /** On the chain, but not in the catalogue. */
 const outsider = catalogue[500];
 
@@ -62,6 +64,8 @@ afterAll(async () => {
 });
 
 afterEach(() => {
+  vi.useRealTimers();
+  forgetContentFailures();
   context.config.ordUrl = chain.url;
   chain.setLatency(0);
 });
@@ -78,11 +82,13 @@ const contentRequests = (on: SimulatedChain = chain) => on.stats().byRoute.conte
 const cacheListing = () => (fs.existsSync(contentCacheDir(dataDir)) ? fs.readdirSync(contentCacheDir(dataDir)) : []);
 
 /** A stand-in ord server whose /content answers come from `answer`; counts its requests. */
-async function fakeOrd(answer: (res: http.ServerResponse) => void): Promise<{ url: string; requests: () => number }> {
+async function fakeOrd(
+  answer: (res: http.ServerResponse, req: http.IncomingMessage) => void,
+): Promise<{ url: string; requests: () => number }> {
   let requests = 0;
   const server = http.createServer((req, res) => {
     requests += 1;
-    answer(res);
+    answer(res, req);
   });
   server.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
@@ -184,7 +190,7 @@ describe("GET /content/{inscriptionId}", () => {
     context.config.ordUrl = html.url;
     expect(await expect502(item.inscriptionId)).toBe("The inscription's content is not a PNG, JPEG, GIF or WebP image");
     expect(await expect502(item.inscriptionId)).toMatch(/not a PNG/);
-    expect(html.requests()).toBe(2); // asked again: nothing was cached
+    expect(html.requests()).toBe(1); // the failure is remembered: not fetched again
 
     const svg = await fakeOrd((res) =>
       res
@@ -250,6 +256,49 @@ describe("GET /content/{inscriptionId}", () => {
 
     context.config.ordUrl = undefined;
     expect(await expect502(item.inscriptionId)).toBe("No ord server is configured");
+  });
+});
+
+describe("failures remembered per ord server and id", () => {
+  it("a 404, a non-image or a 5xx is fetched once, answered 502 from memory after, and fetched again once the memory ends", async () => {
+    const [first, second] = [items[6], items[7]];
+    const missing = await fakeOrd((res) => res.writeHead(404, { "content-type": "text/plain" }).end("not found"));
+    context.config.ordUrl = missing.url;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    for (let i = 0; i < 5; i++)
+      expect(await expect502(first.inscriptionId)).toBe("The ord server answered 404 for this inscription's content");
+    expect(missing.requests()).toBe(1);
+    expect(await expect502(second.inscriptionId)).toMatch(/404/); // per id
+    expect(missing.requests()).toBe(2);
+    vi.setSystemTime(Date.now() + FAILURE_MEMORY_MS.lasting - 1000);
+    await expect502(first.inscriptionId);
+    expect(missing.requests()).toBe(2);
+    vi.setSystemTime(Date.now() + 2000);
+    await expect502(first.inscriptionId);
+    expect(missing.requests()).toBe(3);
+
+    // A server in trouble is asked again sooner.
+    const failing = await fakeOrd((res) => res.writeHead(503).end());
+    context.config.ordUrl = failing.url;
+    await expect502(first.inscriptionId);
+    await expect502(first.inscriptionId);
+    expect(failing.requests()).toBe(1);
+    vi.setSystemTime(Date.now() + FAILURE_MEMORY_MS.passing + 1000);
+    await expect502(first.inscriptionId);
+    expect(failing.requests()).toBe(2);
+  });
+
+  it("ORD_URL's credentials go as Basic authorization (fetch refuses them in the URL)", async () => {
+    const item = items[1];
+    const png = chain.contentOf(item.inscriptionId)!.body;
+    let seen: string | undefined;
+    const guarded = await fakeOrd((res, req) => {
+      seen = req.headers.authorization;
+      res.writeHead(200, { "content-type": "image/png" }).end(png);
+    });
+    context.config.ordUrl = `http://spooks:p%40ss@${new URL(guarded.url).host}`;
+    expect((await get(item.inscriptionId)).status).toBe(200);
+    expect(seen).toBe(`Basic ${Buffer.from("spooks:p@ss").toString("base64")}`);
   });
 });
 

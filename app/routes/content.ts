@@ -15,6 +15,8 @@ export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 export const loader = apiRoute<Route.LoaderArgs>(async ({ params, context }) => {
   const inscriptionId = params.inscriptionId;
+  // content/* (no id, or a deeper path) is this module too.
+  if (inscriptionId === undefined) throw notFound("Not found");
   if (!isInscriptionId(inscriptionId)) throw badRequest("Malformed inscription id");
   const [item] = await itemsByInscriptionIds(context.sql, [inscriptionId]);
   if (!item) throw notFound("Not a catalogue item");

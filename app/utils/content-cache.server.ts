@@ -6,7 +6,9 @@
  * fetched again. Concurrent first requests for one id share one fetch.
  *
  * Upstream failures (no answer, an error status, too large, not an image) are ContentUnavailable errors,
- * which the route answers 502; nothing is cached for them.
+ * which the route answers 502. Nothing is written to disk for them, but each is remembered in memory for
+ * its ord server and id (FAILURE_MEMORY_MS: a definitive answer for 5 minutes, a server in trouble for 30 s),
+ * so repeated requests for an id that is not a usable picture do not fetch up to CONTENT_MAX_BYTES each time.
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
@@ -30,8 +32,44 @@ export type ContentCacheOptions = {
 
 export type CachedContent = { mediaType: ContentMediaType; bytes: Uint8Array<ArrayBuffer> };
 
-/** The ord server could not give a usable picture (answered 502 by the route). */
-export class ContentUnavailable extends Error {}
+/**
+ * The ord server could not give a usable picture (answered 502 by the route). `lasting`: its answer will not
+ * change (not an image, too large, a 4xx), as opposed to a server in trouble (no answer, cut off, a 5xx).
+ */
+export class ContentUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly lasting = true,
+  ) {
+    super(message);
+  }
+}
+
+/** How long a failure is remembered per ord server and id. */
+export const FAILURE_MEMORY_MS = { lasting: 5 * 60_000, passing: 30_000 };
+const MAX_REMEMBERED_FAILURES = 10_000;
+
+/** Recent failures by `{ordUrl} {id}`, oldest first (a Map keeps insertion order). */
+const failures = new Map<string, { error: ContentUnavailable; until: number }>();
+
+function rememberedFailure(key: string): ContentUnavailable | null {
+  const failure = failures.get(key);
+  if (!failure) return null;
+  if (failure.until > Date.now()) return failure.error;
+  failures.delete(key);
+  return null;
+}
+
+function rememberFailure(key: string, error: ContentUnavailable): void {
+  failures.delete(key);
+  if (failures.size >= MAX_REMEMBERED_FAILURES) failures.delete(failures.keys().next().value!);
+  failures.set(key, { error, until: Date.now() + (error.lasting ? FAILURE_MEMORY_MS.lasting : FAILURE_MEMORY_MS.passing) });
+}
+
+/** Forgets every remembered failure (tests). */
+export function forgetContentFailures(): void {
+  failures.clear();
+}
 
 export const CONTENT_CACHE_FOLDER = "content-cache";
 
@@ -56,9 +94,17 @@ export async function getContent(options: ContentCacheOptions, inscriptionId: st
   const file = path.join(options.dir, inscriptionId);
   const cached = await readCached(file);
   if (cached) return cached;
+  const failureKey = `${options.ordUrl} ${inscriptionId}`;
+  const failed = rememberedFailure(failureKey);
+  if (failed) throw failed;
   let pending = inFlight.get(file);
   if (!pending) {
-    pending = fetchAndStore(options, inscriptionId, file).finally(() => inFlight.delete(file));
+    pending = fetchAndStore(options, inscriptionId, file)
+      .catch((error: unknown) => {
+        if (error instanceof ContentUnavailable && options.ordUrl) rememberFailure(failureKey, error);
+        throw error;
+      })
+      .finally(() => inFlight.delete(file));
     inFlight.set(file, pending);
   }
   return pending;
@@ -95,17 +141,18 @@ async function fetchContent({ ordUrl, maxBytes, timeoutMs }: ContentCacheOptions
   const tooLarge = () => new ContentUnavailable(`The inscription's content is larger than ${formatSize(maxBytes)}`);
   let response: Response;
   try {
-    response = await fetch(`${ordUrl}/content/${inscriptionId}`, {
+    const { url, authorization } = withCredentialsAsHeader(`${ordUrl}/content/${inscriptionId}`);
+    response = await fetch(url, {
       signal: AbortSignal.timeout(timeoutMs),
       redirect: "error",
-      headers: { accept: "image/*" },
+      headers: { accept: "image/*", ...(authorization ? { authorization } : {}) },
     });
   } catch {
-    throw new ContentUnavailable("The ord server did not answer");
+    throw new ContentUnavailable("The ord server did not answer", false);
   }
   if (!response.ok || !response.body) {
     await response.body?.cancel().catch(() => {});
-    throw new ContentUnavailable(`The ord server answered ${response.status} for this inscription's content`);
+    throw new ContentUnavailable(`The ord server answered ${response.status} for this inscription's content`, response.status < 500);
   }
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared > maxBytes) {
@@ -117,7 +164,7 @@ async function fetchContent({ ordUrl, maxBytes, timeoutMs }: ContentCacheOptions
   try {
     read = await readCapped(reader, maxBytes);
   } catch {
-    throw new ContentUnavailable("The ord server's answer was cut off");
+    throw new ContentUnavailable("The ord server's answer was cut off", false);
   }
   if (!("bytes" in read)) {
     await reader.cancel().catch(() => {});
@@ -125,6 +172,16 @@ async function fetchContent({ ordUrl, maxBytes, timeoutMs }: ContentCacheOptions
   }
   if (read.bytes.byteLength === 0) throw new ContentUnavailable("The inscription's content is empty");
   return read.bytes;
+}
+
+/** fetch refuses a URL with credentials (ORD_URL=https://user:pass@…): they go as Basic authorization instead. */
+function withCredentialsAsHeader(text: string): { url: string; authorization?: string } {
+  const url = new URL(text);
+  if (!url.username && !url.password) return { url: text };
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  url.username = "";
+  url.password = "";
+  return { url: url.href, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` };
 }
 
 /** Writes to a temporary name in the same folder, then renames: a reader sees the whole file or none. */

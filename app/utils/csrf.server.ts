@@ -4,7 +4,8 @@
  * - the request must name this site as its `Origin` (or, when a browser sends none, its `Referer`):
  *   anything else, or neither, is 403;
  * - the body must be of the kind the route reads (`application/json`, `multipart/form-data` for the
- *   image upload, a form encoding for the /admin page's own form actions): anything else is 415. A
+ *   image upload, a form encoding for the /admin page's own form actions): anything else is 415; a request
+ *   with no body at all (no Content-Type, no Content-Length or 0) passes, there being nothing to read. A
  *   cross-site page can send only form encodings and text/plain without a CORS preflight, which this
  *   server never grants, so JSON routes cannot be reached from another site at all.
  * Both run before the body is read or anything is changed.
@@ -36,6 +37,11 @@ function originOf(value: string): string | null {
   return URL.canParse(value) ? new URL(value).origin : null;
 }
 
+function hasBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return request.headers.has("transfer-encoding") || (length !== null && length.trim() !== "0");
+}
+
 /** 403 unless the request comes from this site's own pages; 415 unless its body is of `body`'s kind. */
 export function requireSameSiteRequest(request: Request, context: AppLoadContext, body: BodyKind): void {
   const site = siteOf(request, context).origin;
@@ -49,6 +55,8 @@ export function requireSameSiteRequest(request: Request, context: AppLoadContext
     throw forbidden(`Cross-site request refused: a change must carry an Origin (or Referer) naming ${site}`);
   }
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  // A request without a body (a browser's bodiless sign-out) has no type to misread; a route that needs one says so.
+  if (!type && !hasBody(request)) return;
   if (!ACCEPTED[body].includes(type)) {
     throw new Refusal(415, `Send the body as ${DESCRIBED[body]}${type ? ` (got ${type})` : ""}`);
   }

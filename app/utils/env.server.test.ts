@@ -23,7 +23,7 @@ describe("loadConfig", () => {
       databaseUrl: undefined,
       dataDir: path.resolve(".data"),
       port: 3000,
-      host: "0.0.0.0",
+      host: "127.0.0.1",
       demo: true,
       uploadDir: path.resolve(".data", "uploads"),
     });
@@ -129,12 +129,12 @@ describe("loadConfig", () => {
   });
 
   describe("hardening settings (docs/security.md)", () => {
-    it("defaults: no public URL, no trusted proxy, 12 h sessions, 30 and 300 requests a minute", () => {
+    it("defaults: no public URL, no trusted proxy, 12 h sessions, 30, 300, 600 and 600 requests a minute", () => {
       expect(loadConfig({})).toMatchObject({
         publicUrl: undefined,
         trustProxy: false,
         sessionTtlMs: 12 * 3_600_000,
-        rateLimits: { signInPerMin: 30, signedPerMin: 300 },
+        rateLimits: { signInPerMin: 30, signedPerMin: 300, contentPerMin: 600, readsPerMin: 600 },
         imageHosts: [],
       });
     });
@@ -151,10 +151,14 @@ describe("loadConfig", () => {
         "::1",
       ]);
       expect(loadConfig({ SESSION_TTL_HOURS: "0.5" }).sessionTtlMs).toBe(30 * 60_000);
-      expect(loadConfig({ RATE_LIMIT_SIGNIN_PER_MIN: "0", RATE_LIMIT_SIGNED_PER_MIN: "1000" }).rateLimits).toEqual({
-        signInPerMin: 0,
-        signedPerMin: 1000,
-      });
+      expect(
+        loadConfig({
+          RATE_LIMIT_SIGNIN_PER_MIN: "0",
+          RATE_LIMIT_SIGNED_PER_MIN: "1000",
+          RATE_LIMIT_CONTENT_PER_MIN: "5",
+          RATE_LIMIT_READS_PER_MIN: "0",
+        }).rateLimits,
+      ).toEqual({ signInPerMin: 0, signedPerMin: 1000, contentPerMin: 5, readsPerMin: 0 });
       expect(loadConfig({ IMAGE_HOSTS: "https://images.example/x, http://cdn.example:8080" }).imageHosts).toEqual([
         "https://images.example",
         "http://cdn.example:8080",

@@ -108,7 +108,7 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().trim().min(1).optional(),
   DATA_DIR: z.string().trim().min(1).default(".data"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().trim().min(1).default("0.0.0.0"),
+  HOST: z.string().trim().min(1).default("127.0.0.1"),
   ORD_URL: z.url().optional(),
   ORD_CHAIN: z.enum(ORD_CHAINS).default("mainnet"),
   ORD_MAX_BODY_BYTES: z.coerce
@@ -128,6 +128,8 @@ const EnvSchema = z.object({
     .default(12),
   RATE_LIMIT_SIGNIN_PER_MIN: perMinute.default(30),
   RATE_LIMIT_SIGNED_PER_MIN: perMinute.default(300),
+  RATE_LIMIT_CONTENT_PER_MIN: perMinute.default(600),
+  RATE_LIMIT_READS_PER_MIN: perMinute.default(600),
   IMAGE_HOSTS: imageHosts.optional(),
   ITEM_IMAGE_URLS: itemImageUrls.optional(),
   CONTENT_MAX_BYTES: z.coerce
@@ -178,8 +180,8 @@ export type Config = {
   trustProxy: false | number | string[];
   /** How long an admin session lasts (SESSION_TTL_HOURS, default 12 h). */
   sessionTtlMs: number;
-  /** Requests per minute per client IP (0 = off): sign-in and challenge, and other signed actions. */
-  rateLimits: { signInPerMin: number; signedPerMin: number };
+  /** Requests per minute per client IP (0 = off): sign-in and challenge, other signed actions, /content, and the rest. */
+  rateLimits: { signInPerMin: number; signedPerMin: number; contentPerMin: number; readsPerMin: number };
   /** Origins besides the item image hosts (ITEM_IMAGE_URLS) that pictures may be loaded from (IMAGE_HOSTS). */
   imageHosts: string[];
   /** Outside URL templates (`{id}` = inscription id) an item's picture falls back to, in order (ITEM_IMAGE_URLS). */
@@ -247,7 +249,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     trustProxy: e.TRUST_PROXY ?? false,
     sessionTtlMs: Math.round(e.SESSION_TTL_HOURS * 3_600_000),
-    rateLimits: { signInPerMin: e.RATE_LIMIT_SIGNIN_PER_MIN, signedPerMin: e.RATE_LIMIT_SIGNED_PER_MIN },
+    rateLimits: {
+      signInPerMin: e.RATE_LIMIT_SIGNIN_PER_MIN,
+      signedPerMin: e.RATE_LIMIT_SIGNED_PER_MIN,
+      contentPerMin: e.RATE_LIMIT_CONTENT_PER_MIN,
+      readsPerMin: e.RATE_LIMIT_READS_PER_MIN,
+    },
     imageHosts: e.IMAGE_HOSTS ?? [],
     itemImageUrls: e.ITEM_IMAGE_URLS ?? [],
     content: { maxBytes: e.CONTENT_MAX_BYTES, timeoutMs: e.CONTENT_TIMEOUT_MS },

@@ -60,6 +60,25 @@ describe("JSON lines", () => {
     expect(lines.join("")).not.toMatch(/SECRET/);
     expect(json()[0]).toMatchObject({ req: { headers: { cookie: "[redacted]" } }, body: { address: "D-public", signature: "[redacted]" } });
   });
+
+  it("never carry tokens, keys, or the credentials of a URL (ORD_URL, DATABASE_URL), in fields, texts or errors", () => {
+    const { logger, lines, json } = capture("indexer", { logLevel: "info" });
+    const ordUrl = "https://spooks:SECRET-7@ord.example:8443/";
+    logger.warn({
+      msg: `the ord server at ${ordUrl} has no /inscriptions/validate`,
+      ord: ordUrl,
+      token: "SECRET-8",
+      session: { token: "SECRET-9", address: "D-public" },
+      wallet: { privateKeyHex: "SECRET-10" },
+      urls: ["postgres://spooks:SECRET-11@db:5432/spooks"],
+      err: new Error(`connect ECONNREFUSED ${ordUrl}`, { cause: new Error("postgres://u:SECRET-12@db/x") }),
+    });
+    expect(lines.join("")).not.toMatch(/SECRET/);
+    const [line] = json();
+    expect(line.ord).toBe("https://[redacted]@ord.example:8443/");
+    expect(line.session).toEqual({ token: "[redacted]", address: "D-public" });
+    expect((line.err as { message: string }).message).toMatch(/^connect ECONNREFUSED https:\/\/\[redacted\]@ord\.example:8443\//);
+  });
 });
 
 describe("LOG_LEVEL", () => {

@@ -7,6 +7,7 @@ import { isDogecoinAddress } from "../../app/domain/address.ts";
 import { now } from "../../app/domain/clock.ts";
 import { badRequest, conflict, notFound } from "../../app/domain/errors.ts";
 import { drawWinner, isGiveawayOpen, newDrawSeed, winningTicket } from "../../app/domain/giveaways.ts";
+import { IMAGE_URL_RULE, isGiveawayImageUrl } from "../../app/domain/image-url.ts";
 import { UNITS_PER_POINT, unitsToPoints } from "../../app/domain/rewards.ts";
 import { createGiveawaySchema, MAX_TICKETS, MESSAGES } from "../../app/domain/validation.ts";
 import type { Queryable, TransactionSql } from "../client.server.ts";
@@ -72,14 +73,10 @@ export type DrawResult = {
   totalTickets: number;
 };
 
-const IMAGE_URL_PATTERN = /^(\/(?!\/)|https?:\/\/)\S+$/;
-
 function requireImageUrl(imageUrl: unknown): string {
   const text = typeof imageUrl === "string" ? imageUrl.trim() : "";
   if (!text) throw badRequest(MESSAGES.missingFields);
-  if (text.length > 2000 || !IMAGE_URL_PATTERN.test(text)) {
-    throw badRequest("Image URL must be a site path (/uploads/…) or an http(s) URL");
-  }
+  if (!isGiveawayImageUrl(text)) throw badRequest(IMAGE_URL_RULE);
   return text;
 }
 

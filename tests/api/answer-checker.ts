@@ -26,7 +26,7 @@ export class AnswerCheckError extends Error {}
 /** The documentation itself: served JSON, not part of the contract it describes. */
 const DOCUMENTATION_ROUTES = new Set(["api/openapi.json", "api/docs", "api/docs/:asset"]);
 
-const API_CATCH_ALL = "api/*";
+const CATCH_ALLS = new Set(["api/*", "content/*"]);
 
 type RouteConfig = { file: string; path?: string; index?: boolean; children?: RouteConfig[] };
 
@@ -55,13 +55,13 @@ export function openApiPathOf(routePattern: string): string {
   return `/${routePattern.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`;
 }
 
-/** Every /api route pattern of app/routes.ts (the catch-all included). */
+/** Every /api route pattern of app/routes.ts (the catch-all included), and /content's. */
 export function apiRoutePatterns(): { pattern: string; file: string }[] {
   const found: { pattern: string; file: string }[] = [];
   const walk = (entries: readonly RouteConfig[], prefix: string) => {
     for (const entry of entries) {
       const pattern = [prefix, entry.path].filter(Boolean).join("/");
-      if (pattern.startsWith("api/") && !entry.children) found.push({ pattern, file: entry.file });
+      if ((pattern.startsWith("api/") || pattern.startsWith("content/")) && !entry.children) found.push({ pattern, file: entry.file });
       if (entry.children) walk(entry.children, pattern);
     }
   };
@@ -73,7 +73,7 @@ export function isDocumentationRoute(pattern: string): boolean {
   return DOCUMENTATION_ROUTES.has(pattern);
 }
 
-export const isApiCatchAll = (pattern: string) => pattern === API_CATCH_ALL;
+export const isApiCatchAll = (pattern: string) => CATCH_ALLS.has(pattern);
 
 type Operation = { responses?: Record<string, { content?: Record<string, unknown> }> };
 
@@ -145,7 +145,7 @@ export function createAnswerChecker(document: OpenApiDocument): AnswerChecker {
     const method = answer.method.toLowerCase();
     if (method === "head") return; // no body to check
     const pathname = new URL(answer.path, "http://api.invalid").pathname;
-    if (!/^\/api(\/|$)/i.test(pathname)) return;
+    if (!/^\/(api|content)(\/|$)/i.test(pathname)) return;
     const pattern = routePatternOf(pathname);
     if (pattern === undefined || isDocumentationRoute(pattern)) return;
     if (isApiCatchAll(pattern)) return expectRefusal(answer, [404], "no route claims this path");
@@ -178,6 +178,7 @@ export function createAnswerChecker(document: OpenApiDocument): AnswerChecker {
         `the documented ${mediaType} schema of ${answer.method} ${template} ${answer.status}`,
       );
     }
+    if (!response.content["application/json"]) return; // a picture's bytes (image/*)
     expectJson(answer);
     expectBody(
       validatorAt("paths", template, method, "responses", String(answer.status), "content", "application/json", "schema"),
@@ -190,7 +191,8 @@ export function createAnswerChecker(document: OpenApiDocument): AnswerChecker {
     for (const [template, pathItem] of Object.entries(paths)) {
       for (const [method, operation] of Object.entries(pathItem)) {
         for (const [status, response] of Object.entries(operation.responses ?? {})) {
-          if (response.content) validatorAt("paths", template, method, "responses", status, "content", "application/json", "schema");
+          if (response.content?.["application/json"])
+            validatorAt("paths", template, method, "responses", status, "content", "application/json", "schema");
         }
       }
     }

@@ -207,6 +207,8 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
         ...common,
         PUBLIC_URL: proxy.url,
         TRUST_PROXY: "loopback",
+        // The reads streamed through the kill come from one client faster than a person: no general limit here.
+        RATE_LIMIT_READS_PER_MIN: "0",
         HOST: "127.0.0.1",
         PORT: String(port),
         DATA_DIR: path.join(dataDir, replicaName),

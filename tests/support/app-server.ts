@@ -98,6 +98,9 @@ export async function startTestServer({
     DATA_DIR: dataDir,
     ORD_URL: "http://127.0.0.1:9",
     ADMIN_ADDRESS: adminAddress,
+    // A test file sends its requests from one address, faster than a person: the general limits are off unless a test sets them.
+    RATE_LIMIT_READS_PER_MIN: "0",
+    RATE_LIMIT_CONTENT_PER_MIN: "0",
     ...env,
   });
   const context: AppContext = { sql, config: { ...config, adminAddress }, demoWallets };

@@ -6,6 +6,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { addPointsSchema, addressSchema, createGiveawaySchema, createProposalSchema, MESSAGES } from "../../domain/validation.ts";
+import { IMAGE_URL_RULE, isGiveawayImageUrl } from "../../domain/image-url.ts";
 
 export const ADMIN_MESSAGES = {
   noAddress: "Please select a user address first",
@@ -31,7 +32,9 @@ export const clearPointsFormSchema = intent("clear-points").extend({ address: se
 export const recalculatePointsFormSchema = intent("recalculate-points");
 export const resetNegativeFormSchema = intent("reset-negative-balances");
 
-export const createGiveawayFormSchema = intent("create-giveaway").and(createGiveawaySchema);
+export const createGiveawayFormSchema = intent("create-giveaway").and(
+  createGiveawaySchema.refine((giveaway) => isGiveawayImageUrl(giveaway.imageUrl), { message: IMAGE_URL_RULE, path: ["imageUrl"] }),
+);
 
 export const toggleGiveawayFormSchema = intent("toggle-giveaway").extend({
   giveawayId: recordId("Giveaway"),
@@ -40,7 +43,7 @@ export const toggleGiveawayFormSchema = intent("toggle-giveaway").extend({
 
 export const updateImageFormSchema = intent("update-image").extend({
   giveawayId: recordId("Giveaway"),
-  imageUrl: z.string({ error: ADMIN_MESSAGES.noImage }).trim().min(1, ADMIN_MESSAGES.noImage),
+  imageUrl: z.string({ error: ADMIN_MESSAGES.noImage }).trim().min(1, ADMIN_MESSAGES.noImage).refine(isGiveawayImageUrl, IMAGE_URL_RULE),
 });
 
 export const selectWinnerFormSchema = intent("select-winner").extend({ giveawayId: recordId("Giveaway") });

@@ -8,8 +8,7 @@ import { Link } from "react-router";
 import type { PointsHistory } from "../api/points.ts";
 import { BalanceChart } from "../components/history/balance-chart.tsx";
 import { balanceLine, formatDelta, formatHistoryPoints, groupByDay, type HistoryDay } from "../components/history/days.ts";
-import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
-import { WalletIcon } from "../components/icons.tsx";
+import { ConnectWalletPrompt } from "../components/layout/connect-wallet-prompt.tsx";
 import { Alert, AlertDescription, AlertTitle } from "../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../components/ui/button.tsx";
 import { Card } from "../components/ui/card.tsx";
@@ -48,28 +47,9 @@ export default function PointsHistoryPage() {
 }
 
 function ConnectPrompt() {
-  const wallet = useWallet();
   return (
     <div className="mx-auto grid w-full max-w-2xl gap-6">
-      <Alert>
-        <AlertTitle>Connect Wallet</AlertTitle>
-        <AlertDescription>Connect your MyDoge wallet to see your points history.</AlertDescription>
-      </Alert>
-      <div className="flex justify-center">
-        {wallet.status === "detecting" ? (
-          <Skeleton className="h-12 w-48" />
-        ) : wallet.hasExtension ? (
-          <Button
-            size="lg"
-            disabled={wallet.loading}
-            onClick={() => void wallet.connect({ failureDescription: "Failed to connect to MyDoge wallet. Please try again." })}
-          >
-            <WalletIcon /> Connect Wallet
-          </Button>
-        ) : (
-          <InstallWalletLink />
-        )}
-      </div>
+      <ConnectWalletPrompt description="Connect your MyDoge wallet to see your points history." />
     </div>
   );
 }

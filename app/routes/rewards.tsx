@@ -1,16 +1,14 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
+import { ConnectWalletPrompt } from "../components/layout/connect-wallet-prompt.tsx";
 import { ENTER_DIALOG_DELAY_MS, EnterGiveawayDialog } from "../components/rewards/enter-dialog.tsx";
 import { EntryCard } from "../components/rewards/entry-card.tsx";
 import { GiveawayCard } from "../components/rewards/giveaway-card.tsx";
 import { GiveawayImage } from "../components/rewards/giveaway-image.tsx";
 import { PointsBanner } from "../components/rewards/points-banner.tsx";
 import { useNow } from "../components/rewards/use-now.ts";
-import { GhostIcon, TicketIcon, WalletIcon } from "../components/icons.tsx";
-import { Alert, AlertDescription, AlertTitle } from "../components/ui/alert.tsx";
+import { GhostIcon, TicketIcon } from "../components/icons.tsx";
 import { Badge } from "../components/ui/badge.tsx";
-import { Button } from "../components/ui/button.tsx";
 import { Card } from "../components/ui/card.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "../components/ui/dialog.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
@@ -35,7 +33,6 @@ export default function RewardsPage() {
 }
 
 function DisconnectedRewards() {
-  const wallet = useWallet();
   return (
     <div className="mx-auto grid max-w-2xl gap-6 py-6">
       <div className="text-center">
@@ -43,25 +40,7 @@ function DisconnectedRewards() {
         <h1 className="mt-3 text-3xl font-bold tracking-tight text-white">Spook Rewards</h1>
         <p className="mt-2 text-zinc-400">Spend the Spook Points your staked Spooks earn on giveaway tickets.</p>
       </div>
-      <Alert>
-        <AlertTitle>Connect Wallet</AlertTitle>
-        <AlertDescription>Connect your MyDoge wallet to see your points and enter giveaways.</AlertDescription>
-      </Alert>
-      <div className="flex justify-center">
-        {wallet.status === "detecting" ? (
-          <Skeleton className="h-12 w-48" />
-        ) : wallet.hasExtension ? (
-          <Button
-            size="lg"
-            disabled={wallet.loading}
-            onClick={() => void wallet.connect({ failureDescription: "Failed to connect to MyDoge wallet. Please try again." })}
-          >
-            <WalletIcon /> Connect Wallet
-          </Button>
-        ) : (
-          <InstallWalletLink />
-        )}
-      </div>
+      <ConnectWalletPrompt description="Connect your MyDoge wallet to see your points and enter giveaways." />
     </div>
   );
 }

@@ -14,7 +14,6 @@
  * seed and path, and `FUZZ_SEED=… FUZZ_RUNS=… npx vitest run tests/api/fuzz.test.ts` replays it.
  */
 import fc from "fast-check";
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { API_ROUTES } from "../../app/api/index.ts";
@@ -22,6 +21,7 @@ import type { RouteContract } from "../../app/api/kit.ts";
 import { bulkStakeMessage, entryMessage, stakeMessage, voteMessage } from "../../app/domain/messages.ts";
 import { startTestServer, type TestServer } from "../support/app-server.ts";
 import { giveItems, givePoints, minutesFromNow, newWallet, spooks, useApi, type Wallet } from "./support.ts";
+import { sendRaw } from "../support/raw-http.ts";
 
 const ctx = useApi();
 
@@ -309,29 +309,7 @@ function queryString(query: unknown): string {
   return text ? `?${text}` : "";
 }
 
-type Answer = { status: number; type: string; body: unknown };
-
-function send({ method, target, headers, body }: FuzzRequest): Promise<Answer> {
-  const { hostname, port } = new URL(server.url);
-  const sized = body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname, port, method, path: target, headers: sized }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => {
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // not JSON: the property below says so
-        }
-        resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] ?? "", body: parsed });
-      });
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const send = ({ method, target, headers, body }: FuzzRequest) => sendRaw(server.url, method, target, headers, body);
 
 /** One digest per money-like table: any change to any row changes it. */
 async function snapshot(): Promise<Record<string, string>> {

@@ -3,9 +3,9 @@
  * image URLs only from /uploads/ or https hosts, never with a backslash; and every answer JSON with a
  * `message`, Express's own fallbacks included (a missing file, a method nothing answers, a malformed body).
  */
-import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { IMAGE_URL_RULE } from "../../app/domain/image-url.ts";
+import { sendRaw } from "../support/raw-http.ts";
 import { minutesFromNow, signIn, useApi, type LooseJson } from "./support.ts";
 
 const ctx = useApi();
@@ -13,27 +13,8 @@ const ctx = useApi();
 type Answer = { status: number; type: string; body: LooseJson; allow?: string };
 
 /** Sends exactly these headers and target (no Content-Type or body unless given). */
-function send(method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
-  const { hostname, port } = new URL(ctx.url);
-  const sized = body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname, port, method, path: target, headers: sized }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => {
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] ?? "", body: parsed, allow: res.headers.allow });
-      });
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const send = (method: string, target: string, headers: Record<string, string> = {}, body?: string) =>
+  sendRaw(ctx.url, method, target, headers, body) as Promise<Answer>;
 
 describe("sign-out", () => {
   it("works with no body and no Content-Type, as a browser's DELETE sends it; the session is revoked", async () => {

@@ -4,8 +4,8 @@
  * case, `.data`); a path cannot choose the host the request is answered as; two servers on one database
  * share one count; item pictures and the general reads have limits of their own, the probes none.
  */
-import http from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
+import { sendRaw } from "../support/raw-http.ts";
 import { startTestServer, type TestServer } from "../support/app-server.ts";
 import { useApi, type LooseJson } from "./support.ts";
 
@@ -25,26 +25,8 @@ async function serverWith(env: Record<string, string>): Promise<TestServer> {
 type Answer = { status: number; body: LooseJson };
 
 /** Sends `target` exactly as written (no URL resolution: `//x/…` and `%73` reach the server as they are). */
-function send(base: string, method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname, port, method, path: target, headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => {
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
-      });
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const send = (base: string, method: string, target: string, headers: Record<string, string> = {}, body?: string) =>
+  sendRaw(base, method, target, headers, body) as Promise<Answer>;
 
 describe("a request counts against the route it reaches", () => {
   it("sign-in: after the plain path's 429, the encoded, `//host`, upper-case and .data spellings are refused too", async () => {

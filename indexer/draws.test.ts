@@ -45,7 +45,7 @@ const pass = () => runDrawPass({ sql: db.sql, chain: client });
 async function enteredGiveaway(winners = 2) {
   const giveaway = await createGiveaway(
     db.sql,
-    { title: `Draw ${run}`, description: "d", imageUrl: "/x.png", pointsCost: 1, endDate: at(1), winners },
+    { title: `Draw ${run}`, description: "d", imageUrl: "/uploads/x.png", pointsCost: 1, endDate: at(1), winners },
     SYSTEM,
   );
   for (const [index, tickets] of [3, 5, 7].entries()) {
@@ -136,7 +136,7 @@ describe("the indexer's draw pass", () => {
   it("selecting winners closes entries at once; with no entries the draw has no winner", async () => {
     const giveaway = await createGiveaway(
       db.sql,
-      { title: `Empty ${run}`, description: "d", imageUrl: "/x.png", pointsCost: 1, endDate: at(5), winners: 3 },
+      { title: `Empty ${run}`, description: "d", imageUrl: "/uploads/x.png", pointsCost: 1, endDate: at(5), winners: 3 },
       SYSTEM,
     );
     const count = chain.blockCount();

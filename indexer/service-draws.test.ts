@@ -32,7 +32,7 @@ afterAll(async () => {
 async function giveawayWithEntries(title: string, endInMs: number): Promise<number> {
   const giveaway = await createGiveaway(
     db.sql,
-    { title, description: "d", imageUrl: "/x.png", pointsCost: 1, endDate: new Date(Date.now() + endInMs), winners: 2 },
+    { title, description: "d", imageUrl: "/uploads/x.png", pointsCost: 1, endDate: new Date(Date.now() + endInMs), winners: 2 },
     SYSTEM,
   );
   for (const label of ["a", "b", "c"]) {

@@ -14,6 +14,7 @@ import { addPoints } from "../db/queries/points.server.ts";
 import { createGiveaway } from "../db/queries/giveaways.server.ts";
 import { createProposal } from "../db/queries/proposals.server.ts";
 import { HOUR_MS, now } from "../app/domain/clock.ts";
+import { saveImageUpload } from "../app/utils/uploads.server.ts";
 import { demoOwners, startSimulatedChain, type SimulatedChain } from "../indexer/simulated-chain.server.ts";
 
 export const DEMO_ITEMS_PER_COLLECTION = 12;
@@ -43,13 +44,21 @@ export function loadDemoWallets(dataDir: string): DemoWallet[] {
 
 export type Demo = { wallets: DemoWallet[]; holder: DemoWallet; admin: DemoWallet; chain: SimulatedChain };
 
-export async function startDemo(sql: Sql, dataDir: string): Promise<Demo> {
+export type DemoFolders = {
+  dataDir: string;
+  uploadDir: string;
+  /** Where the site's static files are (`public/` in a checkout, the build's `client/`): the first that has the picture. */
+  staticDirs: string[];
+};
+
+export async function startDemo(sql: Sql, { dataDir, uploadDir, staticDirs }: DemoFolders): Promise<Demo> {
   const wallets = loadDemoWallets(dataDir);
   const [holder, admin] = wallets;
   const catalogue = demoCatalogue();
   if ((await countItems(sql)) === 0) {
     await importCatalogue(sql, catalogue);
-    await seedDemoActivity(sql, holder.address, catalogue);
+    const picture = await uploadDemoPicture(uploadDir, staticDirs);
+    await seedDemoActivity(sql, holder.address, catalogue, picture);
   }
   const chain = await startSimulatedChain({
     owners: demoOwners(catalogue, holder.address, DEMO_ITEMS_PER_COLLECTION),
@@ -59,6 +68,14 @@ export async function startDemo(sql: Sql, dataDir: string): Promise<Demo> {
 }
 
 const DEMO_STAKED_ITEMS = 3;
+const DEMO_PICTURE = "demo/giveaway.png";
+
+/** The demo giveaway's picture, saved as an upload is: a giveaway's picture comes from /uploads/ or https. */
+async function uploadDemoPicture(uploadDir: string, staticDirs: string[]): Promise<string> {
+  const file = staticDirs.map((dir) => path.join(dir, DEMO_PICTURE)).find((candidate) => fs.existsSync(candidate));
+  if (!file) throw new Error(`the demo picture ${DEMO_PICTURE} is in none of ${staticDirs.join(", ")}`);
+  return (await saveImageUpload(uploadDir, fs.readFileSync(file))).filePath;
+}
 const SYSTEM = { kind: "system" } as const;
 
 /**
@@ -66,7 +83,7 @@ const SYSTEM = { kind: "system" } as const;
  * since three hours ago (the indexer credits those hours at start), a giveaway is open and a proposal
  * opens a minute after start (its voting power snapshot is taken then).
  */
-async function seedDemoActivity(sql: Sql, holder: string, catalogue: { inscriptionId: string }[]): Promise<void> {
+async function seedDemoActivity(sql: Sql, holder: string, catalogue: { inscriptionId: string }[], imageUrl: string): Promise<void> {
   const start = now();
   const stakedSince = new Date(Math.floor(start.getTime() / HOUR_MS) * HOUR_MS - 3 * HOUR_MS);
   const staked = catalogue.slice(0, DEMO_STAKED_ITEMS).map((item) => item.inscriptionId);
@@ -79,7 +96,7 @@ async function seedDemoActivity(sql: Sql, holder: string, catalogue: { inscripti
     {
       title: "Haunted Hoodie",
       description: "A glow-in-the-dark Spooks hoodie, shipped anywhere. One winner, drawn fairly from all tickets.",
-      imageUrl: "/demo/giveaway.svg",
+      imageUrl,
       pointsCost: 100,
       endDate: new Date(start.getTime() + 7 * 24 * HOUR_MS),
     },

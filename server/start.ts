@@ -9,7 +9,7 @@ import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
 import { checkWebServerConfig, loadConfig } from "../app/utils/env.server.ts";
 import { createLogger } from "../app/utils/logger.server.ts";
-import { appVersion } from "../app/utils/project-root.server.ts";
+import { appVersion, projectRoot } from "../app/utils/project-root.server.ts";
 import { openDatabase, type Database } from "../db/client.server.ts";
 import { migrate } from "../db/migrate.server.ts";
 import { startIndexer } from "../indexer/service.server.ts";
@@ -58,7 +58,11 @@ async function main() {
 
     let demo: Demo | null = null;
     if (config.demo) {
-      demo = await startDemo(db.sql, config.dataDir);
+      demo = await startDemo(db.sql, {
+        dataDir: config.dataDir,
+        uploadDir: config.uploadDir,
+        staticDirs: [path.join(projectRoot(import.meta.dirname), "public"), path.join(buildDir, "client")],
+      });
       cleanups.unshift(() => demo!.chain.close());
       logger.info({ msg: "demo mode", chain: demo.chain.url, holder: demo.holder.address, admin: demo.admin.address });
     }

@@ -57,7 +57,7 @@ describe("a documented route", () => {
 
   it("refuses a status the route does not document, listing the ones it does", () => {
     const message = refusal(answer({ status: 404, body: { message: "Not found" } }));
-    expect(message).toContain("answered 404, which GET /api/rewards/{address} does not document (it documents 200, 400, 500, 503)");
+    expect(message).toContain("answered 404, which GET /api/rewards/{address} does not document (it documents 200, 400, 429, 500, 503)");
     expect(refusal(answer({ status: 201 }))).toContain("does not document");
   });
 

@@ -23,21 +23,30 @@ export async function insertChallenge(sql: Queryable, challenge: Omit<StoredChal
 export const AUTH_CLEANUP_BATCH = 500;
 
 /**
- * Deletes up to `limit` expired challenges and up to `limit` expired sessions (revoked ones go when they
- * expire), oldest first, through the expires_at indexes (migration 0004): the cost is that of the rows
- * removed, never of the table's size. Answers how many of each went.
+ * Deletes up to `limit` expired challenges, oldest first, through the expires_at index (migration 0004): the
+ * cost is that of the rows removed, never of the table's size. Answers how many went.
  */
+export async function deleteExpiredChallenges(sql: Queryable, at: Date, limit: number): Promise<{ count: number }> {
+  return sql`
+    delete from auth_challenges where nonce in (
+      select nonce from auth_challenges where expires_at <= ${at} order by expires_at limit ${limit})`;
+}
+
+/** The same for sessions (revoked ones go when they expire). */
+export async function deleteExpiredSessions(sql: Queryable, at: Date, limit: number): Promise<{ count: number }> {
+  return sql`
+    delete from sessions where token_hash in (
+      select token_hash from sessions where expires_at <= ${at} order by expires_at limit ${limit})`;
+}
+
+/** One bounded clean-up of both (up to `limit` rows of each), as a sign-in challenge does it. */
 export async function deleteExpiredAuthRows(
   sql: Queryable,
   at: Date,
   limit = AUTH_CLEANUP_BATCH,
 ): Promise<{ challenges: number; sessions: number }> {
-  const challenges = await sql`
-    delete from auth_challenges where nonce in (
-      select nonce from auth_challenges where expires_at <= ${at} order by expires_at limit ${limit})`;
-  const sessions = await sql`
-    delete from sessions where token_hash in (
-      select token_hash from sessions where expires_at <= ${at} order by expires_at limit ${limit})`;
+  const challenges = await deleteExpiredChallenges(sql, at, limit);
+  const sessions = await deleteExpiredSessions(sql, at, limit);
   return { challenges: challenges.count, sessions: sessions.count };
 }
 

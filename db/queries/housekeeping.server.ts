@@ -6,6 +6,7 @@
  */
 import { SYNC_RUN_RETENTION_MS, USED_SIGNATURE_RETENTION_MS } from "../../app/domain/retention.ts";
 import type { Queryable } from "../client.server.ts";
+import { deleteExpiredChallenges, deleteExpiredSessions } from "./auth.server.ts";
 
 export const HOUSEKEEPING_BATCH = 1000;
 
@@ -26,18 +27,8 @@ async function inBatches(deleteBatch: (limit: number) => Promise<{ count: number
 export async function pruneExpired(sql: Queryable, at: Date, batch = HOUSEKEEPING_BATCH): Promise<Pruned> {
   const signaturesBefore = new Date(at.getTime() - USED_SIGNATURE_RETENTION_MS);
   const runsBefore = new Date(at.getTime() - SYNC_RUN_RETENTION_MS);
-  const challenges = await inBatches(
-    (limit) => sql`
-      delete from auth_challenges where nonce in (
-        select nonce from auth_challenges where expires_at <= ${at} order by expires_at limit ${limit})`,
-    batch,
-  );
-  const sessions = await inBatches(
-    (limit) => sql`
-      delete from sessions where token_hash in (
-        select token_hash from sessions where expires_at <= ${at} order by expires_at limit ${limit})`,
-    batch,
-  );
+  const challenges = await inBatches((limit) => deleteExpiredChallenges(sql, at, limit), batch);
+  const sessions = await inBatches((limit) => deleteExpiredSessions(sql, at, limit), batch);
   const usedSignatures = await inBatches(
     (limit) => sql`
       delete from used_signatures where (address, message_sha256) in (

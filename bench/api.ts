@@ -18,12 +18,12 @@ import { Worker } from "node:worker_threads";
 import { ADDRESS_VERSIONS } from "../app/domain/address.ts";
 import { bulkStakeMessage } from "../app/domain/messages.ts";
 import { addressOfPrivateKey, newPrivateKey, signMessage } from "../app/domain/signature.ts";
-import { createSql, type Sql } from "../db/client.server.ts";
+import type { Sql } from "../db/client.server.ts";
 import { demoCatalogue } from "../db/demo-catalogue.ts";
-import { migrate } from "../db/migrate.server.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
 import { startTestServer } from "../tests/support/app-server.ts";
 import { exportFigures, HISTORY_WALLETS, LONG_HISTORY, ROWS_PER_HISTORY_WALLET, seedHistories } from "./history.ts";
+import { withBenchDatabase } from "./bench-database.ts";
 
 const WALLETS = 100_000;
 const ENDED_STAKES = 200_000;
@@ -40,12 +40,6 @@ function randomAddress(): string {
   payload[0] = ADDRESS_VERSIONS.mainnet;
   payload.set(randomBytes(20), 1);
   return base58check.encode(payload);
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 type Seeded = { wallets: string[]; holders: string[]; whale: { key: Uint8Array; address: string } };
@@ -191,53 +185,46 @@ async function stakeAll(origin: string, whale: Seeded["whale"], sql: Sql): Promi
 }
 
 export async function run(): Promise<void> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const name = `spooks_bench_api_${process.pid}`;
-  const admin = createSql(adminUrl, { max: 1 });
-  await admin.unsafe(`create database "${name}"`);
-  const sql = createSql(withDatabase(adminUrl, name), { max: 10 });
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  try {
-    await migrate(sql);
-    console.log(
-      `seeding ${WALLETS.toLocaleString("en-US")} wallets with points, ${ENDED_STAKES.toLocaleString("en-US")} past stakes, the 1,883-item catalogue…`,
-    );
-    const seeded = await seed(sql);
-    console.log(
-      `seeding ${HISTORY_WALLETS} histories of ${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries and one of ${LONG_HISTORY.toLocaleString("en-US")}…`,
-    );
-    const histories = await seedHistories(sql);
-    await sql`vacuum analyze points_ledger`;
-    console.log("building and starting the app…");
-    server = await startTestServer({ sql, adminAddress: seeded.whale.address });
-    const pick = (list: string[], n: number) => Array.from({ length: n }, (_, i) => list[(i * 7907) % list.length]);
-    const rewardsPaths = pick(seeded.wallets, 2000).map((address) => `/api/rewards/${address}`);
-    const walletPaths = seeded.holders.map((address) => `/api/wallet-doginals/${address}`);
-    console.log(
-      `HTTP load: ${CONCURRENCY} concurrent keep-alive clients in a worker thread, ${DURATION_MS / 1000} s per route after ${WARMUP_MS / 1000} s warm-up:`,
-    );
-    printRow("GET /api/unknown (JSON 404, no database)", await load(server.url, ["/api/unknown"]).then((r) => ({ ...r, errors: 0 })));
-    printRow("GET /api/health (trivial JSON route)", await load(server.url, ["/api/health"]));
-    printRow("GET /api/rewards/{address} (2,000 wallets)", await load(server.url, rewardsPaths));
-    printRow(`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, await load(server.url, walletPaths));
-    printRow("GET /api/leaderboard (top 100)", await load(server.url, ["/api/leaderboard"]));
-    const historyPaths = histories.wallets.map((address) => `/api/points/${address}/history`);
-    printRow(
-      `GET /api/points/{address}/history (${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries)`,
-      await load(server.url, historyPaths),
-    );
-    printRow(
-      `  … first page of ${LONG_HISTORY.toLocaleString("en-US")} entries`,
-      await load(server.url, [`/api/points/${histories.long}/history`]),
-    );
-    await exportFigures(server.url, sql, histories.long);
-    await stakeAll(server.url, seeded.whale, sql);
-  } finally {
-    await server?.close();
-    await sql.end({ timeout: 5 });
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
+  await withBenchDatabase("api", 10, async (sql) => {
+    let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+    try {
+      console.log(
+        `seeding ${WALLETS.toLocaleString("en-US")} wallets with points, ${ENDED_STAKES.toLocaleString("en-US")} past stakes, the 1,883-item catalogue…`,
+      );
+      const seeded = await seed(sql);
+      console.log(
+        `seeding ${HISTORY_WALLETS} histories of ${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries and one of ${LONG_HISTORY.toLocaleString("en-US")}…`,
+      );
+      const histories = await seedHistories(sql);
+      await sql`vacuum analyze points_ledger`;
+      console.log("building and starting the app…");
+      server = await startTestServer({ sql, adminAddress: seeded.whale.address });
+      const pick = (list: string[], n: number) => Array.from({ length: n }, (_, i) => list[(i * 7907) % list.length]);
+      const rewardsPaths = pick(seeded.wallets, 2000).map((address) => `/api/rewards/${address}`);
+      const walletPaths = seeded.holders.map((address) => `/api/wallet-doginals/${address}`);
+      console.log(
+        `HTTP load: ${CONCURRENCY} concurrent keep-alive clients in a worker thread, ${DURATION_MS / 1000} s per route after ${WARMUP_MS / 1000} s warm-up:`,
+      );
+      printRow("GET /api/unknown (JSON 404, no database)", await load(server.url, ["/api/unknown"]).then((r) => ({ ...r, errors: 0 })));
+      printRow("GET /api/health (trivial JSON route)", await load(server.url, ["/api/health"]));
+      printRow("GET /api/rewards/{address} (2,000 wallets)", await load(server.url, rewardsPaths));
+      printRow(`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, await load(server.url, walletPaths));
+      printRow("GET /api/leaderboard (top 100)", await load(server.url, ["/api/leaderboard"]));
+      const historyPaths = histories.wallets.map((address) => `/api/points/${address}/history`);
+      printRow(
+        `GET /api/points/{address}/history (${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries)`,
+        await load(server.url, historyPaths),
+      );
+      printRow(
+        `  … first page of ${LONG_HISTORY.toLocaleString("en-US")} entries`,
+        await load(server.url, [`/api/points/${histories.long}/history`]),
+      );
+      await exportFigures(server.url, sql, histories.long);
+      await stakeAll(server.url, seeded.whale, sql);
+    } finally {
+      await server?.close();
+    }
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

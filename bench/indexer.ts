@@ -11,14 +11,14 @@
  */
 import { pathToFileURL } from "node:url";
 import { HOUR_MS } from "../app/domain/clock.ts";
-import { createSql, type Sql } from "../db/client.server.ts";
+import type { Sql } from "../db/client.server.ts";
 import { demoCatalogue } from "../db/demo-catalogue.ts";
-import { migrate } from "../db/migrate.server.ts";
 import { creditHour } from "../db/queries/accrual.server.ts";
 import { createOrdClient, OrdError, type OrdClient } from "../indexer/ord-client.server.ts";
 import { demoOtherHolders, startSimulatedChain, type SimulatedChain } from "../indexer/simulated-chain.server.ts";
 import { syncOnce, type SyncReport } from "../indexer/sync.server.ts";
 import { indexerConfig, testAddress } from "../indexer/test-support.ts";
+import { withBenchDatabase } from "./bench-database.ts";
 
 const STAKES = 1_000_000;
 const WALLETS = 100_000;
@@ -33,12 +33,6 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await work();
   return performance.now() - started;
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 async function seedStakes(sql: Sql): Promise<void> {
@@ -202,20 +196,10 @@ async function benchSync(sql: Sql): Promise<void> {
 }
 
 export async function run(): Promise<void> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const name = `spooks_bench_indexer_${process.pid}`;
-  const admin = createSql(adminUrl, { max: 1 });
-  await admin.unsafe(`create database "${name}"`);
-  const sql = createSql(withDatabase(adminUrl, name), { max: 10 });
-  try {
-    await migrate(sql);
+  await withBenchDatabase("indexer", 10, async (sql) => {
     await benchSync(sql);
     await benchAccrual(sql);
-  } finally {
-    await sql.end({ timeout: 5 });
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

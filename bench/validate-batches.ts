@@ -13,8 +13,7 @@
  * Standalone: `node --import tsx bench/validate-batches.ts`.
  */
 import { pathToFileURL } from "node:url";
-import { createSql, type Sql } from "../db/client.server.ts";
-import { migrate } from "../db/migrate.server.ts";
+import type { Sql } from "../db/client.server.ts";
 import {
   createOrdClient,
   OrdError,
@@ -26,18 +25,13 @@ import {
 import { demoOtherHolders, startSimulatedChain, type SimulatedChain } from "../indexer/simulated-chain.server.ts";
 import { syncOnce } from "../indexer/sync.server.ts";
 import { indexerConfig, testAddress } from "../indexer/test-support.ts";
+import { withBenchDatabase } from "./bench-database.ts";
 
 const ITEMS = 1_883;
 const CONTENT_BYTES = 20_000;
 const READ_TIMEOUT_MS = 5_000;
 const RETRIES = 2;
 const NODE_LATENCIES_MS = [0, 5, 20];
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
 
 async function seedCatalogue(sql: Sql): Promise<Map<string, string>> {
   await sql`
@@ -150,19 +144,7 @@ async function benchValidate(sql: Sql): Promise<void> {
 }
 
 export async function run(): Promise<void> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const name = `spooks_bench_validate_${process.pid}`;
-  const admin = createSql(adminUrl, { max: 1 });
-  await admin.unsafe(`create database "${name}"`);
-  const sql = createSql(withDatabase(adminUrl, name), { max: 10 });
-  try {
-    await migrate(sql);
-    await benchValidate(sql);
-  } finally {
-    await sql.end({ timeout: 5 });
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
+  await withBenchDatabase("validate", 10, benchValidate);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

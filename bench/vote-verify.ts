@@ -11,16 +11,10 @@ import { pathToFileURL } from "node:url";
 import { voteMessage } from "../app/domain/messages.ts";
 import { addressOfPrivateKey, newPrivateKey, signMessage } from "../app/domain/signature.ts";
 import { verifyVotes, type PublishedResults, type VoteReceipt } from "../app/domain/vote-receipts.ts";
-import { createSql, type Sql } from "../db/client.server.ts";
-import { migrate } from "../db/migrate.server.ts";
+import type { Sql } from "../db/client.server.ts";
 import { CHROMIUM_ARGS } from "../tests/e2e/support/browser.ts";
 import { startTestServer } from "../tests/support/app-server.ts";
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
+import { withBenchDatabase } from "./bench-database.ts";
 
 const VOTES = Number(process.env.VOTES ?? 5000);
 const TITLE = "Bench: open the crypt on Fridays";
@@ -90,31 +84,24 @@ async function inNode(url: string, proposalId: number): Promise<number> {
 }
 
 export async function run(): Promise<void> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const name = `spooks_bench_votes_${process.pid}`;
-  const admin = createSql(adminUrl, { max: 1 });
-  await admin.unsafe(`create database "${name}"`);
-  const sql = createSql(withDatabase(adminUrl, name), { max: 4 });
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
-  try {
-    await migrate(sql);
-    console.log(`signing ${VOTES.toLocaleString("en-US")} votes with fresh keys…`);
-    const { proposalId } = await seed(sql);
-    console.log("building and starting the app…");
-    server = await startTestServer({ sql, adminAddress: addressOfPrivateKey(newPrivateKey()) });
-    const browser = await inBrowser(server.url);
-    const node = await inNode(server.url, proposalId);
-    const votes = VOTES.toLocaleString("en-US");
-    console.log(`Verify votes, ${votes} votes (1 in 5 Dogecoin magic), Chromium on this machine:`);
-    console.log(`  signatures and tally (the page's own timing): ${browser.reported.toFixed(2)} s`);
-    console.log(`  from the click to the verdict (both answers fetched): ${browser.fromClick.toFixed(2)} s`);
-    console.log(`  baseline: the same check in Node (same code, same machine): ${node.toFixed(2)} s`);
-  } finally {
-    await server?.close();
-    await sql.end({ timeout: 5 });
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
+  await withBenchDatabase("votes", 4, async (sql) => {
+    let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+    try {
+      console.log(`signing ${VOTES.toLocaleString("en-US")} votes with fresh keys…`);
+      const { proposalId } = await seed(sql);
+      console.log("building and starting the app…");
+      server = await startTestServer({ sql, adminAddress: addressOfPrivateKey(newPrivateKey()) });
+      const browser = await inBrowser(server.url);
+      const node = await inNode(server.url, proposalId);
+      const votes = VOTES.toLocaleString("en-US");
+      console.log(`Verify votes, ${votes} votes (1 in 5 Dogecoin magic), Chromium on this machine:`);
+      console.log(`  signatures and tally (the page's own timing): ${browser.reported.toFixed(2)} s`);
+      console.log(`  from the click to the verdict (both answers fetched): ${browser.fromClick.toFixed(2)} s`);
+      console.log(`  baseline: the same check in Node (same code, same machine): ${node.toFixed(2)} s`);
+    } finally {
+      await server?.close();
+    }
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -5,6 +5,7 @@
 import { COLLECTIONS } from "./collections.ts";
 import { formatNumber } from "./format.ts";
 import { UNITS_PER_POINT, unitsToPoints } from "./rewards.ts";
+import { csvRecord } from "./csv.ts";
 
 /** Every cause of a change of balance, as the ledger names it (db/migrations/0001_init.sql). */
 export const LEDGER_KINDS = [
@@ -149,15 +150,7 @@ export function historyEntry(row: LedgerRow): HistoryEntry {
   };
 }
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
 /** One CSV line (with its line break) in the header's order. */
 export function csvLine(entry: HistoryEntry): string {
-  return (
-    [entry.at.toISOString(), entry.kind, String(entry.delta), String(entry.balanceAfter), entry.details.summary].map(csvField).join(",") +
-    "\r\n"
-  );
+  return csvRecord([entry.at.toISOString(), entry.kind, entry.delta, entry.balanceAfter, entry.details.summary]);
 }

@@ -1,18 +1,13 @@
 /** GET /api/proposals/{id}/votes[?format=csv]: every vote's public receipt (signed message, signature, items of its power). */
 import { listVoteReceipts, VOTE_RECEIPTS_CSV_HEADER } from "../../api/proposals.ts";
+import { csvRecord } from "../../domain/csv.ts";
 import { apiRoute, endpoint, onlyMethods } from "../../utils/api.server.ts";
 import * as proposals from "../../../db/queries/proposals.server.ts";
 import type { Route } from "./+types/proposal-votes";
 
-/** One RFC 4180 field: quoted when it holds a comma, a quote or a line break (quotes doubled). */
-function csvField(value: string | number): string {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 function receiptsCsv(votes: proposals.VoteReceipt[]): string {
-  const lines = votes.map((vote) =>
-    [
+  const records = votes.map((vote) =>
+    csvRecord([
       vote.address,
       vote.option,
       vote.optionText,
@@ -21,11 +16,9 @@ function receiptsCsv(votes: proposals.VoteReceipt[]): string {
       vote.signature,
       vote.votedAt.toISOString(),
       (vote.stakedAtStart ?? []).join(" "),
-    ]
-      .map(csvField)
-      .join(","),
+    ]),
   );
-  return [VOTE_RECEIPTS_CSV_HEADER, ...lines].map((line) => `${line}\r\n`).join("");
+  return `${VOTE_RECEIPTS_CSV_HEADER}\r\n${records.join("")}`;
 }
 
 export const loader = apiRoute<Route.LoaderArgs>(

@@ -20,7 +20,6 @@ import { createGiveawaySchema } from "../../app/domain/validation.ts";
 import {
   createGiveaway,
   deleteGiveaway,
-  drawGiveawayWinner,
   getGiveaway,
   listEntries,
   listGiveaways,
@@ -216,8 +215,6 @@ async function draw(idText: string, options: DestructiveOptions) {
 }
 
 async function selectWinnersWithChain(sql: Session["sql"], config: Session["config"], id: number): Promise<SelectWinnersResult> {
-  const giveaway = await getGiveaway(sql, id);
-  if (giveaway.drawVersion === 1) return { version: 1, ...(await drawGiveawayWinner(sql, id, CLI_ACTOR)) };
   try {
     return await withDrawChain(config, (chain) => selectWinners(sql, chain, id, CLI_ACTOR));
   } catch (error) {

@@ -167,7 +167,7 @@ describe("serveOverSocket against clients without the password", () => {
     expect(await good`select 2 as n`).toEqual([{ n: 2 }]);
   });
 
-  it("drops the oldest unauthenticated connection for a newcomer beyond the cap, so a client with the password gets in", async () => {
+  it("drops an unauthenticated connection (the silent longest) for a newcomer beyond the cap, so a client with the password gets in", async () => {
     const db = await PGlite.create();
     const server = await serveOverSocket(db, { maxConnections: 2, maxUnauthenticated: 3 });
     toClose.push(
@@ -188,5 +188,51 @@ describe("serveOverSocket against clients without the password", () => {
     await expect(third`select 1`).rejects.toMatchObject({ code: "53300" });
     await third.end();
     for (const socket of idle) socket.destroy();
+  });
+
+  it("drops the connection the server has waited on longest, not the oldest: one answering at once keeps its place", async () => {
+    const db = await PGlite.create();
+    const server = await serveOverSocket(db, { maxUnauthenticated: 2 });
+    toClose.push(
+      () => db.close(),
+      () => server.stop(),
+    );
+    const started = Date.now();
+    const prompt = await connect(server.port);
+    const silent = await connect(server.port);
+    const promptAnswers: Buffer[] = [];
+    prompt.on("data", (chunk) => promptAnswers.push(chunk));
+    prompt.write(startupPacket()); // the oldest, but it has answered: the server now waits on it the least
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(Buffer.concat(promptAnswers)[0]).toBe("R".charCodeAt(0)); // AuthenticationSASL
+    const silentEnd = closedWith(silent, started);
+    const newcomer = await connect(server.port);
+    expect((await silentEnd).text).toContain("too many clients authenticating");
+    expect(prompt.destroyed).toBe(false);
+    for (const socket of [prompt, newcomer]) socket.destroy();
+  });
+
+  it("refuses at once a message declared larger than a startup message can be, and a second SSL request", async () => {
+    const db = await PGlite.create();
+    const server = await serveOverSocket(db);
+    toClose.push(
+      () => db.close(),
+      () => server.stop(),
+    );
+    const started = Date.now();
+    // A frame header declaring 1 MB, and never the rest: before, it held its slot until the 8 s deadline.
+    const huge = await connect(server.port);
+    const hugeEnd = closedWith(huge, started);
+    huge.write(Buffer.from([0x00, 0x10, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00]));
+    // SSLRequest answered N once; asked again, the connection is refused instead of kept talking.
+    const ssl = await connect(server.port);
+    const sslEnd = closedWith(ssl, started);
+    const sslRequest = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
+    ssl.write(sslRequest);
+    ssl.write(sslRequest);
+    const [hugeEnded, sslEnded] = await Promise.all([hugeEnd, sslEnd]);
+    expect(hugeEnded.text).toContain("startup message too large");
+    expect(sslEnded.text).toMatch(/^N.*encryption requested twice/s);
+    for (const end of [hugeEnded, sslEnded]) expect(end.afterMs).toBeLessThan(2000);
   });
 });

@@ -13,9 +13,19 @@
  * - Local accounts without the password cannot break it: every socket has an `error` handler (a peer's
  *   reset, even of a refused socket, never reaches the process as an uncaught error); a connection must
  *   finish authenticating within a deadline (AUTH_TIMEOUT_MS); and connections still authenticating
- *   are capped apart from the authenticated ones (MAX_UNAUTHENTICATED): when the cap is reached the
- *   oldest of them is dropped for the newcomer, so idle sockets can neither fill the authenticated
- *   slots nor keep a client with the password from its turn to authenticate.
+ *   are capped apart from the authenticated ones, which they can never take or fill.
+ * - A flood of them cannot lock out a client with the password. On loopback every peer is 127.0.0.1,
+ *   so what tells that client apart is its pace: it sends its startup message at once and answers each
+ *   SCRAM step within milliseconds, while a flood's connections say nothing, or stop after a step, or
+ *   send a partial frame. So when the pending slots (MAX_UNAUTHENTICATED, 1,024: a socket and a small
+ *   buffer each) are full, the newcomer takes the slot of the connection the server has waited on longest
+ *   since it last answered it (or accepted it), not the oldest: to push out a client that answers within
+ *   t ms, a flood must open 1,024 connections within those t ms. Each step moves a connection forward
+ *   once (one SSLRequest and one GSSENCRequest at most), so stalling cannot be dressed up as progress,
+ *   and a frame declared larger than a startup message is refused before its bytes are waited for.
+ *   53300 "too many clients already" is only for the authenticated slots, which only clients with the
+ *   password fill. (Before, 8 slots, oldest dropped: 1,000 connections a second let 2 of 12 `psql`
+ *   logins in; db/embedded-attacks.test.ts floods a real owning process.)
  * - Failure: an internal error while PGlite runs one connection's message is answered to that connection
  *   as a query error (XX000, its batch skipped up to its Sync, as PostgreSQL does after an error), the
  *   backend is returned clean (that batch and transaction rolled back), and the queue goes on for the
@@ -31,12 +41,22 @@ const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 const SCRAM_ITERATIONS = 4096;
-/** Startup and password messages are small; anything larger before authentication is refused. */
-const MAX_UNAUTHENTICATED_BYTES = 64 * 1024;
+/**
+ * Startup and password messages are small; a larger one before authentication is refused as soon as its
+ * length is read (PostgreSQL's limit for a startup packet).
+ */
+const MAX_UNAUTHENTICATED_BYTES = 10_000;
 /** A client with the password authenticates in milliseconds on loopback; PostgreSQL allows 60 s. */
 const AUTH_TIMEOUT_MS = 8_000;
-/** Connections still authenticating at once; beyond it the oldest is dropped (see the file comment). */
-const MAX_UNAUTHENTICATED = 8;
+/** Connections the kernel holds for us to accept (Node's default, stated: MAX_UNAUTHENTICATED is sized by it). */
+const LISTEN_BACKLOG = 511;
+/**
+ * Connections still authenticating at once; beyond it the one that has kept the server waiting longest is
+ * dropped (see the file comment). Each costs a socket and at most MAX_UNAUTHENTICATED_BYTES. Over twice the
+ * listen backlog: however long the event loop was blocked (a long query), the connections accepted in one
+ * turn, before any of their messages is read, cannot push out one that answered before the block.
+ */
+const MAX_UNAUTHENTICATED = 1024;
 
 const SYNC = 0x53; // 'S'
 const SIMPLE_QUERY = 0x51; // 'Q'
@@ -139,7 +159,15 @@ class Connection {
   private startup: Buffer | null = null;
   private user = "postgres";
   private readonly scram: ScramExchange;
+  /** SSLRequest and GSSENCRequest answered: each at most once, as PostgreSQL allows. */
+  private readonly negotiated = new Set<number>();
   closed = false;
+  /**
+   * Until authenticated: since when the server has been waiting for this connection's next handshake
+   * message (its accept, or the server's last answer to it). A client with the password answers each step
+   * at once, so this stays recent for it however long the flood around it.
+   */
+  awaitingSince = performance.now();
   /** After an internal error in a batch: its remaining messages are skipped until its Sync. */
   skippingToSync = false;
   private readonly authDeadline: NodeJS.Timeout;
@@ -181,6 +209,12 @@ class Connection {
     this.close(errorResponse(code, text));
   }
 
+  /** A handshake step answered: the clock for the client's next message starts now. */
+  private answer(data: Buffer): void {
+    this.write(data);
+    this.awaitingSince = performance.now();
+  }
+
   private receive(data: Buffer): void {
     if (this.closed) return;
     this.buffer = this.buffer.length ? Buffer.concat([this.buffer, data]) : data;
@@ -193,6 +227,8 @@ class Connection {
       if (this.buffer.length < (typed ? 5 : 4)) return;
       const length = typed ? 1 + this.buffer.readInt32BE(1) : this.buffer.readInt32BE(0);
       if (length < (typed ? 5 : 8)) return this.refuse("08P01", "invalid message length");
+      // Not waited for: a declared length beyond the limit would hold a pending slot until the deadline.
+      if (this.phase !== "ready" && length > MAX_UNAUTHENTICATED_BYTES) return this.refuse("08P01", "startup message too large");
       if (this.buffer.length < length) return;
       const frame = this.buffer.subarray(0, length);
       this.buffer = this.buffer.subarray(length);
@@ -215,14 +251,18 @@ class Connection {
 
   private handleStartup(frame: Buffer): void {
     const code = frame.length >= 8 ? frame.readInt32BE(4) : 0;
-    if (code === SSL_REQUEST || code === GSSENC_REQUEST) return this.write(Buffer.from("N"));
+    if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+      if (this.negotiated.has(code)) return this.refuse("08P01", "encryption requested twice");
+      this.negotiated.add(code);
+      return this.answer(Buffer.from("N"));
+    }
     if (code === CANCEL_REQUEST) return this.close(); // PGlite has no running query to cancel
     if (code !== PROTOCOL_3) return this.refuse("0A000", "unsupported frontend protocol");
     const fields = frame.subarray(8).toString("utf8").split("\0");
     for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === "user") this.user = fields[i + 1];
     this.startup = Buffer.from(frame);
     this.phase = "sasl-first";
-    this.write(authentication(10, Buffer.from("SCRAM-SHA-256\0\0", "latin1"))); // AuthenticationSASL
+    this.answer(authentication(10, Buffer.from("SCRAM-SHA-256\0\0", "latin1"))); // AuthenticationSASL
   }
 
   private handlePassword(frame: Buffer): void {
@@ -235,7 +275,7 @@ class Connection {
       const serverFirst = this.scram.first(body.subarray(end + 5).toString("utf8"));
       if (!serverFirst) return failed();
       this.phase = "sasl-final";
-      return this.write(authentication(11, Buffer.from(serverFirst, "utf8"))); // AuthenticationSASLContinue
+      return this.answer(authentication(11, Buffer.from(serverFirst, "utf8"))); // AuthenticationSASLContinue
     }
     const serverFinal = this.scram.final(body.toString("utf8"));
     if (!serverFinal) return failed();
@@ -350,12 +390,28 @@ class BackendQueue {
 
 // The server -----------------------------------------------------------------------------------------
 
+/**
+ * The connection the server has waited on longest for its next handshake message (one already closed, whose
+ * socket has not yet gone, first): not the oldest, which may be a client with the password mid-handshake.
+ */
+function longestAwaited(authenticating: Set<Connection>): Connection {
+  let longest: Connection | undefined;
+  for (const connection of authenticating) {
+    if (connection.closed) return connection;
+    if (!longest || connection.awaitingSince < longest.awaitingSince) longest = connection;
+  }
+  return longest!;
+}
+
 export type SocketServing = { url: string; port: number; password: string; stop(): Promise<void> };
 
 export type ServeOptions = {
   /** Authenticated connections beyond this are refused (53300). */
   maxConnections?: number;
-  /** Connections still authenticating at once; the oldest is dropped for a newcomer beyond it. */
+  /**
+   * Connections still authenticating at once; beyond it a newcomer takes the slot of the one that has kept
+   * the server waiting longest.
+   */
   maxUnauthenticated?: number;
   /** A connection not authenticated within this is closed (08006). */
   authTimeoutMs?: number;
@@ -382,7 +438,6 @@ export async function serveOverSocket(
   const secret = scramSecret(password);
   const queue = new BackendQueue(db);
   const authenticated = new Set<Connection>();
-  /** In arrival order, oldest first. */
   const authenticating = new Set<Connection>();
   const admitted = (connection: Connection) => {
     authenticating.delete(connection);
@@ -401,9 +456,9 @@ export async function serveOverSocket(
       return;
     }
     if (authenticating.size >= maxUnauthenticated) {
-      const oldest = authenticating.values().next().value!;
-      authenticating.delete(oldest);
-      oldest.close(errorResponse("53300", "sorry, too many clients authenticating"));
+      const silentLongest = longestAwaited(authenticating);
+      authenticating.delete(silentLongest);
+      silentLongest.close(errorResponse("53300", "sorry, too many clients authenticating"));
     }
     const connection = new Connection(socket, secret, queue, authTimeoutMs, admitted);
     authenticating.add(connection);
@@ -416,7 +471,7 @@ export async function serveOverSocket(
   server.on("error", () => {});
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen({ port: 0, host: "127.0.0.1", backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
   return {

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -135,4 +136,64 @@ describe("embedded owner file", () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+});
+
+/**
+ * A process that listens on a port and never accepts (its event loop blocked), with its accept queue full:
+ * a connection to it neither succeeds nor is refused, as with an owner too busy to accept (a flood).
+ */
+async function startBusyListener(): Promise<{ pid: number; port: number; fill: net.Socket[]; stop(): void }> {
+  // Writing to a pipe is synchronous on Linux: the port is out before the loop blocks, and nothing is accepted.
+  const script = `const server = require("node:net").createServer();
+server.listen({ port: 0, host: "127.0.0.1", backlog: 1 }, () => {
+  process.stdout.write(server.address().port + "\\n");
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+});`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve) => child.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString()))));
+  const fill = Array.from({ length: 4 }, () => net.connect(port, "127.0.0.1").on("error", () => {}));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return {
+    pid: child.pid!,
+    port,
+    fill,
+    stop: () => {
+      for (const socket of fill) socket.destroy();
+      child.kill("SIGKILL");
+    },
+  };
+}
+
+describe("embedded owner under load", () => {
+  it(
+    "never takes the folder from a live owner whose port is slow to answer (opening its files twice); does once it is gone",
+    { timeout: 60_000 },
+    async () => {
+      const dataDir = path.join(tmp, "busy-owner");
+      fs.mkdirSync(dataDir, { recursive: true });
+      const ownerFile = path.join(dataDir, "embedded.json");
+      const busy = await startBusyListener();
+      const claim = { pid: busy.pid, port: busy.port, password: "p4ss" };
+      fs.writeFileSync(ownerFile, JSON.stringify(claim));
+      let settled = false;
+      const opening = openEmbedded(dataDir).finally(() => (settled = true));
+      try {
+        // Before, the 1 s probe timed out, the owner was judged gone and PGlite opened here at once.
+        await new Promise((resolve) => setTimeout(resolve, 3500));
+        expect(settled).toBe(false);
+        expect(JSON.parse(fs.readFileSync(ownerFile, "utf8"))).toEqual(claim);
+        expect(fs.existsSync(path.join(dataDir, "pglite"))).toBe(false);
+      } finally {
+        busy.stop();
+      }
+      // Its owner gone, the folder is taken over and served here.
+      const embedded = await opening;
+      try {
+        expect(embedded.description).toBe(`embedded PGlite in ${path.resolve(dataDir)}`);
+        expect(JSON.parse(fs.readFileSync(ownerFile, "utf8"))).toMatchObject({ pid: process.pid });
+      } finally {
+        await embedded.close();
+      }
+    },
+  );
 });

@@ -49,13 +49,17 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function portAnswers(port: number): Promise<boolean> {
+/**
+ * Whether the owner's port serves: "refused" only when nothing listens there (its owner is gone), "busy" when
+ * it did not answer in time (an owner under load or a connection flood is slow, not gone).
+ */
+function probePort(port: number): Promise<"serves" | "refused" | "busy"> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: "127.0.0.1", port });
     socket.setTimeout(1000);
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-    socket.once("timeout", () => (socket.destroy(), resolve(false)));
+    socket.once("connect", () => (socket.destroy(), resolve("serves")));
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED" ? "refused" : "busy"));
+    socket.once("timeout", () => (socket.destroy(), resolve("busy")));
   });
 }
 
@@ -154,8 +158,15 @@ export async function openEmbedded(dataDir: string, warn: Warn = () => {}): Prom
     const owner = readOwner(ownerFile);
     // An owner file naming this process but not served here is stale (a previous process with the same pid).
     if (owner && owner.pid !== process.pid && isAlive(owner.pid)) {
-      if (owner.port > 0 && owner.password && (await portAnswers(owner.port))) {
-        return attached(root, { port: owner.port, password: owner.password }, owner.pid);
+      if (owner.port > 0 && owner.password) {
+        const probe = await probePort(owner.port);
+        if (probe === "serves") return attached(root, { port: owner.port, password: owner.password }, owner.pid);
+        if (probe === "busy") {
+          // Slow is not gone: taking the folder from a live owner would open its files a second time.
+          if (Date.now() > deadline)
+            throw new Error(`Process ${owner.pid} holds the embedded database in ${root} but its port does not answer`);
+          continue;
+        }
       }
       if (owner.port === 0) {
         // Claimed by a process still opening PGlite: wait for its port rather than open the files twice.

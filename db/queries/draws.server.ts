@@ -99,13 +99,14 @@ export async function closeEntries(
     if (giveaway.drawBlockHeight !== null) return { closed: false, blockHeight: giveaway.drawBlockHeight };
     const blockHeight = drawBlockHeightFor(blockCount);
     const entries = canonicalEntries(await liveEntries(tx, id));
-    await tx`update giveaways set closed_at = ${now()}, draw_block_height = ${blockHeight} where id = ${id}`;
+    // The frozen entries first: once the giveaway records its close, the database refuses any more (migration 0017).
     if (entries.length > 0) {
       await tx`
         insert into giveaway_draw_entries ${tx(
           entries.map((entry, ordinal) => ({ giveawayId: id, ordinal, address: entry.address, tickets: entry.tickets })),
         )}`;
     }
+    await tx`update giveaways set closed_at = ${now()}, draw_block_height = ${blockHeight} where id = ${id}`;
     const tickets = entries.reduce((sum, entry) => sum + entry.tickets, 0);
     await recordAudit(
       tx,

@@ -68,7 +68,7 @@ describe("draw version 2 over the API", () => {
     }
   });
 
-  it("select winner closes entries at block count + 1 ('Drawing at block'); the indexer draws after 6 on top", async () => {
+  it("select winner closes entries at block count + 6 ('Drawing at block'), published with closedAt; the indexer draws after 6 on top", async () => {
     const { id, drawCommitment } = (await create(3)).body as { id: number; drawCommitment: string };
     const wallets = Array.from({ length: 5 }, () => newWallet());
     for (const [index, wallet] of wallets.entries()) {
@@ -89,7 +89,8 @@ describe("draw version 2 over the API", () => {
     expect(selected.body).toEqual({
       version: 2,
       status: "drawing",
-      blockHeight: count + 1,
+      blockHeight: count + 6,
+      closedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       blockHash: null,
       seed: null,
       winnerAddresses: [],
@@ -98,18 +99,23 @@ describe("draw version 2 over the API", () => {
     await givePoints(ctx.sql, wallets[1].address, 10);
     expect((await enter(wallets[1], id, 1)).status).toBe(409);
     chain.mine(2);
-    expect((await ctx.call("POST", `/api/giveaways/${id}/select-winner`, {}, { cookie })).body).toMatchObject({ blockHeight: count + 1 });
+    expect((await ctx.call("POST", `/api/giveaways/${id}/select-winner`, {}, { cookie })).body).toMatchObject({ blockHeight: count + 6 });
     expect((await ctx.call("GET", `/api/giveaways/${id}`)).body).toMatchObject({
-      drawBlockHeight: count + 1,
+      drawBlockHeight: count + 6,
       drawSeed: null,
       winnerAddresses: [],
     });
     expect((await getDraw(id)).status).toBe("drawing");
 
-    chain.mine(count + 8 - chain.blockCount());
+    chain.mine(count + 13 - chain.blockCount());
     expect((await drawPass()).drawn).toContain(id);
     drawn = await getDraw(id);
-    expect(drawn).toMatchObject({ status: "drawn", blockHeight: count + 1, blockHash: chain.blockHash(count + 1) });
+    expect(drawn).toMatchObject({
+      status: "drawn",
+      blockHeight: count + 6,
+      closedAt: selected.body.closedAt,
+      blockHash: chain.blockHash(count + 6),
+    });
     expect(drawn.entries).toEqual(open.entries);
     expect(drawn.winnerAddresses).toHaveLength(3);
     expect(verifyDraw(drawn).outcome).toBe("verified");

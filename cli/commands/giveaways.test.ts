@@ -219,6 +219,11 @@ describe("spooks-admin giveaways", () => {
       expect(fromDatabase.code).toBe(0);
       expect(fromDatabase.stdout).toMatch(/^✔ Giveaway #1: verified, every step of the draw checks out\n/);
       expect(fromDatabase.stdout).toContain(`✓ Winner 1`);
+      // When entries closed, and where to check that the draw block was mined after it.
+      expect(fromDatabase.stdout.replace(/\s+/g, " ")).toContain(
+        `Check that block ${published.blockHeight} was mined after entries closed at ${published.closedAt}: nobody could know its hash ` +
+          `then. Mainnet explorer: https://blockchair.com/dogecoin/block/${published.blockHeight}`,
+      );
       expect(fromDatabase.stdout).toContain(published.winnerAddresses[0]);
       const json = await runJson<{ outcome: string; steps: { title: string; ok: boolean }[] }>(
         ["giveaways", "verify", "1", "--url", origin],

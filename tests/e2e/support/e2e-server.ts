@@ -47,7 +47,7 @@ export type E2eWorld = {
   sync(): Promise<void>;
   /** The indexer's draw pass against the simulated chain (it follows every sync pass). */
   drawPass(): Promise<void>;
-  /** Draws a version-2 giveaway now: selects its winners, mines 8 blocks, runs the draw pass; its winners. */
+  /** Draws a version-2 giveaway now: selects its winners, mines 13 blocks, runs the draw pass; its winners. */
   draw(giveawayId: number): Promise<string[]>;
   addPoints(address: string, points: number): Promise<void>;
   createGiveaway(input: {

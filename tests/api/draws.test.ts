@@ -176,6 +176,35 @@ describe("draw version 2 over the API", () => {
     expect((await getDraw(id)).status).toBe("open");
   });
 
+  it("a stalled or rewinding ord server: Select Winner answers 409 saying why, and entries stay open", async () => {
+    const { id } = (await create()).body as { id: number };
+    const cookie = await ctx.adminCookie();
+    const select = () => ctx.call("POST", `/api/giveaways/${id}/select-winner`, {}, { cookie });
+    // The indexer's pass saw this block count, and no higher one, 11 minutes ago.
+    const count = chain.blockCount();
+    await ctx.sql`delete from chain_cursor`;
+    await ctx.sql`insert into chain_cursor (highest_block_count, updated_at, advanced_at)
+                  values (${count}, now(), now() - interval '11 minutes')`;
+    try {
+      const stalled = await select();
+      expect(stalled.status).toBe(409);
+      expect(stalled.body.message).toMatch(
+        new RegExp(`^Entries stay open: the ord server is stalled \\(no new block for 11 minutes, block count ${count}\\)\\. `),
+      );
+      chain.beginRollback(2);
+      const rewinding = await select();
+      expect(rewinding.status).toBe(409);
+      expect(rewinding.body.message).toContain(`the ord server is rewinding (block count ${count - 2}, below the highest seen, ${count})`);
+      expect((await getDraw(id)).status).toBe("open");
+    } finally {
+      chain.endRollback();
+    }
+    // A new block: healthy again, and the close goes ahead at its count + 6.
+    chain.mine(1);
+    expect((await select()).body).toMatchObject({ status: "drawing", blockHeight: count + 1 + 6 });
+    await ctx.sql`delete from chain_cursor`;
+  });
+
   it("a version-1 giveaway keeps drawing and verifying with version 1; unknown ids are 404", async () => {
     const { seed, commitment } = newDrawSeed();
     const [{ id }] = await ctx.sql<{ id: number }[]>`

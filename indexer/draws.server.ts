@@ -22,8 +22,8 @@ import {
   type DrawV2Outcome,
 } from "../db/queries/draws.server.ts";
 import { drawGiveawayWinner, getGiveaway, type DrawResult } from "../db/queries/giveaways.server.ts";
-import { chainCursor, highestBlockCount, lastSyncRun } from "../db/queries/ownership.server.ts";
-import type { OrdClient } from "./ord-client.server.ts";
+import { chainCursor, highestBlockCount, lastSyncRun, type SyncRun } from "../db/queries/ownership.server.ts";
+import type { OrdClient, OrdStatus } from "./ord-client.server.ts";
 
 /** What draws need of the ord server. */
 export type DrawChain = Pick<OrdClient, "status" | "blockCount" | "blockHash">;
@@ -43,23 +43,32 @@ export type CloseCheck = { blockCount: number; notNow: string | null };
  * yet: a stalled or rewinding server's count is behind the chain by an unknown number of blocks.
  */
 export async function closeCheck(sql: Queryable, chain: DrawChain): Promise<CloseCheck> {
-  const [status, blockCount] = [await chain.status(), await chain.blockCount()];
-  const [cursor, lastPass] = [await chainCursor(sql), await lastSyncRun(sql)];
-  const notNow = (() => {
-    if (status === "unrecoverable") return "the ord server reports an unrecoverable reorg and has stopped indexing";
-    if (cursor && blockCount < cursor.highestBlockCount) {
-      return `the ord server is rewinding (block count ${blockCount}, below the highest seen, ${cursor.highestBlockCount})`;
-    }
-    if (lastPass && (lastPass.state === "rewinding" || lastPass.state === "stalled")) {
-      return `the indexer's last pass was held back (${lastPass.state}: ${lastPass.reason})`;
-    }
-    const quietMs = cursor ? nowMs() - cursor.advancedAt.getTime() : 0;
-    if (cursor && blockCount === cursor.highestBlockCount && quietMs >= STALLED_AFTER_MS) {
-      return `the ord server is stalled (no new block for ${Math.floor(quietMs / 60_000)} minutes, block count ${blockCount})`;
-    }
-    return null;
-  })();
+  const status = await chain.status();
+  const blockCount = await chain.blockCount();
+  const notNow = whyEntriesStayOpen({ status, blockCount, cursor: await chainCursor(sql), lastPass: await lastSyncRun(sql) });
   return { blockCount, notNow };
+}
+
+type ChainHealth = {
+  status: OrdStatus;
+  blockCount: number;
+  cursor: Awaited<ReturnType<typeof chainCursor>>;
+  lastPass: SyncRun | null;
+};
+
+function whyEntriesStayOpen({ status, blockCount, cursor, lastPass }: ChainHealth): string | null {
+  if (status === "unrecoverable") return "the ord server reports an unrecoverable reorg and has stopped indexing";
+  if (cursor && blockCount < cursor.highestBlockCount) {
+    return `the ord server is rewinding (block count ${blockCount}, below the highest seen, ${cursor.highestBlockCount})`;
+  }
+  if (lastPass && (lastPass.state === "rewinding" || lastPass.state === "stalled")) {
+    return `the indexer's last pass was held back (${lastPass.state}: ${lastPass.reason})`;
+  }
+  const quietMs = cursor ? nowMs() - cursor.advancedAt.getTime() : 0;
+  if (cursor && blockCount === cursor.highestBlockCount && quietMs >= STALLED_AFTER_MS) {
+    return `the ord server is stalled (no new block for ${Math.floor(quietMs / 60_000)} minutes, block count ${blockCount})`;
+  }
+  return null;
 }
 
 /**

@@ -14,7 +14,17 @@ function publishedDraw(winners: number): PublishedDraw {
   const blockHash = createHash("sha256").update("bench-block").digest("hex");
   const entries = Array.from({ length: ENTRIES }, (_, i) => ({ address: `D${String(i).padStart(33, "0")}`, tickets: 1 + (i % 50) }));
   const winnerAddresses = drawWinnersV2(seed, blockHash, entries, winners).map((pick) => pick.address);
-  return { version: 2, commitment: commitmentOf(seed), seed, blockHeight: 5_000_100, blockHash, winners, entries, winnerAddresses };
+  return {
+    version: 2,
+    commitment: commitmentOf(seed),
+    seed,
+    blockHeight: 5_000_100,
+    closedAt: "2031-01-01T00:00:00.000Z",
+    blockHash,
+    winners,
+    entries,
+    winnerAddresses,
+  };
 }
 
 function median(work: () => void): number {

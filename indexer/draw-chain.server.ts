@@ -4,7 +4,7 @@ import type { DrawChain } from "./draws.server.ts";
 import { createOrdClient, OrdError } from "./ord-client.server.ts";
 
 const noOrdServer = () => Promise.reject(new OrdError("network", "ORD_URL is not set: version-2 draws read the ord server's blocks"));
-const NO_ORD_SERVER: DrawChain = { blockCount: noOrdServer, blockHash: noOrdServer };
+const NO_ORD_SERVER: DrawChain = { status: noOrdServer, blockCount: noOrdServer, blockHash: noOrdServer };
 
 export async function withDrawChain<T>(
   config: Pick<Config, "indexer"> & { ordUrl?: string },

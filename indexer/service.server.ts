@@ -3,8 +3,9 @@
  * node-cron schedules (INDEXER_SYNC_CRON, default every minute; INDEXER_ACCRUAL_CRON, minute 0, in UTC).
  * Housekeeping (db/queries/housekeeping.server.ts) runs at start and every hour at minute 30: the indexer
  * is the one process every deployment runs once, so replicas of the web server never race for it.
- * After each sync pass, a draw pass closes the version-2 giveaways whose end date passed and draws those
- * whose block has six on top (indexer/draws.server.ts).
+ * Each scheduled pass is indexer/pass.server.ts (the one `spooks-admin indexer sync` runs): a sync pass,
+ * then a draw pass that closes the version-2 giveaways whose end date passed and draws those whose block has
+ * six on top (indexer/draws.server.ts).
  * The start-up passes run in the background so a web server beside it listens at once (`ready` settles
  * when they are done). stop() ends the schedules, cuts an in-flight sync short and waits for it.
  */
@@ -16,9 +17,7 @@ import type { SyncSource } from "../db/queries/ownership.server.ts";
 import { now } from "../app/domain/clock.ts";
 import { pruneExpired } from "../db/queries/housekeeping.server.ts";
 import { accruePending } from "./accrual.server.ts";
-import { withDrawChain } from "./draw-chain.server.ts";
-import { runDrawPass } from "./draws.server.ts";
-import { syncOnce } from "./sync.server.ts";
+import { runIndexerPass } from "./pass.server.ts";
 
 /** Half past each hour, away from the accrual at minute 0. */
 export const HOUSEKEEPING_CRON = "30 * * * *";
@@ -59,14 +58,8 @@ export async function startIndexer({ sql, config, logger }: IndexerOptions): Pro
     void settled.finally(() => inFlight.delete(settled));
     return settled;
   };
-  const draws = () => withDrawChain(config, (chain) => runDrawPass({ sql, chain, logger }));
   const sync = (source: SyncSource) =>
-    track(
-      syncOnce({ sql, ordUrl: config.ordUrl, config, logger, source, wait: false, signal: shutdown.signal }).then(() =>
-        shutdown.signal.aborted ? undefined : draws(),
-      ),
-      "sync",
-    );
+    track(runIndexerPass({ sql, ordUrl: config.ordUrl, config, logger, source, wait: false, signal: shutdown.signal }), "sync");
   const accrue = (source: SyncSource) => track(accruePending({ sql, maxHours: catchUpHours, source, logger, wait: false }), "accrual");
 
   const housekeep = () =>

@@ -118,3 +118,28 @@ describe("GET /blocks/{from}/{to}", () => {
     }
   });
 });
+
+describe("an index that lags its node (REAL-WORLD.md: ord indexes what its node already has)", () => {
+  it("with a lag, /block-count and /blocks stop that many blocks below the node's tip; a stalled index freezes while /status says OK", async () => {
+    const tip = chain.mine(2);
+    chain.setIndexLag(3);
+    try {
+      expect(await get("/block-count")).toMatchObject({ status: 200, body: String(tip - 3 + 1) });
+      expect((await get(`/blocks/${tip - 3}/${tip - 2}`)).status).toBe(200);
+      expect(await get(`/blocks/${tip - 2}/${tip - 1}`)).toMatchObject({ status: 404, body: `block ${tip - 2} not found` });
+      const control = await fetch(`${chain.url}/control/index-lag`, { method: "POST", body: JSON.stringify({ blocks: 1 }) });
+      expect(await control.json()).toEqual({ blockCount: tip, height: tip });
+
+      chain.stallIndexing();
+      chain.mine(20);
+      expect(await get("/block-count")).toMatchObject({ body: String(tip) });
+      expect(await get("/status")).toMatchObject({ status: 200, body: "OK" });
+      chain.resumeIndexing();
+      expect(await get("/block-count")).toMatchObject({ body: String(chain.height()) });
+    } finally {
+      chain.setIndexLag(0);
+      chain.resumeIndexing();
+    }
+    expect(chain.blockCount()).toBe(chain.height() + 1);
+  });
+});

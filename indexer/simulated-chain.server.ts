@@ -10,6 +10,10 @@
  * state, /block-count drops), `reorg` (the node's chain switches to a longer branch in which some moves
  * never happened), `endRollback` (the re-index commits: all jumps forward), `markUnrecoverable` (frozen for
  * good); a server from before reorg recovery (`reorgRecovery: false`) stops at any reorg with the old text.
+ * An index behind its node, as a real one often is: `setIndexLag` (the index follows the node's tip a few
+ * blocks behind), `stallIndexing` (its indexing thread died silently: /status says OK, /block-count freezes
+ * while the node mines on) and `resumeIndexing` (it catches up at once). /blocks reads the node but answers
+ * only heights the index has, as wonky-ord's `get_block_by_height` does.
  * Faults (`failNext`) make the next answers misbehave the way a real server or network can, and
  * `setNodeLatency` makes its node slow: each id of a validate request costs one node call, a read one.
  *
@@ -17,7 +21,8 @@
  * POST /control/transfer {inscriptionId, to | script}, /control/mine {blocks?},
  * /control/fail {mode, times?, inscriptionId?, route?}, /control/rollback {depth, afterRequests?},
  * /control/rollback/end {afterRequests?}, /control/unrecoverable, /control/move-within-owner {inscriptionId},
- * /control/reorg {depth, undo, longerBy?}, /control/reconfirm {inscriptionId}, /control/node-latency {ms}.
+ * /control/reorg {depth, undo, longerBy?}, /control/reconfirm {inscriptionId}, /control/node-latency {ms},
+ * /control/index-lag {blocks}, /control/stall, /control/resume.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
@@ -107,7 +112,7 @@ export type ChainStats = { requests: number; maxInFlight: number; bytesSent: num
 export type SimulatedChain = {
   url: string;
   chain: OrdChain;
-  /** The true last block height (block count = height + 1). */
+  /** The node's last block height: the true tip (the index's block count is at most height + 1). */
   height(): number;
   /** What GET /block-count answers now: lower during a rollback, frozen once unrecoverable. */
   blockCount(): number;
@@ -126,6 +131,12 @@ export type SimulatedChain = {
   moveWithinOwner(inscriptionId: string): void;
   /** Mines `blocks` empty blocks (default 1); returns the new height. */
   mine(blocks?: number): number;
+  /** The index follows its node `blocks` behind (0: at the tip): /block-count and every answer lag that much. */
+  setIndexLag(blocks: number): void;
+  /** The indexing thread dies silently: /status still says OK, the index stays where it is while the node mines on. */
+  stallIndexing(): void;
+  /** Indexing runs again and catches up with its node (less its lag) at once. */
+  resumeIndexing(): void;
   /**
    * The server restores a savepoint `depth` blocks below the true tip: /block-count drops by `depth` and every
    * answer reads that older state until `endRollback`; moves and blocks meanwhile stay invisible. With
@@ -201,6 +212,9 @@ const ControlBodies = {
   }),
   reconfirm: z.object({ inscriptionId: InscriptionIdField }),
   "node-latency": z.object({ ms: z.number().min(0).max(60_000) }),
+  "index-lag": z.object({ blocks: z.number().int().min(0).max(10_000) }),
+  stall: z.object({}),
+  resume: z.object({}),
 };
 type ControlAction = keyof typeof ControlBodies;
 
@@ -303,7 +317,11 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     statusWhenFrozen = STATUS_REORG_LEGACY;
   };
   let scheduled: Scheduled[] = [];
-  const visibleHeight = () => frozenAt ?? rollbackTo ?? ledger.height();
+  let indexLag = 0;
+  let stalledAt: number | null = null;
+  /** The height the index has reached: its node's tip less its lag, or where it stalled. */
+  const indexedHeight = () => stalledAt ?? ledger.height() - indexLag;
+  const visibleHeight = () => frozenAt ?? rollbackTo ?? indexedHeight();
 
   function schedule(afterRequests: number | undefined, run: () => void) {
     if (afterRequests === undefined || afterRequests <= 0) run();
@@ -640,6 +658,17 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
       case "node-latency":
         chain.setNodeLatency(controlBody("node-latency", body).ms);
         return { ok: true };
+      case "index-lag":
+        chain.setIndexLag(controlBody("index-lag", body).blocks);
+        return { blockCount: chain.blockCount(), height: chain.height() };
+      case "stall":
+        controlBody("stall", body);
+        chain.stallIndexing();
+        return { blockCount: chain.blockCount(), height: chain.height() };
+      case "resume":
+        controlBody("resume", body);
+        chain.resumeIndexing();
+        return { blockCount: chain.blockCount(), height: chain.height() };
     }
   }
 
@@ -723,9 +752,15 @@ export async function startSimulatedChain(options: SimulatedChainOptions): Promi
     },
     moveWithinOwner: (id) => void ledger.moveWithinOwner(id),
     mine: (blocks) => ledger.mine(blocks),
+    setIndexLag(blocks) {
+      if (!Number.isInteger(blocks) || blocks < 0) throw new RangeError("blocks must be a whole number");
+      indexLag = blocks;
+    },
+    stallIndexing: () => void (stalledAt ??= indexedHeight()),
+    resumeIndexing: () => void (stalledAt = null),
     beginRollback(depth, { afterRequests } = {}) {
       if (!Number.isInteger(depth) || depth < 1) throw new RangeError("depth must be a positive integer");
-      schedule(afterRequests, () => (recoversFromReorgs ? (rollbackTo = ledger.height() - depth) : stopAtReorg()));
+      schedule(afterRequests, () => (recoversFromReorgs ? (rollbackTo = indexedHeight() - depth) : stopAtReorg()));
     },
     endRollback: ({ afterRequests } = {}) => schedule(afterRequests, () => (rollbackTo = null)),
     markUnrecoverable: () => (recoversFromReorgs ? void (frozenAt ??= visibleHeight()) : stopAtReorg()),

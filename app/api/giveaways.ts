@@ -149,6 +149,11 @@ export const drawV2ResultSchema = z
       .int()
       .min(0)
       .meta({ description: "The block whose hash draws the winners (`Drawing at block {blockHeight}`)." }),
+    closedAt: z.iso.datetime().meta({
+      description:
+        "When entries closed and the draw block was fixed (ISO 8601, UTC). Check that block `blockHeight` was mined after it, in a " +
+        "Dogecoin block explorer (mainnet: https://blockchair.com/dogecoin/block/{blockHeight}).",
+    }),
     blockHash: z.string().nullable(),
     seed: z.string().nullable().meta({ description: "Revealed once drawn." }),
     winnerAddresses: z.array(z.string()).meta({ description: "In draw order; empty until drawn." }),
@@ -168,7 +173,20 @@ export const publishedDrawSchema = z
       .int()
       .min(0)
       .nullable()
-      .meta({ description: "Version 2: fixed when entries close; null before (and for version 1)." }),
+      .meta({
+        description:
+          "Version 2: fixed when entries close at the ord server's `/block-count` + 6 (+ 1 for giveaways closed before issue 23); " +
+          "null before (and for version 1).",
+      }),
+    closedAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({
+        description:
+          "Version 2: when entries closed and the draw block was fixed (ISO 8601, UTC); null while open (and for version 1). Check " +
+          "that block `blockHeight` was mined after it, in a Dogecoin block explorer (mainnet: " +
+          "https://blockchair.com/dogecoin/block/{blockHeight}): nobody could know its hash when entries closed.",
+      }),
     blockHash: z
       .string()
       .nullable()
@@ -467,8 +485,9 @@ export const drawGiveawayWinner = defineRoute({
   summary: "Select the winners (version 2: close entries, draw at a block; version 1: draw now)",
   description:
     "Version 2 (every giveaway created since draw version 2): closes entries now and fixes the draw block at the ord server's " +
-    "`/block-count` + 1 (`Drawing at block {H}`); the indexer draws once 6 blocks sit on top of it, with that block's hash " +
-    "(docs/fairness.md). Selecting again answers the same block. Version 1: reveals the seed committed at creation and marks the entry " +
+    "`/block-count` + 6 (`Drawing at block {H}`) and publishes when (`closedAt`); the indexer draws once 6 blocks sit on top of it, " +
+    "with that block's hash (docs/fairness.md). Entries never close while the ord server is stalled (no new block for 10 minutes), " +
+    "rewinding or stopped: then this answers 409 and entries stay open. Selecting again answers the same block. Version 1: reveals the seed committed at creation and marks the entry " +
     "holding the winning ticket uint256(SHA-256(`spooks-draw:{seed}:{totalTickets}`)) mod totalTickets over the entries in ascending " +
     "id. GET /api/giveaways/{id}/draw has everything to recompute either. Audited.",
   auth: "admin-session",
@@ -488,9 +507,15 @@ export const drawGiveawayWinner = defineRoute({
     },
     404: notFound,
     409: {
-      description: "Winners are already drawn, the giveaway is inactive, or (version 1) it has no entries.",
+      description:
+        "Winners are already drawn, the giveaway is inactive, (version 1) it has no entries, or (version 2) the ord server is not " +
+        "healthy (stalled, rewinding or stopped), so entries stay open.",
       schema: errorBody,
-      example: { message: "A winner has already been drawn for this giveaway" },
+      example: {
+        message:
+          "Entries stay open: the ord server is stalled (no new block for 12 minutes, block count 5412339). Entries close only while it " +
+          "is healthy; try again later.",
+      },
     },
     503: {
       description: "Version 2: the ord server did not answer its block count; entries stay open.",
@@ -507,7 +532,8 @@ export const getGiveawayDraw = defineRoute({
   tag: TAG,
   summary: "Everything needed to recompute a giveaway's draw",
   description:
-    "The commitment, the seed (once drawn), the draw block and its hash (version 2), the number of winners, the entries in the " +
+    "The commitment, the seed (once drawn), the draw block, when entries closed and the block's hash (version 2), the number of " +
+    "winners, the entries in the " +
     "draw's order and the winners in draw order. The giveaway's 'Verify this draw' view and `spooks-admin giveaways verify` recompute " +
     "the draw from this alone; docs/fairness.md does it by hand with any SHA-256 tool.",
   auth: "none",
@@ -522,6 +548,7 @@ export const getGiveawayDraw = defineRoute({
         commitment: EXAMPLE_COMMITMENT,
         seed: EXAMPLE_SEED,
         blockHeight: 5_412_345,
+        closedAt: "2026-10-31T18:00:00.000Z",
         blockHash: HASH_EXAMPLE,
         winners: 1,
         entries: [

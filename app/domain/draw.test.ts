@@ -4,6 +4,7 @@ import {
   canonicalEntries,
   commitmentOf,
   compareAddresses,
+  blockExplorerUrl,
   drawBlockHeightFor,
   drawWinnersV2,
   isDrawable,
@@ -45,6 +46,7 @@ function drawnV2(winners = 3, entries = ENTRIES): PublishedDraw {
     commitment: commitmentOf(SEED),
     seed: SEED,
     blockHeight: 5_000_123,
+    closedAt: "2031-01-01T01:00:00.000Z",
     blockHash: BLOCK_HASH,
     winners,
     entries,
@@ -127,10 +129,10 @@ describe("draw version 2", () => {
     }
   });
 
-  it("the draw block is one above the block count, and drawable once six blocks sit on top of it", () => {
-    expect(drawBlockHeightFor(100)).toBe(101);
-    expect(isDrawable(101, 107)).toBe(false);
-    expect(isDrawable(101, 108)).toBe(true);
+  it("the draw block is six beyond the ord server's next block, and drawable once six blocks sit on top of it", () => {
+    expect(drawBlockHeightFor(100)).toBe(106);
+    expect(isDrawable(106, 112)).toBe(false);
+    expect(isDrawable(106, 113)).toBe(true);
   });
 });
 
@@ -192,12 +194,30 @@ describe("verifying a draw", () => {
   });
 
   it("before the draw: pending, and winners published early fail", () => {
-    const open: PublishedDraw = { ...drawnV2(), seed: null, blockHeight: null, blockHash: null, winnerAddresses: [] };
+    const open: PublishedDraw = { ...drawnV2(), seed: null, blockHeight: null, closedAt: null, blockHash: null, winnerAddresses: [] };
     expect(verifyDraw(open).outcome).toBe("pending");
-    const closed = { ...open, blockHeight: 5_000_123 };
+    const closed = { ...open, blockHeight: 5_000_123, closedAt: "2031-01-01T01:00:00.000Z" };
     expect(verifyDraw(closed).outcome).toBe("pending");
-    expect(verifyDraw(closed).steps.at(-1)!.detail).toBe("Block 5000123: its hash is read once 6 blocks sit on top of it.");
+    expect(verifyDraw(closed).steps.at(-1)).toMatchObject({
+      detail:
+        "Block 5000123: its hash is read once 6 blocks sit on top of it. Check that block 5000123 was mined after entries closed at " +
+        "2031-01-01T01:00:00.000Z: nobody could know its hash then.",
+      link: "https://blockchair.com/dogecoin/block/5000123",
+    });
     expect(failedStep({ ...closed, winnerAddresses: [ENTRIES[0].address] }).step).toBe("winner-count");
+  });
+
+  it("the draw block step names when entries closed and where to check the block was mined after; without closedAt it fails", () => {
+    const block = verifyDraw(drawnV2()).steps.find((step) => step.step === "block")!;
+    expect(block.detail).toContain("Check that block 5000123 was mined after entries closed at 2031-01-01T01:00:00.000Z");
+    expect(block.link).toBe(blockExplorerUrl(5_000_123));
+    expect(failedStep({ ...drawnV2(), closedAt: null })).toMatchObject({ step: "block", detail: expect.stringContaining("closedAt") });
+    expect(failedStep({ ...drawnV2(), closedAt: "soon" }).step).toBe("block");
+  });
+
+  it("a draw closed before issue 23 at B + 1 keeps verifying: the rule recomputes from the published block, whatever its offset", () => {
+    const draw = drawnV2();
+    expect(verifyDraw({ ...draw, blockHeight: draw.blockHeight! - 5 }).outcome).toBe("verified");
   });
 
   it("a version-1 draw keeps verifying with its own rule (entry rows in id order, one winner)", () => {
@@ -213,6 +233,7 @@ describe("verifying a draw", () => {
         commitment: commitmentOf(seed),
         seed,
         blockHeight: null,
+        closedAt: null,
         blockHash: null,
         winners: 1,
         entries: rows.map(({ address, tickets }) => ({ address, tickets })),
@@ -242,5 +263,18 @@ describe("the worked example of docs/fairness.md", () => {
       { k: 0, ticket: 5, totalTickets: 10, address: "DA8w3n1nYhZkUFAGJtcx6BikqBYr4rEJvb" },
       { k: 1, ticket: 0, totalTickets: 8, address: "D6BqyBYQkGYMBkTDrNwqy8rTsUb7vSV7Pg" },
     ]);
+    const published: PublishedDraw = {
+      version: 2,
+      commitment: commitmentOf(seed),
+      seed,
+      blockHeight: 5_412_345,
+      closedAt: "2026-10-31T18:00:00.000Z",
+      blockHash,
+      winners: 2,
+      entries,
+      winnerAddresses: ["DA8w3n1nYhZkUFAGJtcx6BikqBYr4rEJvb", "D6BqyBYQkGYMBkTDrNwqy8rTsUb7vSV7Pg"],
+    };
+    expect(verifyDraw(published).outcome).toBe("verified");
+    expect(blockExplorerUrl(published.blockHeight!)).toBe("https://blockchair.com/dogecoin/block/5412345");
   });
 });

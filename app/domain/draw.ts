@@ -4,8 +4,9 @@
  * CLI) and needs nothing but SHA-256.
  *
  * Version 2: a 32-byte seed is committed at creation (commitment = hex(SHA-256(seed bytes))). When entries
- * close the draw block is fixed at blockHeight = B + 1 (B: the ord server's /block-count then) and the
- * entries freeze, one row per address, in ascending byte order of the address. Once blockHeight has six
+ * close (at `closedAt`) the draw block is fixed at blockHeight = B + 6 (B: the ord server's /block-count
+ * then; giveaways closed before issue 23 have B + 1) and the entries freeze, one row per address, in
+ * ascending byte order of the address. Holders check that block blockHeight was mined after closedAt. Once blockHeight has six
  * blocks on top, blockHash is that block's hash, and for k = 0, 1, … while k < winners and entries remain:
  *   t = uint256(SHA-256(utf8("spooks-draw-v2:" + seed + ":" + blockHash + ":" + k))) mod T
  * (T = tickets of the remaining entries); the remaining entry whose range [before, before + tickets) holds t
@@ -18,6 +19,17 @@ import { winningTicket } from "./giveaways.ts";
 /** Blocks on top of the draw block before its hash is used. */
 export const DRAW_CONFIRMATIONS = 6;
 
+/**
+ * The draw block lies this many blocks beyond the ord server's next one (B = its /block-count): an ord
+ * server lagging its node by up to six blocks still names a block nobody has mined (DECISIONS "Draw version 2").
+ */
+export const DRAW_BLOCK_OFFSET = 6;
+
+/** A public Dogecoin (mainnet) block explorer's page for a height: where holders check when the block was mined. */
+export function blockExplorerUrl(height: number): string {
+  return `https://blockchair.com/dogecoin/block/${height}`;
+}
+
 export type DrawVersion = 1 | 2;
 export type DrawEntryRow = { address: string; tickets: number };
 
@@ -27,6 +39,8 @@ export type PublishedDraw = {
   commitment: string;
   seed: string | null;
   blockHeight: number | null;
+  /** Version 2: when entries closed and the draw block was fixed (ISO 8601); null while open and for version 1. */
+  closedAt: string | null;
   blockHash: string | null;
   winners: number;
   entries: DrawEntryRow[];
@@ -36,9 +50,9 @@ export type PublishedDraw = {
 const HEX_64 = /^[0-9a-f]{64}$/;
 const encoder = new TextEncoder();
 
-/** The draw block fixed when entries close: one above the ord server's block count (a server may lag its node). */
+/** The draw block fixed when entries close: six beyond the ord server's next block (a server may lag its node). */
 export function drawBlockHeightFor(blockCount: number): number {
-  return blockCount + 1;
+  return blockCount + DRAW_BLOCK_OFFSET;
 }
 
 /** The draw block has six blocks on top: /block-count ≥ blockHeight + 7. */
@@ -110,8 +124,8 @@ function rangeHolding(entries: readonly DrawEntryRow[], ticket: number): number 
 
 export type DrawStep = "commitment" | "entries" | "block" | "winner" | "winner-count";
 
-/** A step of the check, as the verify view and the CLI show it. */
-export type StepResult = { step: DrawStep; title: string; ok: boolean; detail: string };
+/** A step of the check, as the verify view and the CLI show it; `link` is where the holder checks it further. */
+export type StepResult = { step: DrawStep; title: string; ok: boolean; detail: string; link?: string };
 
 /**
  * `verified`: every step agrees; `pending`: not drawn yet (no seed), the steps that can be checked agree;
@@ -154,11 +168,19 @@ function checkBlock(draw: PublishedDraw): StepResult {
   if (!Number.isSafeInteger(draw.blockHeight) || draw.blockHeight < 0) {
     return fail("block", title, `The block height ${String(draw.blockHeight)} is not a block height.`);
   }
-  if (draw.blockHash === null) return pass("block", title, `Block ${draw.blockHeight}: its hash is read once 6 blocks sit on top of it.`);
+  if (draw.closedAt === null || Number.isNaN(Date.parse(draw.closedAt))) {
+    return fail("block", title, `Block ${draw.blockHeight} is published without the time entries closed (closedAt).`);
+  }
+  const minedAfter = `Check that block ${draw.blockHeight} was mined after entries closed at ${draw.closedAt}: nobody could know its hash then.`;
+  const link = blockExplorerUrl(draw.blockHeight);
+  if (draw.blockHash === null) {
+    return { ...pass("block", title, `Block ${draw.blockHeight}: its hash is read once 6 blocks sit on top of it. ${minedAfter}`), link };
+  }
   if (!HEX_64.test(draw.blockHash)) {
     return fail("block", title, `The hash ${JSON.stringify(draw.blockHash)} of block ${draw.blockHeight} is not 64 lowercase hex digits.`);
   }
-  return pass("block", title, `Block ${draw.blockHeight} has hash ${draw.blockHash}: compare it with any Dogecoin block explorer.`);
+  const compare = `Block ${draw.blockHeight} has hash ${draw.blockHash}: compare it with any Dogecoin block explorer.`;
+  return { ...pass("block", title, `${compare} ${minedAfter}`), link };
 }
 
 function checkWinnerCount(draw: PublishedDraw, drawn: number): StepResult {

@@ -130,6 +130,19 @@ function DrawReport({ draw, verdict, ms }: { draw: PublishedDraw; verdict: DrawV
                 <Badge variant={step.ok ? "success" : "destructive"}>{step.ok ? "✓ agrees" : "✗ disagrees"}</Badge> {step.title}
               </p>
               <p className="mt-1 font-mono text-xs break-all text-zinc-300">{step.detail}</p>
+              {step.link && (
+                <p className="mt-1 text-xs text-zinc-300">
+                  <a
+                    href={step.link}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="underline decoration-zinc-600 underline-offset-4 hover:text-zinc-100"
+                    data-testid="block-explorer-link"
+                  >
+                    When was block {draw.blockHeight} mined? (Dogecoin mainnet explorer)
+                  </a>
+                </p>
+              )}
             </li>
           ))}
         </ol>
@@ -144,6 +157,7 @@ function DrawReport({ draw, verdict, ms }: { draw: PublishedDraw; verdict: DrawV
           {draw.version === 2 && (
             <>
               <Field label="Draw block" value={draw.blockHeight === null ? "fixed when entries close" : String(draw.blockHeight)} />
+              <Field label="Entries closed at" value={draw.closedAt ?? "not yet"} />
               <Field label="Block hash" value={draw.blockHash ?? "read once 6 blocks sit on top of the draw block"} />
             </>
           )}

@@ -110,7 +110,7 @@ describe("every admin action of the CLI writes one audit row (actor cli) with be
     await addPoints(db.sql, { address: holder, points: 500, actor: { kind: "system" } });
     await enterGiveaway(db.sql, { giveawayId: Number(id), address: holder, tickets: 1 });
     expect(await rowsOf(["giveaways", "draw", id, "--yes"])).toMatchObject([
-      { action: "giveaway.close", before: { drawBlockHeight: null }, after: { drawBlockHeight: chain.blockCount() + 1 } },
+      { action: "giveaway.close", before: { drawBlockHeight: null }, after: { drawBlockHeight: chain.blockCount() + 6 } },
     ]);
     expect(await rowsOf(["giveaways", "delete", id, "--yes"])).toMatchObject([
       { action: "giveaway.delete", target, before: { title: "T", winnerAddress: null }, after: null },

@@ -162,19 +162,27 @@ describe("spooks-admin giveaways", () => {
     expect(await db.sql`select winner_address from giveaways where id = 1`).toEqual([{ winnerAddress: null }]);
     expect(await giveawayCount()).toBe(2);
 
-    // Version 2: entries close at the ord server's next block; the indexer draws once 6 blocks sit on top.
+    // Version 2: entries close at the ord server's block count + 6; the indexer draws once 6 blocks sit on top.
     const count = chain.blockCount();
     const result = await runJson<{ giveawayId: number }>(["giveaways", "draw", "1", "--yes"], env);
     const { giveawayId, ...drawAnswer } = result;
     expect(giveawayId).toBe(1);
     expectBuiltBy(drawV2ResultSchema, drawAnswer);
-    expect(drawAnswer).toEqual({ version: 2, status: "drawing", blockHeight: count + 1, blockHash: null, seed: null, winnerAddresses: [] });
-    expect(await runCli(["giveaway", "draw", "1", "--yes"], env)).toEqual({
-      code: 0,
-      stderr: "",
-      stdout: `✔ Drawing at block ${count + 1}: entries are closed; the indexer draws once 6 blocks sit on top of it\n`,
+    expect(drawAnswer).toEqual({
+      version: 2,
+      status: "drawing",
+      blockHeight: count + 6,
+      closedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      blockHash: null,
+      seed: null,
+      winnerAddresses: [],
     });
-    chain.mine(8);
+    const drawing = await runCli(["giveaway", "draw", "1", "--yes"], env);
+    expect(drawing).toMatchObject({ code: 0, stderr: "" });
+    expect(drawing.stdout).toMatch(
+      new RegExp(`^✔ Drawing at block ${count + 6}: entries closed at \\d{4}-.* UTC; the indexer draws once 6 blocks sit on top of it\n$`),
+    );
+    chain.mine(13);
     const client = createOrdClient({ baseUrl: chain.url, retries: 0 });
     expect((await runDrawPass({ sql: db.sql, chain: client }).finally(() => client.close())).drawn).toEqual([1]);
     const [winner] = (await getGiveawayDraw(db.sql, 1)).winnerAddresses;
@@ -211,6 +219,11 @@ describe("spooks-admin giveaways", () => {
       expect(fromDatabase.code).toBe(0);
       expect(fromDatabase.stdout).toMatch(/^✔ Giveaway #1: verified, every step of the draw checks out\n/);
       expect(fromDatabase.stdout).toContain(`✓ Winner 1`);
+      // When entries closed, and where to check that the draw block was mined after it.
+      expect(fromDatabase.stdout.replace(/\s+/g, " ")).toContain(
+        `Check that block ${published.blockHeight} was mined after entries closed at ${published.closedAt}: nobody could know its hash ` +
+          `then. Mainnet explorer: https://blockchair.com/dogecoin/block/${published.blockHeight}`,
+      );
       expect(fromDatabase.stdout).toContain(published.winnerAddresses[0]);
       const json = await runJson<{ outcome: string; steps: { title: string; ok: boolean }[] }>(
         ["giveaways", "verify", "1", "--url", origin],

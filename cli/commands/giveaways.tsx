@@ -232,9 +232,12 @@ function drawView(result: SelectWinnersResult) {
     ]);
   }
   if (result.status === "drawing") {
-    return statusView(`Drawing at block ${result.blockHeight}: entries are closed; the indexer draws once 6 blocks sit on top of it`);
+    return statusView(
+      `Drawing at block ${result.blockHeight}: entries closed at ${dateTime(result.closedAt)}; the indexer draws once 6 blocks sit on top of it`,
+    );
   }
   return detailsView(`Winners Selected at block ${result.blockHeight}`, [
+    ["Entries closed", dateTime(result.closedAt)],
     ["Winners", result.winnerAddresses.join(", ") || "none (no entries)"],
     ["Block hash", result.blockHash ?? ""],
     ["Seed", result.seed ?? ""],
@@ -269,7 +272,10 @@ function verdictView(id: number, verdict: DrawVerdict) {
     pending: `Giveaway #${id}: not drawn yet; every step that can be checked so far checks out`,
     failed: `Giveaway #${id}: the draw does not check out at "${verdict.steps.at(-1)?.title}"`,
   }[verdict.outcome];
-  const rows = verdict.steps.map((step): [string, string] => [`${step.ok ? "✓" : "✗"} ${step.title}`, step.detail]);
+  const rows = verdict.steps.map((step): [string, string] => [
+    `${step.ok ? "✓" : "✗"} ${step.title}`,
+    step.link ? `${step.detail} Mainnet explorer: ${step.link}` : step.detail,
+  ]);
   return detailsView(headline, rows, verdict.outcome === "failed" ? "error" : verdict.outcome === "pending" ? "warning" : "success");
 }
 

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOUR_MS, hourStart, now } from "../../app/domain/clock.ts";
 import { hourlyCreditUnits, unitsToPoints } from "../../app/domain/rewards.ts";
-import { getBalanceUnits } from "../../db/queries/points.server.ts";
+import { verifyDraw } from "../../app/domain/draw.ts";
+import { getGiveawayDraw } from "../../db/queries/draws.server.ts";
+import { createGiveaway, enterGiveaway } from "../../db/queries/giveaways.server.ts";
+import { addPoints, getBalanceUnits } from "../../db/queries/points.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress, stakeDemoItems } from "../testing/fixtures.ts";
@@ -149,5 +152,28 @@ describe("spooks-admin indexer", () => {
       state: "ok",
       ownersChanged: 1,
     });
+  });
+  it("indexer sync runs the service's pass: it closes a giveaway whose end date passed and, six blocks on, draws it", async () => {
+    const giveaway = await createGiveaway(
+      db.sql,
+      { title: "CLI pass", description: "d", imageUrl: "/uploads/x.png", pointsCost: 1, endDate: new Date(Date.now() + 3_600_000) },
+      { kind: "system" },
+    );
+    await addPoints(db.sql, { address: bob, points: 10, actor: { kind: "system" } });
+    await enterGiveaway(db.sql, { giveawayId: giveaway.id, address: bob, tickets: 2 });
+    await db.sql`update giveaways set end_date = ${new Date(Date.now() - 1000)} where id = ${giveaway.id}`;
+
+    const closing = await runCli(["indexer", "sync"], env);
+    expect(closing).toMatchObject({ code: 0, stderr: "" });
+    expect(closing.stdout).toContain(`\nGiveaways closed: #${giveaway.id}\n`);
+    const closed = await getGiveawayDraw(db.sql, giveaway.id);
+    expect(closed).toMatchObject({ status: "drawing", blockHeight: chain.blockCount() + 6 });
+
+    chain.mine(closed.blockHeight! + 7 - chain.blockCount());
+    const drawing = await runJson<{ state: string; draws: { drawn: number[] } }>(["indexer", "sync"], env);
+    expect(drawing).toMatchObject({ state: "ok", draws: { drawn: [giveaway.id] } });
+    const drawn = await getGiveawayDraw(db.sql, giveaway.id);
+    expect(drawn).toMatchObject({ status: "drawn", winnerAddresses: [bob], blockHash: chain.blockHash(closed.blockHeight!) });
+    expect(verifyDraw(drawn).outcome).toBe("verified");
   });
 });

@@ -1,6 +1,7 @@
 /**
- * `indexer status` (what the indexer last did) and `indexer sync` (one ownership pass now, waiting for a
- * pass running in the server rather than racing it). The work is indexer/sync.server.ts.
+ * `indexer status` (what the indexer last did) and `indexer sync` (one pass now, as the indexer service runs
+ * it: the ownership sync, waiting for a pass running in the server rather than racing it, then the draw
+ * pass). The work is indexer/pass.server.ts.
  */
 import type { Command } from "commander";
 import { formatNumber } from "../../app/domain/format.ts";
@@ -9,7 +10,8 @@ import type { Config } from "../../app/utils/env.server.ts";
 import { recordAudit } from "../../db/queries/audit.server.ts";
 import type { SyncRun } from "../../db/queries/ownership.server.ts";
 import { indexerStatus, type IndexerStatus } from "../../indexer/status.server.ts";
-import { syncOnce } from "../../indexer/sync.server.ts";
+import type { DrawPassReport } from "../../indexer/draws.server.ts";
+import { runIndexerPass } from "../../indexer/pass.server.ts";
 import { dateTime, points } from "../format.ts";
 import { createCliLogger } from "../logger.ts";
 import { action, CLI_ACTOR, CliError, leaf, output, withDatabase, withProgress, type OutputOptions } from "../runtime.ts";
@@ -18,7 +20,9 @@ import { detailsView } from "../views.tsx";
 export function registerIndexer(program: Command): void {
   const group = program.command("indexer").description("the ownership indexer and the hourly accrual");
   leaf(group, "status", "the last ownership sync and the last credited hour").action(action(status));
-  leaf(group, "sync", "run one ownership pass now against ORD_URL").action(action(sync));
+  leaf(group, "sync", "run one indexer pass now against ORD_URL: the ownership sync, then due giveaway closes and draws").action(
+    action(sync),
+  );
 }
 
 async function status(options: OutputOptions) {
@@ -79,8 +83,8 @@ function requireOrdUrl(config: Config): string {
 async function sync(options: OutputOptions) {
   const run = await withDatabase(async ({ sql, config }) => {
     const ordUrl = requireOrdUrl(config);
-    const report = await withProgress(options, "Checking owners", (progress) =>
-      syncOnce({
+    const { sync: report, draws } = await withProgress(options, "Checking owners", (progress) =>
+      runIndexerPass({
         sql,
         ordUrl,
         config,
@@ -99,7 +103,7 @@ async function sync(options: OutputOptions) {
     if (summary.state !== "ok") {
       throw new CliError(`the pass was held back (${summary.state}): ${summary.reason}; nothing was changed`);
     }
-    return summary;
+    return { ...summary, draws: draws ?? { closed: [], deferred: [], drawn: [], waiting: [] } };
   });
   const unread = run.errors > 0 ? `, ${formatNumber(run.errors)} could not be read (left as they were)` : "";
   await output(options, run, () =>
@@ -113,9 +117,20 @@ async function sync(options: OutputOptions) {
           ? [["Back after a reorg", `${formatNumber(run.returns)} (stakes reopened: ${formatNumber(run.stakesReopened)})`] as const]
           : []),
         ...(run.inDoubt > 0 ? [["In doubt (next pass)", formatNumber(run.inDoubt)] as const] : []),
+        ...drawRows(run.draws),
         ["Took", `${formatNumber(run.durationMs)} ms`],
       ],
       run.errors > 0 ? "warning" : "success",
     ),
   );
+}
+
+/** The draw pass's work, when it did any: the giveaways it closed, deferred, or drew. */
+function drawRows(draws: DrawPassReport): (readonly [string, string])[] {
+  const ids = (list: number[]) => list.map((id) => `#${id}`).join(", ");
+  return [
+    ...(draws.closed.length > 0 ? [["Giveaways closed", ids(draws.closed)] as const] : []),
+    ...(draws.deferred.length > 0 ? [["Closes deferred", `${ids(draws.deferred)} (the ord server is not healthy)`] as const] : []),
+    ...(draws.drawn.length > 0 ? [["Giveaways drawn", ids(draws.drawn)] as const] : []),
+  ];
 }

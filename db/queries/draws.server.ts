@@ -21,6 +21,8 @@ export type DrawV2Outcome = {
   version: 2;
   status: "drawing" | "drawn";
   blockHeight: number;
+  /** When entries closed (ISO 8601): block blockHeight must have been mined after it. */
+  closedAt: string;
   blockHash: string | null;
   seed: string | null;
   winnerAddresses: string[];
@@ -34,13 +36,14 @@ type DrawRow = {
   winnerAddress: string | null;
   drawnAt: Date | null;
   drawBlockHeight: number | null;
+  closedAt: Date | null;
   drawBlockHash: string | null;
 };
 
 export async function getGiveawayDraw(sql: Queryable, id: number): Promise<GiveawayDraw> {
   await getGiveaway(sql, id); // 404 for an unknown id
   const [row] = await sql<DrawRow[]>`
-    select draw_version, draw_commitment, draw_seed, winners, winner_address, drawn_at, draw_block_height, draw_block_hash
+    select draw_version, draw_commitment, draw_seed, winners, winner_address, drawn_at, draw_block_height, closed_at, draw_block_hash
     from giveaways where id = ${id}`;
   const drawn = row.drawnAt !== null;
   const base = {
@@ -53,7 +56,16 @@ export async function getGiveawayDraw(sql: Queryable, id: number): Promise<Givea
     const entries = await sql<{ address: string; tickets: number }[]>`
       select address, tickets from giveaway_entries where giveaway_id = ${id} order by id`;
     const winnerAddresses = row.winnerAddress ? [row.winnerAddress] : [];
-    return { ...base, version: 1, status: drawn ? "drawn" : "open", blockHeight: null, blockHash: null, entries, winnerAddresses };
+    return {
+      ...base,
+      version: 1,
+      status: drawn ? "drawn" : "open",
+      blockHeight: null,
+      closedAt: null,
+      blockHash: null,
+      entries,
+      winnerAddresses,
+    };
   }
   const closed = row.drawBlockHeight !== null;
   const entries = closed ? await frozenEntries(sql, id) : canonicalEntries(await liveEntries(sql, id));
@@ -66,6 +78,7 @@ export async function getGiveawayDraw(sql: Queryable, id: number): Promise<Givea
     version: 2,
     status: drawn ? "drawn" : closed ? "drawing" : "open",
     blockHeight: row.drawBlockHeight,
+    closedAt: row.closedAt?.toISOString() ?? null,
     blockHash: row.drawBlockHash,
     entries,
     winnerAddresses,
@@ -83,8 +96,9 @@ function frozenEntries(sql: Queryable, id: number) {
 }
 
 /**
- * Closes a version-2 giveaway's entries at block `blockCount + 1` and freezes them. Idempotent: a
- * giveaway already closed keeps the block it was closed at (`closed: false`).
+ * Closes a version-2 giveaway's entries at block `blockCount + 6` (drawBlockHeightFor) and freezes them.
+ * Idempotent: a giveaway already closed keeps the block it was closed at (`closed: false`). The caller
+ * checks first that the ord server is healthy (indexer/draws.server.ts).
  */
 export async function closeEntries(
   sql: Queryable,
@@ -99,13 +113,15 @@ export async function closeEntries(
     if (giveaway.drawBlockHeight !== null) return { closed: false, blockHeight: giveaway.drawBlockHeight };
     const blockHeight = drawBlockHeightFor(blockCount);
     const entries = canonicalEntries(await liveEntries(tx, id));
-    await tx`update giveaways set closed_at = ${now()}, draw_block_height = ${blockHeight} where id = ${id}`;
+    // The frozen entries first: once the giveaway records its close, the database refuses any more (migration 0017).
     if (entries.length > 0) {
       await tx`
         insert into giveaway_draw_entries ${tx(
           entries.map((entry, ordinal) => ({ giveawayId: id, ordinal, address: entry.address, tickets: entry.tickets })),
         )}`;
     }
+    const closedAt = now();
+    await tx`update giveaways set closed_at = ${closedAt}, draw_block_height = ${blockHeight} where id = ${id}`;
     const tickets = entries.reduce((sum, entry) => sum + entry.tickets, 0);
     await recordAudit(
       tx,
@@ -113,7 +129,7 @@ export async function closeEntries(
       "giveaway.close",
       `giveaway:${id}`,
       { reason, blockCount, blockHeight, entries: entries.length, tickets },
-      { before: { closedAt: null, drawBlockHeight: null }, after: { closedAt: now(), drawBlockHeight: blockHeight } },
+      { before: { closedAt: null, drawBlockHeight: null }, after: { closedAt, drawBlockHeight: blockHeight } },
     );
     return { closed: true, blockHeight };
   });
@@ -182,11 +198,12 @@ async function saveWinners(tx: TransactionSql, id: number, picks: readonly DrawP
 
 export async function drawOutcome(sql: Queryable, id: number): Promise<DrawV2Outcome> {
   const draw = await getGiveawayDraw(sql, id);
-  if (draw.version !== 2 || draw.blockHeight === null) throw conflict("This giveaway's entries are not closed");
+  if (draw.version !== 2 || draw.blockHeight === null || draw.closedAt === null) throw conflict("This giveaway's entries are not closed");
   return {
     version: 2,
     status: draw.status === "drawn" ? "drawn" : "drawing",
     blockHeight: draw.blockHeight,
+    closedAt: draw.closedAt,
     blockHash: draw.blockHash,
     seed: draw.seed,
     winnerAddresses: draw.winnerAddresses,

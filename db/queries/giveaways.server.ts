@@ -293,9 +293,10 @@ export async function deleteGiveaway(sql: Queryable, id: number, actor: Actor): 
         actor,
       })),
     );
-    await tx`delete from giveaways where id = ${id}`;
     const refundedPoints = unitsToPoints(entries.reduce((sum, entry) => sum + entry.costUnits, 0));
+    // The audit row first: the database deletes a closed giveaway only when its giveaway.delete row exists (migration 0017).
     await recordAudit(tx, actor, "giveaway.delete", `giveaway:${id}`, { refunded: entries.length, refundedPoints }, { before: deleted });
+    await tx`delete from giveaways where id = ${id}`;
     return { refunded: entries.length, refundedPoints };
   });
 }

@@ -215,8 +215,13 @@ export async function endForeignStakes(sql: Queryable, at: Date): Promise<number
 
 /** The highest block count any pass has seen, or null before the first. */
 export async function highestBlockCount(sql: Queryable): Promise<number | null> {
-  const [row] = await sql<{ highestBlockCount: number }[]>`select highest_block_count from chain_cursor`;
-  return row?.highestBlockCount ?? null;
+  return (await chainCursor(sql))?.highestBlockCount ?? null;
+}
+
+/** The highest block count an applied pass has seen and when it last rose; null before the first. */
+export async function chainCursor(sql: Queryable): Promise<{ highestBlockCount: number; advancedAt: Date } | null> {
+  const [row] = await sql<{ highestBlockCount: number; advancedAt: Date }[]>`select highest_block_count, advanced_at from chain_cursor`;
+  return row ?? null;
 }
 
 /**
@@ -231,9 +236,10 @@ export async function recordSyncRun(sql: Sql, run: SyncRun, blockCount: number |
               ${run.itemsChecked}, ${run.ownersChanged}, ${run.stakesEnded}, ${run.errors})`;
     if (run.state === "ok" && blockCount !== null && blockCount > 0) {
       await tx`
-        insert into chain_cursor as c (highest_block_count, updated_at) values (${blockCount}, ${run.finishedAt})
+        insert into chain_cursor as c (highest_block_count, updated_at, advanced_at) values (${blockCount}, ${run.finishedAt}, ${run.finishedAt})
         on conflict (id) do update
-          set highest_block_count = greatest(c.highest_block_count, excluded.highest_block_count), updated_at = excluded.updated_at`;
+          set highest_block_count = greatest(c.highest_block_count, excluded.highest_block_count), updated_at = excluded.updated_at,
+              advanced_at = case when excluded.highest_block_count > c.highest_block_count then excluded.advanced_at else c.advanced_at end`;
     }
   });
 }

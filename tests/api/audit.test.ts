@@ -133,7 +133,7 @@ describe("every admin action writes one audit row with before → after", () => 
     const entry = { giveawayId: id, address: holder.address, tickets: 2, message, signature: holder.sign(message) };
     expect((await ctx.call("POST", "/api/giveaways/enter", entry)).status).toBe(200);
     const closed = await onlyRowOf(() => ctx.call("POST", `/api/giveaways/${id}/select-winner`, {}, { cookie }));
-    const blockHeight = chain.blockCount() + 1;
+    const blockHeight = chain.blockCount() + 6;
     expect(closed).toMatchObject({
       action: "giveaway.close",
       target: `giveaway:${id}`,

@@ -68,7 +68,7 @@ describe("draw version 2 over the API", () => {
     }
   });
 
-  it("select winner closes entries at block count + 1 ('Drawing at block'); the indexer draws after 6 on top", async () => {
+  it("select winner closes entries at block count + 6 ('Drawing at block'), published with closedAt; the indexer draws after 6 on top", async () => {
     const { id, drawCommitment } = (await create(3)).body as { id: number; drawCommitment: string };
     const wallets = Array.from({ length: 5 }, () => newWallet());
     for (const [index, wallet] of wallets.entries()) {
@@ -89,7 +89,8 @@ describe("draw version 2 over the API", () => {
     expect(selected.body).toEqual({
       version: 2,
       status: "drawing",
-      blockHeight: count + 1,
+      blockHeight: count + 6,
+      closedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       blockHash: null,
       seed: null,
       winnerAddresses: [],
@@ -98,18 +99,23 @@ describe("draw version 2 over the API", () => {
     await givePoints(ctx.sql, wallets[1].address, 10);
     expect((await enter(wallets[1], id, 1)).status).toBe(409);
     chain.mine(2);
-    expect((await ctx.call("POST", `/api/giveaways/${id}/select-winner`, {}, { cookie })).body).toMatchObject({ blockHeight: count + 1 });
+    expect((await ctx.call("POST", `/api/giveaways/${id}/select-winner`, {}, { cookie })).body).toMatchObject({ blockHeight: count + 6 });
     expect((await ctx.call("GET", `/api/giveaways/${id}`)).body).toMatchObject({
-      drawBlockHeight: count + 1,
+      drawBlockHeight: count + 6,
       drawSeed: null,
       winnerAddresses: [],
     });
     expect((await getDraw(id)).status).toBe("drawing");
 
-    chain.mine(count + 8 - chain.blockCount());
+    chain.mine(count + 13 - chain.blockCount());
     expect((await drawPass()).drawn).toContain(id);
     drawn = await getDraw(id);
-    expect(drawn).toMatchObject({ status: "drawn", blockHeight: count + 1, blockHash: chain.blockHash(count + 1) });
+    expect(drawn).toMatchObject({
+      status: "drawn",
+      blockHeight: count + 6,
+      closedAt: selected.body.closedAt,
+      blockHash: chain.blockHash(count + 6),
+    });
     expect(drawn.entries).toEqual(open.entries);
     expect(drawn.winnerAddresses).toHaveLength(3);
     expect(verifyDraw(drawn).outcome).toBe("verified");
@@ -168,6 +174,35 @@ describe("draw version 2 over the API", () => {
     await givePoints(ctx.sql, wallet.address, 10);
     expect((await enter(wallet, id, 1)).status).toBe(200);
     expect((await getDraw(id)).status).toBe("open");
+  });
+
+  it("a stalled or rewinding ord server: Select Winner answers 409 saying why, and entries stay open", async () => {
+    const { id } = (await create()).body as { id: number };
+    const cookie = await ctx.adminCookie();
+    const select = () => ctx.call("POST", `/api/giveaways/${id}/select-winner`, {}, { cookie });
+    // The indexer's pass saw this block count, and no higher one, 11 minutes ago.
+    const count = chain.blockCount();
+    await ctx.sql`delete from chain_cursor`;
+    await ctx.sql`insert into chain_cursor (highest_block_count, updated_at, advanced_at)
+                  values (${count}, now(), now() - interval '11 minutes')`;
+    try {
+      const stalled = await select();
+      expect(stalled.status).toBe(409);
+      expect(stalled.body.message).toMatch(
+        new RegExp(`^Entries stay open: the ord server is stalled \\(no new block for 11 minutes, block count ${count}\\)\\. `),
+      );
+      chain.beginRollback(2);
+      const rewinding = await select();
+      expect(rewinding.status).toBe(409);
+      expect(rewinding.body.message).toContain(`the ord server is rewinding (block count ${count - 2}, below the highest seen, ${count})`);
+      expect((await getDraw(id)).status).toBe("open");
+    } finally {
+      chain.endRollback();
+    }
+    // A new block: healthy again, and the close goes ahead at its count + 6.
+    chain.mine(1);
+    expect((await select()).body).toMatchObject({ status: "drawing", blockHeight: count + 1 + 6 });
+    await ctx.sql`delete from chain_cursor`;
   });
 
   it("a version-1 giveaway keeps drawing and verifying with version 1; unknown ids are 404", async () => {

@@ -268,15 +268,15 @@ describe("the admin", () => {
     await enterGiveaway(world.db.sql, { giveawayId: stored.id, address: world.holder.address, tickets: 2 });
     await page.getByRole("button", { name: "Refresh Data" }).click();
     await expect.poll(() => row.getByTestId("entries-count").textContent()).toBe("1");
-    // Draw version 2: entries close at the ord server's next block; the indexer draws once 6 sit on top.
+    // Draw version 2: entries close at the ord server's block count + 6; the indexer draws once 6 sit on top.
     world.server.context.config.ordUrl = world.chain.url;
-    const drawBlock = world.chain.blockCount() + 1;
+    const drawBlock = world.chain.blockCount() + 6;
     await row.getByRole("button", { name: "Select Winner" }).click();
     await confirm("Select a winner?", "Select Winner");
     await waitForToast(page, `Drawing at block ${drawBlock}`);
     await row.getByTestId("drawing-at").getByText(`Drawing at block ${drawBlock}`).waitFor();
     expect(await row.getByRole("button", { name: "Select Winner" }).count()).toBe(0);
-    world.chain.mine(8);
+    world.chain.mine(13);
     await world.drawPass();
     await page.getByRole("button", { name: "Refresh Data" }).click();
     await row.getByTestId("winner-address").getByText(world.holder.address).waitFor();

@@ -28,6 +28,7 @@ beforeAll(async () => {
     description: "Three winners",
     pointsCost: 10,
     endDate: new Date(Date.now() + 86_400_000),
+    winners: 3,
   });
   const drawing = await world.createGiveaway({
     title: "Pending Pumpkin",
@@ -35,7 +36,6 @@ beforeAll(async () => {
     pointsCost: 10,
     endDate: new Date(Date.now() + 86_400_000),
   });
-  await world.db.sql`update giveaways set winners = 3 where id = ${drawn.id}`;
   for (const [index, wallet] of entrants.entries()) {
     await world.addPoints(wallet.address, 1000);
     await enterGiveaway(world.db.sql, { giveawayId: drawn.id, address: wallet.address, tickets: index + 2 });
@@ -96,6 +96,12 @@ describe("Verify this draw", () => {
     expect(await steps.count()).toBe(7);
     expect(await page.locator('[data-testid="draw-step"][data-ok="false"]').count()).toBe(0);
     await steps.filter({ hasText: "Winner 3" }).waitFor();
+    // When entries closed, and where to check that the draw block was mined after it.
+    const { blockHeight, closedAt } = (await (await fetch(`${world.url}/api/giveaways/${ids.drawn}/draw`)).json()) as PublishedDraw;
+    expect(closedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    await page.getByText(`Check that block ${blockHeight} was mined after entries closed at ${closedAt}`).waitFor();
+    await page.getByText("Entries closed at", { exact: true }).waitFor();
+    expect(await page.getByTestId("block-explorer-link").getAttribute("href")).toBe(`https://blockchair.com/dogecoin/block/${blockHeight}`);
     expect(apiCalls.filter((call) => call.startsWith("/api/giveaways"))).toEqual([`/api/giveaways/${ids.drawn}/draw`]);
     await expectAccessible(page);
     expect(opened.at(-1)!.problems.errors).toEqual([]);
@@ -167,6 +173,7 @@ describe("Verify this draw", () => {
         commitment: commitmentOf(seed),
         seed,
         blockHeight: 5_000_100,
+        closedAt: "2031-01-01T00:00:00.000Z",
         blockHash,
         winners,
         entries,

@@ -47,10 +47,17 @@ export type E2eWorld = {
   sync(): Promise<void>;
   /** The indexer's draw pass against the simulated chain (it follows every sync pass). */
   drawPass(): Promise<void>;
-  /** Draws a version-2 giveaway now: selects its winners, mines 8 blocks, runs the draw pass; its winners. */
+  /** Draws a version-2 giveaway now: selects its winners, mines 13 blocks, runs the draw pass; its winners. */
   draw(giveawayId: number): Promise<string[]>;
   addPoints(address: string, points: number): Promise<void>;
-  createGiveaway(input: { title: string; description: string; pointsCost: number; endDate: Date; imageUrl?: string }): Promise<Giveaway>;
+  createGiveaway(input: {
+    title: string;
+    description: string;
+    pointsCost: number;
+    endDate: Date;
+    imageUrl?: string;
+    winners?: number;
+  }): Promise<Giveaway>;
   /** Writes a file into the server's uploads folder; answers its /uploads/… path. */
   upload(name: string, content: string | Buffer): string;
   close(): Promise<void>;
@@ -114,7 +121,7 @@ export async function startE2eWorld({
     const drawPass = () => withClient((client) => runDrawPass({ sql: db.sql, chain: client })).then(() => {});
     const draw = async (giveawayId: number) => {
       await withClient((client) => selectWinners(db.sql, client, giveawayId, { kind: "system" }));
-      chain.mine(8);
+      chain.mine(13); // the draw block (block count + 6) and six on top
       await drawPass();
       const [row] = await db.sql<{ winners: string[] }[]>`
         select coalesce(array_agg(address order by k), '{}') as winners from giveaway_winners where giveaway_id = ${giveawayId}`;

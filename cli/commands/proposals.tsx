@@ -185,7 +185,7 @@ async function verify(idText: string, options: OutputOptions) {
   const { published, votes, catalogue } = await withDatabase(async ({ sql }) => ({
     published: proposalDetailSchema.parse(await getProposalDetail(sql, id)),
     votes: z.array(voteReceiptSchema).parse(await voteReceipts(sql, id)),
-    catalogue: await catalogueInscriptionIds(sql),
+    catalogue: new Set(await catalogueInscriptionIds(sql)),
   }));
   const verification = await verifyVotes(published, votes, { catalogue });
   const report = {

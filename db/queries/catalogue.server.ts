@@ -49,10 +49,10 @@ export async function importCatalogue(
   });
 }
 
-/** Every catalogue item's inscription id (the vote verifier checks the items a vote's power counts against it). */
-export async function catalogueInscriptionIds(sql: Queryable): Promise<Set<string>> {
-  const rows = await sql<{ inscriptionId: string }[]>`select inscription_id from items`;
-  return new Set(rows.map((row) => row.inscriptionId));
+/** Every catalogue item's inscription id, sorted (the vote verifier checks the items a vote's power counts against it). */
+export async function catalogueInscriptionIds(sql: Queryable): Promise<string[]> {
+  const rows = await sql<{ inscriptionId: string }[]>`select inscription_id from items order by inscription_id collate "C"`;
+  return rows.map((row) => row.inscriptionId);
 }
 
 export async function countItems(sql: Queryable): Promise<number> {

@@ -7,7 +7,7 @@
  *   read the demo wallets' keys or act as the signed-in demo admin;
  * - with PUBLIC_URL: its host, and those loopback names (the operator's own curl, a health check on the box).
  * Any other host gets 421 Misdirected Request (JSON with a `message` under /api, a short text elsewhere); a
- * malformed one 400. The probes (/api/live, /api/ready, /api/health) answer whatever the host: a load
+ * malformed one 400 (JSON). The probes (/api/live, /api/ready, /api/health) answer whatever the host: a load
  * balancer or an orchestrator calls them by address, and they hold nothing to steal.
  */
 import type express from "express";
@@ -36,12 +36,13 @@ export function onlyAllowedHosts(publicUrl: string | undefined): express.Request
   const allowed = allowedHosts(publicUrl);
   return (req, res, next) => {
     if (isProbe(req.originalUrl)) return next();
-    const host = req.host;
-    if (isWellFormedHost(host) && allowed.has(normalized(req.hostname))) return next();
-    const status = isWellFormedHost(host) ? 421 : 400;
-    const message = status === 421 ? refusal(publicUrl) : "The request's Host (or a trusted proxy's X-Forwarded-Host) is not a valid host";
+    const wellFormed = isWellFormedHost(req.host);
+    if (wellFormed && allowed.has(normalized(req.hostname))) return next();
     res.setHeader("Cache-Control", "no-store");
-    if (/^\/api(?:\/|$)/.test(routePathOf(req.originalUrl))) return void res.status(status).json({ message });
-    res.status(status).type("text/plain").send(`${message}\n`);
+    if (!wellFormed)
+      return void res.status(400).json({ message: "The request's Host (or a trusted proxy's X-Forwarded-Host) is not a valid host" });
+    const message = refusal(publicUrl);
+    if (/^\/api(?:\/|$)/.test(routePathOf(req.originalUrl))) return void res.status(421).json({ message });
+    res.status(421).type("text/plain").send(`${message}\n`);
   };
 }

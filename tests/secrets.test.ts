@@ -95,7 +95,7 @@ describe("spooks-admin with a password in ORD_URL and DATABASE_URL", () => {
     const stored = await storedText();
     expect(stored).toContain("indexer.sync");
     expectNoSecret("audit_log and sync_runs", stored);
-  });
+  }, 120_000);
 });
 
 describe("npm start (web and indexer) with a password in ORD_URL and DATABASE_URL", () => {
@@ -148,5 +148,5 @@ describe("npm start (web and indexer) with a password in ORD_URL and DATABASE_UR
     expect(logs).toContain('"msg":"listening"');
     expectNoSecret("the web and indexer logs", logs);
     expectNoSecret("audit_log and sync_runs", await storedText());
-  });
+  }, 120_000);
 });

@@ -93,7 +93,7 @@ async function sync(options: OutputOptions) {
     );
     if (report.skipped) throw new CliError("another sync pass is running; try again in a moment");
     const { skipped: _, ...summary } = report;
-    await recordAudit(sql, CLI_ACTOR, "indexer.sync", redactUrl(ordUrl), summary);
+    await recordAudit(sql, CLI_ACTOR, "indexer.sync", ordUrl, summary);
     if (summary.state === "unavailable" && summary.blockHeight === null) {
       throw new CliError(`the ord server at ${redactUrl(ordUrl)} did not answer; nothing was changed`);
     }

@@ -22,6 +22,7 @@ export default [
     route("points/:address/history", "routes/api/points-history.ts"),
     route("stats/:address", "routes/api/stats.ts"),
     route("leaderboard", "routes/api/leaderboard.ts"),
+    route("catalogue", "routes/api/catalogue.ts"),
 
     // Staking
     route("stake", "routes/api/stake.ts"),

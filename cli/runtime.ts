@@ -9,6 +9,7 @@
 import type { Command } from "commander";
 import type { ReactElement } from "react";
 import { ZodError, type z } from "zod";
+import { redactUrlsIn } from "../app/domain/redact.ts";
 import { firstIssue } from "../app/domain/validation.ts";
 import { loadConfig, type Config } from "../app/utils/env.server.ts";
 import { openDatabase, type Sql } from "../db/client.server.ts";
@@ -45,16 +46,16 @@ export function action<A extends unknown[]>(work: (...args: A) => Promise<void>)
       await work(...args);
     } catch (error) {
       process.stderr.write(`error: ${describeError(error)}\n`);
-      if (process.env.SPOOKS_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+      if (process.env.SPOOKS_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${redactUrlsIn(error.stack)}\n`);
       process.exitCode = 1;
     }
   };
 }
 
-/** What the operator reads: a refusal's or a validation's own text, or the failure's message. */
+/** What the operator reads: a refusal's or a validation's own text, or the failure's message (never a URL's password). */
 export function describeError(error: unknown): string {
-  if (error instanceof ZodError) return firstIssue(error);
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof ZodError) return redactUrlsIn(firstIssue(error));
+  return redactUrlsIn(error instanceof Error ? error.message : String(error));
 }
 
 // Input ------------------------------------------------------------------------------------------

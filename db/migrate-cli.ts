@@ -1,4 +1,5 @@
 /** `npm run db:migrate`: applies pending migrations to the configured database and says what it did. */
+import { redactUrlsIn } from "../app/domain/redact.ts";
 import { loadConfig } from "../app/utils/env.server.ts";
 import { openDatabase } from "./client.server.ts";
 import { migrate } from "./migrate.server.ts";
@@ -13,6 +14,6 @@ try {
     await db.close();
   }
 } catch (error) {
-  console.error(`spooks: ${(error as Error).message}`);
+  console.error(`spooks: ${redactUrlsIn((error as Error).message)}`);
   process.exitCode = 1;
 }

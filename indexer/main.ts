@@ -2,6 +2,7 @@
  * `npm run start:indexer`: the indexer alone (production, next to `npm run start:web`). Needs ORD_URL:
  * in demo mode the simulated chain lives inside `npm start`'s process, so there is nothing to index here.
  */
+import { redactUrlsIn } from "../app/domain/redact.ts";
 import { loadConfig } from "../app/utils/env.server.ts";
 import { createLogger } from "../app/utils/logger.server.ts";
 import { appVersion } from "../app/utils/project-root.server.ts";
@@ -58,6 +59,6 @@ async function main() {
 }
 
 main().catch((error: Error) => {
-  console.error(`spooks indexer: ${error.message ?? String(error)}`);
+  console.error(`spooks indexer: ${redactUrlsIn(error.message ?? String(error))}`);
   process.exit(1);
 });

@@ -16,8 +16,9 @@
  * A held-back pass changes nothing; it is recorded with its reason, logged, and shown in health/CLI.
  */
 import { now } from "../app/domain/clock.ts";
+import { redactUrl } from "../app/domain/redact.ts";
 import type { Config } from "../app/utils/env.server.ts";
-import { silentLogger, withoutUrlCredentials, type Logger } from "../app/utils/logger.server.ts";
+import { silentLogger, type Logger } from "../app/utils/logger.server.ts";
 import { observeSyncPass } from "../app/utils/metrics.server.ts";
 import type { Sql } from "../db/client.server.ts";
 import {
@@ -252,7 +253,7 @@ async function unconfirmed(options: SyncOptions, client: OrdClient, known: Known
       warnedNoValidate.add(options.ordUrl);
       (options.logger ?? silentLogger).warn({
         msg: "the ord server has no /inscriptions/validate: every pass reads every item in full",
-        ord: withoutUrlCredentials(options.ordUrl),
+        ord: redactUrl(options.ordUrl),
       });
     }
     return known;

@@ -1,13 +1,15 @@
 /**
- * The HTTP server: security headers on everything, static assets, uploaded images, abuse limits, then
- * React Router (pages and /api resource routes). `createApp` takes everything it serves as arguments,
- * so tests run the real handler on their own database. docs/security.md explains the hardening.
+ * The HTTP server: security headers on everything, only the site's own host names (DNS rebinding), static
+ * assets, uploaded images, abuse limits, then React Router (pages and /api resource routes). `createApp`
+ * takes everything it serves as arguments, so tests run the real handler on their own database.
+ * docs/security.md explains the hardening.
  */
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
 import { createLogger, type Logger } from "../app/utils/logger.server.ts";
+import { onlyAllowedHosts } from "./allowed-hosts.ts";
 import { answerErrors, fileNotFound, malformedPath, notFound, unansweredMethod } from "./fallbacks.ts";
 import { httpMetrics } from "./http-metrics.ts";
 import { rateLimits } from "./rate-limits.ts";
@@ -39,6 +41,8 @@ export function createApp({ context, build, clientDir, before = [], dev = false,
   // Whose X-Forwarded-For/-Proto/-Host to believe (TRUST_PROXY): client IPs, https, the request's host.
   app.set("trust proxy", config.trustProxy);
   app.use(securityHeaders({ config, dev }));
+  // Before anything is read or served: a rebound name gets no page, no file and no demo key.
+  app.use(onlyAllowedHosts(config.publicUrl));
   app.use(compression());
   app.use(
     "/uploads",

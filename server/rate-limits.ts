@@ -25,6 +25,11 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 export type LimitKind = "signIn" | "signed" | "content" | "reads";
 
+/** The probes load balancers and orchestrators call: never limited, answered whatever the Host (server/allowed-hosts.ts). */
+const PROBE_PATH = /^\/api\/(?:live|ready|health)$/;
+
+export const isProbe = (target: string): boolean => PROBE_PATH.test(routePathOf(target));
+
 const ROUTES: { kind: LimitKind | null; methods: string[] | null; path: RegExp }[] = [
   { kind: "signIn", methods: null, path: /^\/api\/auth\/challenge$/ },
   { kind: "signIn", methods: ["POST", "DELETE", "PUT", "PATCH"], path: /^\/api\/auth\/session$/ },
@@ -32,7 +37,7 @@ const ROUTES: { kind: LimitKind | null; methods: string[] | null; path: RegExp }
   { kind: "signed", methods: null, path: /^\/api\/giveaways\/enter$/ },
   { kind: "signed", methods: null, path: /^\/api\/proposals\/[^/]+\/vote$/ },
   { kind: "content", methods: null, path: /^\/content\/[^/]+$/ },
-  { kind: null, methods: null, path: /^\/api\/(?:live|ready|health)$/ },
+  { kind: null, methods: null, path: PROBE_PATH },
 ];
 
 /**

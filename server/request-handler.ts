@@ -17,6 +17,8 @@ import { servedTarget } from "./served-path.ts";
 /** A host as a URL may carry it: name or IPv4, or [IPv6], with an optional port. */
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+export const isWellFormedHost = (host: string | undefined): host is string => Boolean(host && HOST.test(host));
+
 export class BadHostError extends Error {}
 
 /** The origin a request is answered as (see above); a malformed Host or protocol is a BadHostError. */
@@ -24,7 +26,7 @@ export function requestOrigin(req: express.Request, publicUrl: string | undefine
   if (publicUrl) return publicUrl;
   const protocol = req.protocol;
   const host = req.host;
-  if ((protocol !== "http" && protocol !== "https") || !host || !HOST.test(host)) {
+  if ((protocol !== "http" && protocol !== "https") || !isWellFormedHost(host)) {
     throw new BadHostError("The request's Host (or a trusted proxy's X-Forwarded-Host/-Proto) is not a valid host");
   }
   return `${protocol}://${host}`;

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
+import { redactUrlsIn } from "../app/domain/redact.ts";
 import { checkWebServerConfig, loadConfig } from "../app/utils/env.server.ts";
 import { createLogger } from "../app/utils/logger.server.ts";
 import { appVersion, projectRoot } from "../app/utils/project-root.server.ts";
@@ -124,7 +125,7 @@ async function main() {
 }
 
 function fail(error: unknown): never {
-  console.error(`spooks: ${(error as Error).message ?? String(error)}`);
+  console.error(`spooks: ${redactUrlsIn((error as Error).message ?? String(error))}`);
   process.exit(1);
 }
 

@@ -171,6 +171,25 @@ export const verifyHoldings = defineRoute({
   },
 });
 
+export const catalogue = defineRoute({
+  operationId: "getCatalogue",
+  method: "GET",
+  path: "/api/catalogue",
+  tag: TAG,
+  summary: "Every catalogue item's inscription id",
+  description:
+    "The inscription ids of every item of both collections, sorted: what counts as an item here. The vote verifier checks " +
+    "that each item a vote's power counts (GET /api/proposals/{id}/votes, `stakedAtStart`) is one of them.",
+  auth: "none",
+  responses: {
+    200: {
+      description: "The catalogue's inscription ids (empty before a catalogue is imported).",
+      schema: z.object({ inscriptionIds: z.array(z.string()) }).meta({ id: "Catalogue" }),
+      example: { inscriptionIds: [`${"a1".repeat(32)}i0`, `${"b2".repeat(32)}i0`] },
+    },
+  },
+});
+
 export const leaderboardQuery = z.object({
   limit: z.preprocess(
     (value) => (value === "" ? undefined : value),
@@ -224,3 +243,4 @@ export type WalletItem = ClientAnswer<typeof walletDoginals>[number];
 export type Rewards = ClientAnswer<typeof rewards>;
 export type WalletStats = ClientAnswer<typeof stats>;
 export type LeaderboardEntry = ClientAnswer<typeof leaderboard>[number];
+export type CatalogueIds = ClientAnswer<typeof catalogue>;

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = {
   "upload.image": "Image uploaded",
   "catalogue.import": "Catalogue imported",
   "indexer.sync": "Ownership sync (CLI)",
+  "auth.sign-in": "Admin signed in",
+  "auth.sign-out": "Admin signed out",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -52,7 +52,8 @@ export function rarityLevel(rarity: Rarity): 1 | 2 | 3 | 4 {
   return ({ Common: 1, Rare: 2, Epic: 3, Legendary: 4 } as const)[rarity];
 }
 
-export const INSCRIPTION_ID_PATTERN = /^[0-9a-f]{64}i[0-9]+$/;
+/** ord's one spelling of an inscription id: the reveal txid in lower-case hex, `i`, the index without leading zeros. */
+export const INSCRIPTION_ID_PATTERN = /^[0-9a-f]{64}i(?:0|[1-9][0-9]*)$/;
 
 export function isInscriptionId(value: string): boolean {
   return INSCRIPTION_ID_PATTERN.test(value);

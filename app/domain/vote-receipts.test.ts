@@ -140,6 +140,62 @@ describe("vote receipts", () => {
     ]);
   });
 
+  it("fails a forged item list: an id that is not a well-formed inscription id, another spelling of one, or one outside the catalogue", async () => {
+    const { votes, published } = honest();
+    const [first] = votes;
+    const listed = first.stakedAtStart!;
+    const withItems = (stakedAtStart: unknown[]) => ({ ...first, stakedAtStart: stakedAtStart as string[] });
+    expect(checkVote(published, withItems([listed[0], listed[1], "not-an-id"])).problems).toEqual([
+      'Item "not-an-id" is not a well-formed inscription id',
+    ]);
+    // The same inscription spelled twice (upper-case hex, a leading zero in the index) would dodge the once-only rule.
+    const respelled = [listed[0], listed[1], listed[0].toUpperCase().replace("I0", "i0")];
+    expect(checkVote(published, withItems(respelled)).problems).toEqual([
+      expect.stringMatching(/^Item ".*" is not a well-formed inscription id$/),
+    ]);
+    expect(checkVote(published, withItems([listed[0], listed[1], `${listed[0]}0`])).problems).toEqual([
+      expect.stringMatching(/is not a well-formed inscription id$/),
+    ]);
+    expect(checkVote(published, withItems([listed[0], listed[1], 7])).problems).toEqual(['Item "7" is not a well-formed inscription id']);
+
+    const catalogue = new Set(votes.flatMap((vote) => vote.stakedAtStart!));
+    expect((await verifyVotes(published, votes, { catalogue })).verified).toBe(true);
+    const outsider = `${"f".repeat(64)}i0`;
+    const forged = [withItems([listed[0], listed[1], outsider]), votes[1], votes[2]];
+    const verification = await verifyVotes(published, forged, { catalogue });
+    expect(verification.failed.map((check) => [check.index, check.problems])).toEqual([[0, [`Item ${outsider} is not in the catalogue`]]]);
+    expect(verification.verified).toBe(false);
+  });
+
+  it("fails an item counted twice across votes however the votes are ordered, and a power that is not the count", async () => {
+    const { votes, published } = honest();
+    const borrowed = { ...votes[1], stakedAtStart: [votes[1].stakedAtStart![0], votes[0].stakedAtStart![2]] };
+    for (const order of [
+      [votes[0], borrowed, votes[2]],
+      [borrowed, votes[2], votes[0]],
+    ]) {
+      const verification = await verifyVotes(published, order);
+      // Whichever comes second is the one that counts it again.
+      expect(verification.failed.flatMap((check) => check.problems)).toEqual([
+        `Item ${votes[0].stakedAtStart![2]} also counted for vote 1`,
+      ]);
+    }
+    expect(checkVote(published, { ...votes[0], votingPower: 2 }).problems).toEqual(["Voting power 2, but 3 staked item(s) listed"]);
+    expect(checkVote(published, { ...votes[0], stakedAtStart: [] }).problems).toEqual(["Voting power 3, but 0 staked item(s) listed"]);
+  });
+
+  it("catches a vote left out of the receipts through the published totals", async () => {
+    const { votes, published } = honest();
+    const omitted = await verifyVotes(published, [votes[0], votes[2]]);
+    expect(omitted.failed).toEqual([]);
+    expect(omitted.tallyDifferences).toEqual([
+      '"Option 10": 2 published, 0 in the receipts',
+      "Total: 6 published, 4 in the receipts",
+      "Voters: 3 published, 2 in the receipts",
+    ]);
+    expect(omitted.verified).toBe(false);
+  });
+
   it("checks in batches, pausing between them and reporting progress", async () => {
     const { votes, published } = honest();
     const progress: number[] = [];

@@ -1,10 +1,13 @@
 /**
  * Checking a proposal's votes from its public receipts (GET /api/proposals/{id}/votes), without trusting
  * the server: each signature is verified as the server verifies it (either message magic), each signed
- * message must name this proposal, its title and the option counted, and the tally is recomputed and
- * compared with the published results. Used by the "Verify votes" view (in the browser) and by
- * `spooks-admin proposals verify`.
+ * message must name this proposal, its title and the option counted; each item a vote's power counts must be
+ * a well-formed inscription id (of the catalogue, when the caller has it), counted once across all votes, and
+ * the power must be their count; the tally is recomputed and compared with the published results, which is
+ * where a vote left out of the receipts shows (`totalVotes`, `uniqueVoters`). Used by the "Verify votes" view
+ * (in the browser) and by `spooks-admin proposals verify` (with the catalogue).
  */
+import { isInscriptionId } from "./collections.ts";
 import { isFreshTimestamp, parseVoteMessage } from "./messages.ts";
 import { SignatureError, verifySignedMessage, type Magic } from "./signature.ts";
 
@@ -69,20 +72,36 @@ function messageProblems(results: PublishedResults, vote: VoteReceipt): string[]
   return problems;
 }
 
-function powerProblems(vote: VoteReceipt): string[] {
+/** The catalogue's inscription ids, when the verifier has them (the CLI reads them from the database). */
+export type Catalogue = ReadonlySet<string>;
+
+function itemProblems(items: readonly string[], catalogue: Catalogue | undefined): string[] {
+  // Receipts are read as they come (a forged answer may hold anything), so nothing is assumed of an item.
+  const wellFormed = (item: unknown): item is string => typeof item === "string" && isInscriptionId(item);
+  const malformed = items.filter((item) => !wellFormed(item));
+  const foreign = catalogue ? items.filter((item) => wellFormed(item) && !catalogue.has(item)) : [];
+  return [
+    ...malformed.map((item) => `Item ${JSON.stringify(String(item).slice(0, 80))} is not a well-formed inscription id`),
+    ...foreign.map((item) => `Item ${item} is not in the catalogue`),
+  ];
+}
+
+function powerProblems(vote: VoteReceipt, catalogue: Catalogue | undefined): string[] {
   if (!Number.isSafeInteger(vote.votingPower) || vote.votingPower < 1)
     return [`Voting power ${vote.votingPower} is not a positive whole number`];
   if (!vote.stakedAtStart) return ["No staked items are listed for its voting power"];
+  const items = itemProblems(vote.stakedAtStart, catalogue);
+  if (items.length > 0) return items;
   const distinct = new Set(vote.stakedAtStart).size;
   if (distinct !== vote.stakedAtStart.length) return ["An item is listed twice for its voting power"];
   if (distinct !== vote.votingPower) return [`Voting power ${vote.votingPower}, but ${distinct} staked item(s) listed`];
   return [];
 }
 
-/** Every problem of one vote on its own (signature, message, option, power). */
-export function checkVote(results: PublishedResults, vote: VoteReceipt, index = 0): VoteCheck {
+/** Every problem of one vote on its own (signature, message, option, power and the items making it). */
+export function checkVote(results: PublishedResults, vote: VoteReceipt, index = 0, catalogue?: Catalogue): VoteCheck {
   const { magic, problem } = signatureProblem(vote);
-  const problems = [...(problem ? [problem] : []), ...messageProblems(results, vote), ...powerProblems(vote)];
+  const problems = [...(problem ? [problem] : []), ...messageProblems(results, vote), ...powerProblems(vote, catalogue)];
   if (!results.options.some((option) => option.id === vote.option)) problems.push(`Option ${vote.option} is not one of this proposal's`);
   return { index, address: vote.address, magic, problems };
 }
@@ -131,6 +150,8 @@ function tallyDifferences(results: PublishedResults, tally: Tally): string[] {
 }
 
 export type VerifyOptions = {
+  /** The catalogue's inscription ids: each item counted must be one of them (without it, only their form is checked). */
+  catalogue?: Catalogue;
   /** Votes checked between two calls of `pause` (the page lets itself paint). */
   batchSize?: number;
   pause?: () => Promise<void>;
@@ -141,11 +162,11 @@ export type VerifyOptions = {
 export async function verifyVotes(
   results: PublishedResults,
   votes: readonly VoteReceipt[],
-  { batchSize = 100, pause, onProgress }: VerifyOptions = {},
+  { batchSize = 100, pause, onProgress, catalogue }: VerifyOptions = {},
 ): Promise<VotesVerification> {
   const checks: VoteCheck[] = [];
   for (let start = 0; start < votes.length; start += batchSize) {
-    votes.slice(start, start + batchSize).forEach((vote, offset) => checks.push(checkVote(results, vote, start + offset)));
+    votes.slice(start, start + batchSize).forEach((vote, offset) => checks.push(checkVote(results, vote, start + offset, catalogue)));
     onProgress?.(checks.length, votes.length);
     if (pause && start + batchSize < votes.length) await pause();
   }

@@ -15,7 +15,7 @@ import { forbidden, unauthorized } from "../domain/errors.ts";
 import { isFreshTimestamp, parseSignInMessage, SIGN_IN_STATEMENT, signInMessage } from "../domain/messages.ts";
 import { verifySignedMessage } from "../domain/signature.ts";
 import type { Queryable } from "../../db/client.server.ts";
-import type { Actor } from "../../db/queries/audit.server.ts";
+import { recordAudit, type Actor } from "../../db/queries/audit.server.ts";
 import {
   consumeChallenge,
   deleteExpiredAuthRows,
@@ -25,6 +25,7 @@ import {
   recordUsedSignature,
   revokeSession,
 } from "../../db/queries/auth.server.ts";
+import { inTransaction } from "../../db/queries/transaction.server.ts";
 import { requireSameSiteRequest, siteOf, type BodyKind } from "./csrf.server.ts";
 
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
@@ -74,6 +75,9 @@ function newNonce(length = 24): string {
 function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
+
+/** How the audit trail names a session, so a sign-in and its sign-out pair up: a prefix of its token's hash. */
+const sessionReference = (tokenHash: string) => tokenHash.slice(0, 12);
 
 /** A one-time sign-in message for the admin; any other address gets 403 and nothing is stored. */
 export async function createChallenge(
@@ -131,15 +135,19 @@ export async function signIn(
   }
   if (input.address !== context.config.adminAddress) throw forbidden("Only the admin wallet can sign in");
   verifySignedMessage(input.message, input.address, input.signature);
-  // The stored text is what the server issued: equal text means equal domain, URI, nonce, address and times.
-  const stored = await consumeChallenge(context.sql, { nonce: challenge.nonce, address: input.address, message: input.message });
-  if (!stored) throw unauthorized("This sign-in challenge is unknown, expired or already used");
   const token = randomBytes(32).toString("base64url");
   const ttlMs = context.config.sessionTtlMs;
-  await insertSession(context.sql, {
-    tokenHash: hashToken(token),
-    address: input.address,
-    expiresAt: new Date(now().getTime() + ttlMs),
+  await inTransaction(context.sql, async (tx) => {
+    // The stored text is what the server issued: equal text means equal domain, URI, nonce, address and times.
+    const stored = await consumeChallenge(tx, { nonce: challenge.nonce, address: input.address, message: input.message });
+    if (!stored) throw unauthorized("This sign-in challenge is unknown, expired or already used");
+    const session = { tokenHash: hashToken(token), address: input.address, expiresAt: new Date(now().getTime() + ttlMs) };
+    await insertSession(tx, session);
+    await recordAudit(tx, { kind: "web", address: input.address }, "auth.sign-in", input.address, {
+      session: sessionReference(session.tokenHash),
+      expiresAt: session.expiresAt,
+      ip: context.clientIp ?? null,
+    });
   });
   return {
     address: input.address,
@@ -166,11 +174,20 @@ export async function sessionAddress(request: Request, context: AppLoadContext):
   return session?.address ?? null;
 }
 
-/** Ends the session (if any): it is revoked in the database, and the cookie cleared. */
+/** Ends the session (if any): it is revoked in the database, with its audit row, and the cookie cleared. */
 export async function signOut(request: Request, context: AppLoadContext): Promise<string> {
   requireSameSiteRequest(request, context, "json");
   const token = sessionToken(request, context);
-  if (token) await revokeSession(context.sql, hashToken(token));
+  if (token) {
+    const tokenHash = hashToken(token);
+    await inTransaction(context.sql, async (tx) => {
+      const address = await revokeSession(tx, tokenHash);
+      if (address) {
+        const details = { session: sessionReference(tokenHash), ip: context.clientIp ?? null };
+        await recordAudit(tx, { kind: "web", address }, "auth.sign-out", address, details);
+      }
+    });
+  }
   return cookieHeader(request, context, "", 0);
 }
 

@@ -168,10 +168,11 @@ describe("output format", () => {
   });
 
   it("stays JSON, saying why, where pino-pretty is not installed (a production image)", () => {
-    // The module alone, beside a node_modules holding pino but not pino-pretty (npm ci --omit=dev).
+    // The module (and what it imports of ours) alone, beside a node_modules holding pino but not pino-pretty (npm ci --omit=dev).
     const app = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-prod-"));
     fs.mkdirSync(path.join(app, "app/utils"), { recursive: true });
-    fs.copyFileSync(path.join(ROOT, "app/utils/logger.server.ts"), path.join(app, "app/utils/logger.server.ts"));
+    fs.mkdirSync(path.join(app, "app/domain"), { recursive: true });
+    for (const file of ["app/utils/logger.server.ts", "app/domain/redact.ts"]) fs.copyFileSync(path.join(ROOT, file), path.join(app, file));
     fs.mkdirSync(path.join(app, "node_modules"));
     fs.symlinkSync(path.join(ROOT, "node_modules/pino"), path.join(app, "node_modules/pino"));
     try {

@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import { pino, type DestinationStream, type Logger as PinoLogger } from "pino";
 import type { PrettyOptions } from "pino-pretty";
+import { redactUrlsDeep } from "../domain/redact.ts";
 
 export type Logger = PinoLogger;
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
@@ -39,7 +40,7 @@ const shared = ((globalThis as Record<symbol, unknown>)[Symbol.for("spooks.loggi
  * Whatever a line might carry that must not be read by whoever reads logs: session cookies, credentials,
  * tokens, keys, signatures and signed messages. No code logs these today; this keeps a future
  * `log.info({ req })` safe. Credentials inside a URL (`ORD_URL=https://user:pass@…`) are stripped from every
- * text of a line, errors' messages and stacks included (withoutUrlCredentials).
+ * text of a line, errors' messages and stacks included (app/domain/redact.ts).
  */
 const REDACTED = [
   "token",
@@ -78,8 +79,8 @@ export function createLogger(service: Service, settings: LogSettings = {}, desti
       level: settings.logLevel ?? defaultLevel(service, settings.nodeEnv),
       base: { pid: process.pid, hostname: os.hostname(), service },
       timestamp: pino.stdTimeFunctions.isoTime,
-      serializers: { err: (error: Error) => withoutCredentialsDeep({ ...pino.stdSerializers.err(error) }) },
-      formatters: { level: (label) => ({ level: label }), log: (fields) => withoutCredentialsDeep(fields) },
+      serializers: { err: (error: Error) => redactUrlsDeep({ ...pino.stdSerializers.err(error) }) },
+      formatters: { level: (label) => ({ level: label }), log: (fields) => redactUrlsDeep(fields) },
       redact: { paths: REDACTED, censor: "[redacted]" },
     },
     pretty ?? outputStream(destination),
@@ -88,19 +89,6 @@ export function createLogger(service: Service, settings: LogSettings = {}, desti
     logger.warn({ msg: "LOG_FORMAT=pretty needs pino-pretty (a devDependency), which is not installed here: logging JSON" });
   }
   return logger;
-}
-
-/** `scheme://user:pass@host` becomes `scheme://[redacted]@host`, wherever it appears in `text`. */
-export function withoutUrlCredentials(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, "$1[redacted]@");
-}
-
-function withoutCredentialsDeep<T>(value: T, depth = 0): T {
-  if (typeof value === "string") return withoutUrlCredentials(value) as T;
-  if (depth > 6 || value === null || typeof value !== "object" || value instanceof Error) return value;
-  if (Array.isArray(value)) return value.map((item: unknown) => withoutCredentialsDeep(item, depth + 1)) as T;
-  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutCredentialsDeep(item, depth + 1)])) as T;
 }
 
 /** A logger that writes nothing (the indexer's passes when their caller gives none, tests). */

@@ -5,6 +5,7 @@
  */
 import type { Command } from "commander";
 import { formatNumber } from "../../app/domain/format.ts";
+import { redactUrl } from "../../app/domain/redact.ts";
 import { unitsToPoints } from "../../app/domain/rewards.ts";
 import type { Config } from "../../app/utils/env.server.ts";
 import { recordAudit } from "../../db/queries/audit.server.ts";
@@ -27,7 +28,7 @@ export function registerIndexer(program: Command): void {
 
 async function status(options: OutputOptions) {
   const result = await withDatabase(async ({ sql, config }) => ({
-    ordUrl: config.ordUrl ?? null,
+    ordUrl: config.ordUrl ? redactUrl(config.ordUrl) : null,
     demo: config.demo,
     ...(await indexerStatus(sql)),
   }));
@@ -98,7 +99,7 @@ async function sync(options: OutputOptions) {
     const { skipped: _, ...summary } = report;
     await recordAudit(sql, CLI_ACTOR, "indexer.sync", ordUrl, summary);
     if (summary.state === "unavailable" && summary.blockHeight === null) {
-      throw new CliError(`the ord server at ${ordUrl} did not answer; nothing was changed`);
+      throw new CliError(`the ord server at ${redactUrl(ordUrl)} did not answer; nothing was changed`);
     }
     if (summary.state !== "ok") {
       throw new CliError(`the pass was held back (${summary.state}): ${summary.reason}; nothing was changed`);

@@ -9,6 +9,7 @@ import { formatNumber } from "../../app/domain/format.ts";
 import { VOTE_TYPES } from "../../app/domain/governance.ts";
 import { createProposalSchema } from "../../app/domain/validation.ts";
 import { verifyVotes, type VotesVerification } from "../../app/domain/vote-receipts.ts";
+import { catalogueInscriptionIds } from "../../db/queries/catalogue.server.ts";
 import {
   createProposal,
   deleteProposal,
@@ -181,11 +182,12 @@ async function remove(idText: string, options: DestructiveOptions) {
  */
 async function verify(idText: string, options: OutputOptions) {
   const id = parseId(idText, "Proposal");
-  const { published, votes } = await withDatabase(async ({ sql }) => ({
+  const { published, votes, catalogue } = await withDatabase(async ({ sql }) => ({
     published: proposalDetailSchema.parse(await getProposalDetail(sql, id)),
     votes: z.array(voteReceiptSchema).parse(await voteReceipts(sql, id)),
+    catalogue: new Set(await catalogueInscriptionIds(sql)),
   }));
-  const verification = await verifyVotes(published, votes);
+  const verification = await verifyVotes(published, votes, { catalogue });
   const report = {
     proposalId: id,
     votes: votes.length,

@@ -1,9 +1,11 @@
 /**
  * The audit trail: every admin change (web or CLI) and every system change to holders' standing, with who,
  * when, what, and what the change found and left (before → after). Write it in the same transaction as the
- * change it records; the database refuses to update or delete a row (migration 0013).
+ * change it records; the database refuses to update or delete a row (migration 0013). No secret is ever
+ * written: every text of a row goes through app/domain/redact.ts (a URL's password would stay for good).
  */
 import { now } from "../../app/domain/clock.ts";
+import { redactUrl, redactUrlsDeep } from "../../app/domain/redact.ts";
 import type { AuditActorKind } from "../../app/domain/audit.ts";
 import type { Queryable } from "../client.server.ts";
 
@@ -20,9 +22,14 @@ export function actorLabel(actor: Actor): string {
 /** What a change found and what it left: null before a creation, null after a deletion. */
 export type AuditChange = { before?: unknown; after?: unknown };
 
-/** jsonb of a value as JSON would write it (Dates as ISO text); SQL null for null or undefined. */
+/** jsonb of a value as JSON would write it (Dates as ISO text), URLs without credentials. */
+function redactedJson(sql: Queryable, value: unknown) {
+  return sql.json(redactUrlsDeep(JSON.parse(JSON.stringify(value)) as unknown) as never);
+}
+
+/** The same, or SQL null for null or undefined. */
 function jsonOrNull(sql: Queryable, value: unknown) {
-  return value === undefined || value === null ? null : sql.json(JSON.parse(JSON.stringify(value)) as never);
+  return value === undefined || value === null ? null : redactedJson(sql, value);
 }
 
 export async function recordAudit(
@@ -35,8 +42,8 @@ export async function recordAudit(
 ): Promise<void> {
   await sql`
     insert into audit_log (actor, actor_address, action, target, details, before, after, created_at)
-    values (${actor.kind}, ${actor.kind === "web" ? actor.address : null}, ${action}, ${target},
-            ${sql.json(JSON.parse(JSON.stringify(details)) as never)}, ${jsonOrNull(sql, change.before)},
+    values (${actor.kind}, ${actor.kind === "web" ? actor.address : null}, ${action}, ${target === null ? null : redactUrl(target)},
+            ${redactedJson(sql, details)}, ${jsonOrNull(sql, change.before)},
             ${jsonOrNull(sql, change.after)}, ${now()})`;
 }
 
@@ -98,6 +105,15 @@ export type AuditPage = { entries: AuditEntry[]; nextCursor: number | null };
 
 const ACTOR_KINDS = new Set(["web", "cli", "system"]);
 
+/** A row as it is shown: rows written before redaction existed keep what they hold (append-only), but not on screen. */
+const withoutSecrets = (entry: AuditEntry): AuditEntry => ({
+  ...entry,
+  target: entry.target === null ? null : redactUrl(entry.target),
+  details: redactUrlsDeep(entry.details),
+  before: redactUrlsDeep(entry.before),
+  after: redactUrlsDeep(entry.after),
+});
+
 /** Newest first, filtered, one page; `nextCursor` is the id to pass as `before` for the next page. */
 export async function listAudit(sql: Queryable, filter: AuditFilter = {}): Promise<AuditPage> {
   const limit = filter.limit ?? 50;
@@ -113,7 +129,7 @@ export async function listAudit(sql: Queryable, filter: AuditFilter = {}): Promi
       ${before ? sql`and id < ${before}` : sql``}
     order by id desc
     limit ${limit + 1}`;
-  const entries = rows.slice(0, limit);
+  const entries = rows.slice(0, limit).map(withoutSecrets);
   return { entries, nextCursor: rows.length > limit ? entries[entries.length - 1].id : null };
 }
 

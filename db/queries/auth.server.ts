@@ -80,8 +80,13 @@ export async function findSession(sql: Queryable, tokenHash: string): Promise<Se
   return row ?? null;
 }
 
-export async function revokeSession(sql: Queryable, tokenHash: string): Promise<void> {
-  await sql`update sessions set revoked_at = ${now()} where token_hash = ${tokenHash} and revoked_at is null`;
+/** Revokes the session; answers whose it was, or null when there was no live session with that token. */
+export async function revokeSession(sql: Queryable, tokenHash: string): Promise<string | null> {
+  const [row] = await sql<{ address: string }[]>`
+    update sessions set revoked_at = ${now()}
+    where token_hash = ${tokenHash} and revoked_at is null and expires_at > ${now()}
+    returning address`;
+  return row?.address ?? null;
 }
 
 /**

@@ -49,6 +49,12 @@ export async function importCatalogue(
   });
 }
 
+/** Every catalogue item's inscription id, sorted (the vote verifier checks the items a vote's power counts against it). */
+export async function catalogueInscriptionIds(sql: Queryable): Promise<string[]> {
+  const rows = await sql<{ inscriptionId: string }[]>`select inscription_id from items order by inscription_id collate "C"`;
+  return rows.map((row) => row.inscriptionId);
+}
+
 export async function countItems(sql: Queryable): Promise<number> {
   const [row] = await sql<{ count: number }[]>`select count(*)::int as count from items`;
   return row.count;

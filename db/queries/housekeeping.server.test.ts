@@ -59,7 +59,7 @@ describe("pruneExpired", () => {
     await seed();
     const pruned = await pruneExpired(db.sql, at, 2);
     // 5 expired challenges: batches of 2, 2, 1; 4 sessions: 2, 2, 0; 4 signatures: 2, 2, 0; 3 runs: 2, 1.
-    expect(pruned).toEqual({ challenges: 5, sessions: 3, usedSignatures: 4, syncRuns: 3, batches: 3 + 2 + 3 + 2 });
+    expect(pruned).toEqual({ challenges: 5, sessions: 3, usedSignatures: 4, syncRuns: 3, rateLimitHits: 0, batches: 3 + 2 + 3 + 2 + 1 });
 
     const left = async (query: Promise<{ key: string }[]>) => (await query).map((row) => row.key).sort();
     expect(await left(db.sql`select nonce as key from auth_challenges`)).toEqual(["fresh", "used-not-expired"]);
@@ -71,6 +71,13 @@ describe("pruneExpired", () => {
       ),
     ).toEqual(["applied", "held back since, old", "held back since, recent"]);
 
-    expect(await pruneExpired(db.sql, at, 2)).toEqual({ challenges: 0, sessions: 0, usedSignatures: 0, syncRuns: 0, batches: 4 });
+    expect(await pruneExpired(db.sql, at, 2)).toEqual({
+      challenges: 0,
+      sessions: 0,
+      usedSignatures: 0,
+      syncRuns: 0,
+      rateLimitHits: 0,
+      batches: 5,
+    });
   });
 });

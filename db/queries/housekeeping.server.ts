@@ -1,19 +1,27 @@
 /**
  * Housekeeping: removes rows whose use is over (expired challenges and sessions, used signatures past
- * their window, ownership passes past their retention), in batches of at most `batch` rows, each its own
+ * their window, ownership passes past their retention, the rate limits' ended windows), in batches of at most `batch` rows, each its own
  * statement and oldest first through an index, repeated until a batch comes back short. No statement
  * ever holds a large lock or reads a whole table, however much has piled up.
  */
 import { SYNC_RUN_RETENTION_MS, USED_SIGNATURE_RETENTION_MS } from "../../app/domain/retention.ts";
 import type { Queryable } from "../client.server.ts";
 import { deleteExpiredChallenges, deleteExpiredSessions } from "./auth.server.ts";
+import { deleteEndedWindows } from "./rate-limits.server.ts";
 
 export const HOUSEKEEPING_BATCH = 1000;
 
-export type Pruned = { challenges: number; sessions: number; usedSignatures: number; syncRuns: number; batches: number };
+export type Pruned = {
+  challenges: number;
+  sessions: number;
+  usedSignatures: number;
+  syncRuns: number;
+  rateLimitHits: number;
+  batches: number;
+};
 
 /** Deletes up to `limit` rows through `deleteBatch` at a time until fewer come back; answers rows and batches. */
-async function inBatches(deleteBatch: (limit: number) => Promise<{ count: number }>, limit: number) {
+export async function inBatches(deleteBatch: (limit: number) => Promise<{ count: number }>, limit: number) {
   let rows = 0;
   let batches = 0;
   for (;;) {
@@ -46,11 +54,14 @@ export async function pruneExpired(sql: Queryable, at: Date, batch = HOUSEKEEPIN
         order by id limit ${limit})`,
     batch,
   );
+  // The web servers delete these as they come (server/rate-limit-store.ts); this catches what they left.
+  const rateLimitHits = await inBatches((limit) => deleteEndedWindows(sql, limit), batch);
   return {
     challenges: challenges.rows,
     sessions: sessions.rows,
     usedSignatures: usedSignatures.rows,
     syncRuns: syncRuns.rows,
-    batches: challenges.batches + sessions.batches + usedSignatures.batches + syncRuns.batches,
+    rateLimitHits: rateLimitHits.rows,
+    batches: challenges.batches + sessions.batches + usedSignatures.batches + syncRuns.batches + rateLimitHits.batches,
   };
 }

@@ -27,10 +27,9 @@ export async function forgetKey(sql: Queryable, key: string): Promise<void> {
   await sql`delete from rate_limit_hits where key = ${key}`;
 }
 
-/** Deletes up to `limit` rows whose window has ended, oldest first. */
-export async function deleteEndedWindows(sql: Queryable, limit = 1000): Promise<number> {
-  const deleted = await sql`
+/** Deletes up to `limit` rows whose window has ended, oldest first, through the resets_at index. */
+export async function deleteEndedWindows(sql: Queryable, limit: number): Promise<{ count: number }> {
+  return sql`
     delete from rate_limit_hits where key in (
       select key from rate_limit_hits where resets_at <= now() order by resets_at limit ${limit})`;
-  return deleted.count;
 }

@@ -5,7 +5,7 @@ import { entryMessage } from "../../app/domain/messages.ts";
 import { runDrawPass } from "../../indexer/draws.server.ts";
 import { createOrdClient } from "../../indexer/ord-client.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
-import { givePoints, minutesFromNow, newWallet, nonAdminSession, useApi, type LooseJson } from "./support.ts";
+import { givePoints, minutesFromNow, newWallet, nonAdminSession, signIn, useApi, type LooseJson } from "./support.ts";
 
 const ctx = useApi();
 // Selecting a winner closes entries at the ord server's next block; the indexer's draw pass draws later.
@@ -200,6 +200,35 @@ describe("every admin action writes one audit row with before → after", () => 
     );
     expect((await ctx.call("DELETE", "/api/proposals/999999", undefined, { cookie })).status).toBe(404);
     expect(await lastId()).toBe(before);
+  });
+});
+
+describe("admin sign-in and sign-out", () => {
+  it("each write one audit row (who, which session, from where); a refused sign-in and a sign-out without a session write none", async () => {
+    await ctx.adminCookie(); // the session rowsSince reads the trail with, opened before
+    const before = await lastId();
+    const cookie = await signIn(ctx, ctx.admin);
+    expect((await ctx.call("DELETE", "/api/auth/session", undefined, { cookie })).status).toBe(200);
+    expect((await ctx.call("DELETE", "/api/auth/session", undefined, { cookie })).status).toBe(200); // already revoked
+    expect((await ctx.call("DELETE", "/api/auth/session")).status).toBe(200); // no session
+    const challenge = await ctx.call("GET", `/api/auth/challenge?address=${ctx.admin.address}`);
+    const forged = { address: ctx.admin.address, message: challenge.body.message, signature: newWallet().sign(challenge.body.message) };
+    expect((await ctx.call("POST", "/api/auth/session", forged)).status).toBe(401);
+
+    const rows = (await rowsSince(before)).filter((row) => row.action.startsWith("auth."));
+    expect(rows).toMatchObject([
+      { action: "auth.sign-in", actor: "web", actorAddress: ctx.admin.address, target: ctx.admin.address },
+      { action: "auth.sign-out", actor: "web", actorAddress: ctx.admin.address, target: ctx.admin.address },
+    ]);
+    expect(rows).toHaveLength(2);
+    expect(rows[0].details).toEqual({
+      session: expect.stringMatching(/^[0-9a-f]{12}$/),
+      expiresAt: expect.any(String),
+      ip: expect.any(String),
+    });
+    expect(rows[1].details).toEqual({ session: rows[0].details.session, ip: expect.any(String) });
+    // The reference is a prefix of the stored hash, never the cookie's token.
+    expect(cookie).not.toContain(rows[0].details.session);
   });
 });
 

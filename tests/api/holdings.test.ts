@@ -1,4 +1,4 @@
-/** Holdings, stats, rewards, leaderboard, sign-in's challenge and checks, health, and the API's generic answers (404, 405, 413, bad JSON). */
+/** Holdings, stats, rewards, the catalogue, leaderboard, sign-in's challenge and checks, health, and the API's generic answers (404, 405, 413, bad JSON). */
 import { describe, expect, it } from "vitest";
 import { giveItems, givePoints, newWallet, society, spooks, useApi } from "./support.ts";
 
@@ -88,6 +88,16 @@ describe("wallet items, stats and rewards", () => {
     });
     const board = (await ctx.call("GET", "/api/leaderboard?limit=1000")).body as { address: string }[];
     expect(answer.body.rank).toBe(board.findIndex((entry) => entry.address === holder.address) + 1);
+  });
+});
+
+describe("catalogue", () => {
+  it("answers every catalogue item's inscription id, sorted: the list the vote verifier checks a vote's items against", async () => {
+    const answer = await ctx.call("GET", "/api/catalogue");
+    expect(answer.status).toBe(200);
+    const stored = await ctx.sql<{ id: string }[]>`select inscription_id as id from items`;
+    expect(answer.body.inscriptionIds).toHaveLength(888 + 995);
+    expect(answer.body.inscriptionIds).toEqual(stored.map((row) => row.id).sort());
   });
 });
 

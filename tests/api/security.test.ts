@@ -81,11 +81,62 @@ async function signInOn(base: string, wallet: Wallet, headers: Record<string, st
 const count = async (table: "sessions" | "auth_challenges") =>
   (await ctx.sql<{ n: number }[]>`select count(*)::int as n from ${ctx.sql(table)}`)[0].n;
 
+describe("only the site's own host names are served (DNS rebinding)", () => {
+  it("without PUBLIC_URL: localhost, 127.0.0.1 and [::1] on any port; any other Host gets 421 and nothing is read or stored", async () => {
+    const challenges = await count("auth_challenges");
+    for (const host of ["evil.example", "evil.example:3000", "127.0.0.2", "localhost.evil.example", "[::2]:80"]) {
+      const api = await request(ctx.url, "GET", `/api/auth/challenge?address=${ctx.admin.address}`, { host });
+      expect(api.status, host).toBe(421);
+      expect(api.body.message).toMatch(/^This server answers only as localhost, 127\.0\.0\.1, \[::1\]: set PUBLIC_URL/);
+      expect(api.headers["cache-control"]).toBe("no-store");
+      const page = await request(ctx.url, "GET", "/", { host });
+      expect([page.status, page.headers["content-type"]]).toEqual([421, "text/plain; charset=utf-8"]);
+      expect(page.text).toMatch(/^This server answers only as/);
+      expect((await request(ctx.url, "GET", "/favicon.svg", { host })).status).toBe(421);
+    }
+    expect(await count("auth_challenges")).toBe(challenges);
+    // A rebound page cannot act as the signed-in admin either: the cookie comes along, the request is refused.
+    const cookie = await ctx.adminCookie();
+    const holder = newWallet();
+    const rebound = await request(
+      ctx.url,
+      "POST",
+      "/api/add-permanent-points",
+      { host: "evil.example:3000", origin: "http://evil.example:3000", cookie, ...json },
+      { address: holder.address, amount: 5, description: "rebound" },
+    );
+    expect(rebound.status).toBe(421);
+    expect(await balanceUnits(ctx.sql, holder.address)).toBe(0);
+
+    const port = new URL(ctx.url).port;
+    for (const host of [`localhost:${port}`, "LOCALHOST.", "127.0.0.1:1", `[::1]:${port}`]) {
+      const answer = await request(ctx.url, "GET", `/api/auth/challenge?address=${ctx.admin.address}`, { host });
+      expect(answer.status, host).toBe(200);
+    }
+    // The probes answer whatever the host: load balancers and orchestrators call them by address.
+    for (const path of ["/api/live", "/api/ready", "/api/health"])
+      expect((await request(ctx.url, "GET", path, { host: "10.0.0.7:3000" })).status).toBe(200);
+  });
+
+  it("with PUBLIC_URL: its host and the loopback names; the challenge names PUBLIC_URL whatever the Host", async () => {
+    const server = await serverWith({ PUBLIC_URL: "https://spooks.example" });
+    for (const host of ["spooks.example", "spooks.example:443", "Spooks.Example", `localhost:${new URL(server.url).port}`]) {
+      const answer = await request(server.url, "GET", `/api/auth/challenge?address=${ctx.admin.address}`, { host });
+      expect(answer.status, host).toBe(200);
+      const lines = (answer.body.message as string).split("\n");
+      expect(lines[0]).toBe("spooks.example wants you to sign in with your Dogecoin account:");
+      expect(lines[5]).toBe("URI: https://spooks.example");
+    }
+    const foreign = await request(server.url, "GET", `/api/auth/challenge?address=${ctx.admin.address}`, { host: "evil.example" });
+    expect(foreign).toMatchObject({ status: 421, body: { message: "This site answers only as spooks.example (PUBLIC_URL)" } });
+  });
+});
+
 describe("one public origin for sign-in", () => {
-  it("refuses the Host relay: a challenge asked for with a foreign Host does not sign in here", async () => {
-    const relayed = await request(ctx.url, "GET", `/api/auth/challenge?address=${ctx.admin.address}`, { host: "evil.example" });
+  it("refuses the Host relay: a challenge asked for under another served name does not sign in here", async () => {
+    const relayed = await request(ctx.url, "GET", `/api/auth/challenge?address=${ctx.admin.address}`, { host: "localhost:1" });
     expect(relayed.status).toBe(200);
-    expect(relayed.body.message).toMatch(/^evil\.example wants you to sign in/); // development: the request's origin
+    expect(relayed.body.message).toMatch(/^localhost:1 wants you to sign in/); // development: the request's origin
     const sessions = await count("sessions");
     const posted = await ctx.call("POST", "/api/auth/session", {
       address: ctx.admin.address,
@@ -93,18 +144,9 @@ describe("one public origin for sign-in", () => {
       signature: ctx.admin.sign(relayed.body.message),
     });
     expect(posted.status).toBe(401);
-    expect(posted.body.message).toMatch(/is for evil\.example, not this site/);
+    expect(posted.body.message).toMatch(/is for localhost:1, not this site/);
     expect(posted.headers.getSetCookie()).toEqual([]);
     expect(await count("sessions")).toBe(sessions);
-  });
-
-  it("with PUBLIC_URL, names its host and URI whatever the request's Host says", async () => {
-    const server = await serverWith({ PUBLIC_URL: "https://spooks.example" });
-    const answer = await request(server.url, "GET", `/api/auth/challenge?address=${ctx.admin.address}`, { host: "evil.example" });
-    expect(answer.status).toBe(200);
-    const lines = (answer.body.message as string).split("\n");
-    expect(lines[0]).toBe("spooks.example wants you to sign in with your Dogecoin account:");
-    expect(lines[5]).toBe("URI: https://spooks.example");
   });
 
   it("refuses (401, nothing stored) a signed challenge whose domain, URI, nonce, address or times differ from the one issued", async () => {
@@ -195,11 +237,12 @@ describe("session cookie", () => {
   });
 
   it("through a trusted TLS proxy (TRUST_PROXY, no PUBLIC_URL): Secure and __Host-; an untrusted one's headers are ignored", async () => {
-    const forwarded = { "x-forwarded-proto": "https", "x-forwarded-host": "spooks.proxied", "x-forwarded-for": "203.0.113.9" };
+    // Without PUBLIC_URL only loopback names are served, so the proxy forwards one (its own port, https).
+    const forwarded = { "x-forwarded-proto": "https", "x-forwarded-host": "localhost:8443", "x-forwarded-for": "203.0.113.9" };
     const trusting = await serverWith({ TRUST_PROXY: "loopback" });
     const behindProxy = await signInOn(trusting.url, ctx.admin, forwarded);
-    expect(behindProxy.message.split("\n")[0]).toBe("spooks.proxied wants you to sign in with your Dogecoin account:");
-    expect(behindProxy.message).toContain("\nURI: https://spooks.proxied\n");
+    expect(behindProxy.message.split("\n")[0]).toBe("localhost:8443 wants you to sign in with your Dogecoin account:");
+    expect(behindProxy.message).toContain("\nURI: https://localhost:8443\n");
     expect(behindProxy.session.status).toBe(200);
     expect(behindProxy.setCookie).toMatch(new RegExp(`^__Host-spooks_session=[\\w-]{40,}${FLAGS.source}; Secure$`));
     expect((await request(trusting.url, "GET", "/", forwarded)).headers["strict-transport-security"]).toBe("max-age=31536000");

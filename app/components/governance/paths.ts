@@ -2,6 +2,7 @@
 export const governancePaths = {
   proposal: (id: number) => `/api/proposals/${id}`,
   votes: (id: number) => `/api/proposals/${id}/votes`,
+  catalogue: "/api/catalogue",
   userVotes: (address: string) => `/api/proposals/user/${address}`,
   votingPower: (address: string, proposalId?: number) =>
     proposalId === undefined ? `/api/proposals/voting-power/${address}` : `/api/proposals/voting-power/${address}?proposalId=${proposalId}`,

@@ -5,6 +5,7 @@
  * neither this nor the signature code is shipped to pages that do not open it.
  */
 import { useEffect, useState } from "react";
+import type { CatalogueIds } from "../../api/holdings.ts";
 import type { ProposalDetail, VoteReceipts } from "../../api/proposals.ts";
 import { formatNumber } from "../../domain/format.ts";
 import { verifyVotes, type VotesVerification } from "../../domain/vote-receipts.ts";
@@ -27,13 +28,15 @@ function useVerification(proposalId: number) {
     let cancelled = false;
     const pause = () => (cancelled ? Promise.reject(new Error("cancelled")) : nextFrame());
     void (async () => {
-      const [published, receipts] = await Promise.all([
+      const [published, receipts, catalogue] = await Promise.all([
         apiGet<ProposalDetail>(governancePaths.proposal(proposalId)),
         apiGet<VoteReceipts>(governancePaths.votes(proposalId)),
+        apiGet<CatalogueIds>(governancePaths.catalogue),
       ]);
       const started = performance.now();
       setProgress({ checked: 0, total: receipts.votes.length });
       const verification = await verifyVotes(published, receipts.votes, {
+        catalogue: new Set(catalogue.inscriptionIds),
         batchSize: 50,
         pause,
         onProgress: (checked, total) => !cancelled && setProgress({ checked, total }),
@@ -65,7 +68,8 @@ export function VerifyVotes({ proposalId, onBack }: { proposalId: number; onBack
         <a className="underline" href={`${governancePaths.votes(proposalId)}?format=csv`} download>
           CSV
         </a>
-        ): each message must name this proposal, its title and the option counted, and the votes must add up to the published results.
+        ): each message must name this proposal, its title and the option counted, each item counted for a vote&apos;s power must be a
+        catalogue item counted once, and the votes must add up to the published results.
       </p>
       {error ? (
         <Alert variant="destructive">

@@ -73,7 +73,13 @@ describe("embedded mode (no DATABASE_URL)", () => {
       const intruder = createSql(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1 });
       await expect(intruder`select 1`).rejects.toMatchObject({ code: "28P01" });
       await intruder.end();
-      await first.sql`create table notes (id integer primary key, body text not null)`;
+      // Its connections act as the runtime role, which may not change the schema; the owner login (in memory,
+      // for migrations) may.
+      await expect(first.sql`create table notes (id integer primary key, body text not null)`).rejects.toMatchObject({ code: "42501" });
+      const owner = createSql(first.migratorUrl!, { max: 1 });
+      await owner`create table notes (id integer primary key, body text not null)`;
+      await owner`grant select, insert on notes to spooks_runtime`;
+      await owner.end();
       await first.sql`insert into notes values (1, 'written by the first')`;
 
       second = await openDatabase({ dataDir });

@@ -1,13 +1,13 @@
 /** `npm run db:migrate`: applies pending migrations to the configured database and says what it did. */
 import { loadConfig } from "../app/utils/env.server.ts";
 import { openDatabase } from "./client.server.ts";
-import { migrate } from "./migrate.server.ts";
+import { migrateAsOwner } from "./migrate.server.ts";
 
 const config = loadConfig();
 try {
   const db = await openDatabase({ ...config, warn: ({ msg, dataDir }) => console.warn(`spooks: ${msg}: ${String(dataDir)}`) });
   try {
-    const applied = await migrate(db.sql);
+    const applied = await migrateAsOwner(db, config.migrateDatabaseUrl);
     console.log(applied.length ? `Applied ${applied.join(", ")} to ${db.description}` : `Nothing to apply on ${db.description}`);
   } finally {
     await db.close();

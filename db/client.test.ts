@@ -87,6 +87,9 @@ describe("embedded mode (no DATABASE_URL)", () => {
       expect(second.description).toMatch(/attached/);
       expect(await second.sql`select body from notes`).toEqual([{ body: "written by the first" }]);
       await second.sql`insert into notes values (2, 'written by the second')`;
+      // An attached process gets the runtime login too, and no way back to the superuser.
+      await second.sql.unsafe("reset role").catch(() => {});
+      await expect(second.sql`drop table notes`).rejects.toMatchObject({ code: "42501" });
       expect((await first.sql`select id from notes order by id`).map((row) => row.id)).toEqual([1, 2]);
     } finally {
       await second?.close();

@@ -7,7 +7,8 @@
 # One HEALTHCHECK knows which it is (SPOOKS_ROLE, else the command): web = GET /api/live; indexer = its /health
 # on the private operations port (METRICS_PORT, 9464 here, loopback unless METRICS_HOST says otherwise): an
 # ownership pass applied within INDEXER_STALE_AFTER_S. Runs with `--read-only`: only /data and /uploads are
-# written (mount volumes there).
+# written (mount volumes there). Each program applies pending migrations at start as MIGRATE_DATABASE_URL's role (the
+# owner) and then runs as DATABASE_URL's, which owns nothing (docs/operations.md, "Database roles").
 # Stages: build (every dependency, `npm run build`: build/client, build/server, build/node), production
 # dependencies (`npm ci --omit=dev`, then what production never reads removed), node-runtime (the base image
 # without what only installs or compiles: npm, corepack, yarn, C headers, apt's downloaded packages, docs; plus

@@ -13,7 +13,7 @@ import { redactUrlsIn } from "../app/domain/redact.ts";
 import { firstIssue } from "../app/domain/validation.ts";
 import { loadConfig, type Config } from "../app/utils/env.server.ts";
 import { openDatabase, type Sql } from "../db/client.server.ts";
-import { migrate } from "../db/migrate.server.ts";
+import { migrateAsOwner } from "../db/migrate.server.ts";
 import type { Actor } from "../db/queries/audit.server.ts";
 import { createCliLogger } from "./logger.ts";
 
@@ -105,7 +105,7 @@ export async function withDatabase<T>(work: (session: Session) => Promise<T>): P
   const logger = createCliLogger(config);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn: (line) => logger.warn(line) });
   try {
-    await migrate(db.sql);
+    await migrateAsOwner(db, config.migrateDatabaseUrl);
     return await work({ sql: db.sql, config });
   } finally {
     await db.close();

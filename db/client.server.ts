@@ -19,6 +19,11 @@ export type Database = {
   engine: "postgres" | "pglite";
   /** Where it is, without credentials (for logs and /api/health). */
   description: string;
+  /**
+   * The embedded database's owner login (db/embedded.server.ts), in the process that opened its files:
+   * migrations run as it, while `sql` acts as the runtime role. Unset on PostgreSQL and when attached.
+   */
+  migratorUrl?: string;
   close(): Promise<void>;
 };
 
@@ -44,25 +49,25 @@ export function createSql(url: string, options: { max?: number } = {}): Sql {
   });
 }
 
-export function describeUrl(url: string): string {
-  const parsed = parseDatabaseUrl(url);
+export function describeUrl(url: string, name = "DATABASE_URL"): string {
+  const parsed = parseDatabaseUrl(url, name);
   return `${parsed.hostname || "localhost"}:${parsed.port || 5432}${parsed.pathname}`;
 }
 
-export function parseDatabaseUrl(url: string): URL {
+export function parseDatabaseUrl(url: string, name = "DATABASE_URL"): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new DatabaseConfigError("DATABASE_URL is not a valid URL (expected postgres://user:pass@host:port/db)");
+    throw new DatabaseConfigError(`${name} is not a valid URL (expected postgres://user:pass@host:port/db)`);
   }
   if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
-    throw new DatabaseConfigError(`DATABASE_URL must start with postgres:// (got ${parsed.protocol}//)`);
+    throw new DatabaseConfigError(`${name} must start with postgres:// (got ${parsed.protocol}//)`);
   }
   return parsed;
 }
 
-async function checkReachable(sql: Sql, description: string): Promise<void> {
+export async function checkReachable(sql: Sql, description: string): Promise<void> {
   try {
     await sql`select 1`;
   } catch (error) {
@@ -96,6 +101,7 @@ export async function openDatabase({ databaseUrl, dataDir, max, warn }: OpenOpti
     sql,
     engine: "pglite",
     description: embedded.description,
+    migratorUrl: embedded.migratorUrl,
     close: async () => {
       await sql.end({ timeout: 5 });
       await embedded.close();

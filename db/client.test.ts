@@ -74,7 +74,13 @@ describe("embedded mode (no DATABASE_URL)", () => {
       const intruder = createSql(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1 });
       await expect(intruder`select 1`).rejects.toMatchObject({ code: "28P01" });
       await intruder.end();
-      await first.sql`create table notes (id integer primary key, body text not null)`;
+      // Its connections act as the runtime role, which may not change the schema; the owner login (in memory,
+      // for migrations) may.
+      await expect(first.sql`create table notes (id integer primary key, body text not null)`).rejects.toMatchObject({ code: "42501" });
+      const owner = createSql(first.migratorUrl!, { max: 1 });
+      await owner`create table notes (id integer primary key, body text not null)`;
+      await owner`grant select, insert on notes to spooks_runtime`;
+      await owner.end();
       await first.sql`insert into notes values (1, 'written by the first')`;
 
       second = await openDatabase({ dataDir });
@@ -82,6 +88,9 @@ describe("embedded mode (no DATABASE_URL)", () => {
       expect(second.description).toMatch(/attached/);
       expect(await second.sql`select body from notes`).toEqual([{ body: "written by the first" }]);
       await second.sql`insert into notes values (2, 'written by the second')`;
+      // An attached process gets the runtime login too, and no way back to the superuser.
+      await second.sql.unsafe("reset role").catch(() => {});
+      await expect(second.sql`drop table notes`).rejects.toMatchObject({ code: "42501" });
       expect((await first.sql`select id from notes order by id`).map((row) => row.id)).toEqual([1, 2]);
     } finally {
       await second?.close();

@@ -4,7 +4,10 @@
  * the socket's random password; mode 0600, so only the operator's account can read it); another process
  * on the same DATA_DIR (or a second open in the same process) attaches to that port with that password
  * rather than opening the files a second time, waiting while the owner is still starting. Any other local
- * process, without the password, is refused. The socket server queues queries and keeps a transaction's
+ * process, without the password, is refused. That password is the runtime login's (db/roles.server.ts): every
+ * connection acts as the runtime role, which owns nothing and cannot get back to PGlite's superuser; only
+ * the process that opened the files holds the owner login (`migratorUrl`, in memory), which its migrations
+ * use. The socket server queues queries and keeps a transaction's
  * statements together, so attached clients are safe, but they share one backend: advisory locks do not
  * exclude between them. DATA_DIR is kept owner-only (./data-dir.server.ts).
  */
@@ -13,9 +16,11 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { secureDataDir, tightenDataDir, type Warn } from "./data-dir.server.ts";
-import { connectionUrl, serveOverSocket } from "./pglite-socket.server.ts";
+import { connectionUrl, newPassword, serveOverSocket } from "./pglite-socket.server.ts";
+import { RUNTIME_ROLE } from "./roles.server.ts";
 
-export type Embedded = { url: string; description: string; close(): Promise<void> };
+/** `url`: the runtime login; `migratorUrl`: the owner login, only in the process that opened the files. */
+export type Embedded = { url: string; migratorUrl?: string; description: string; close(): Promise<void> };
 
 /** The connection file: port 0 (and no password) while the owner is still opening PGlite. */
 type Owner = { pid: number; port: number; password?: string };
@@ -88,7 +93,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function attached(root: string, { port, password }: { port: number; password: string }, pid: number): Embedded {
   return {
-    url: connectionUrl(port, password),
+    url: connectionUrl(port, password, RUNTIME_ROLE),
     description: `embedded PGlite in ${root} (attached to process ${pid})`,
     close: async () => {},
   };
@@ -208,12 +213,14 @@ async function serveEmbedded(root: string, ownerFile: string): Promise<{ embedde
   try {
     db = await PGlite.create({ dataDir: path.join(root, "pglite"), startParams: pgliteStartParams() });
     tightenDataDir(path.join(root, "pglite")); // the files it has just created are 0666
-    const server = await serveOverSocket(db, { maxConnections: MAX_ATTACHED_CONNECTIONS });
-    const { port, password } = server;
+    const server = await serveOverSocket(db, { maxConnections: MAX_ATTACHED_CONNECTIONS, runtimePassword: newPassword() });
+    const { port, runtime } = server;
+    const password = runtime!.password;
     writeOwner(ownerFile, { pid: process.pid, port, password }, false);
     const opened = db;
     const embedded: Embedded = {
-      url: server.url,
+      url: runtime!.url,
+      migratorUrl: server.url,
       description: `embedded PGlite in ${root}`,
       close: async () => {
         servedHere.delete(root);

@@ -1,13 +1,16 @@
 /**
  * Forwards-only migrations: numbered `.sql` files in db/migrations, applied in file order, all pending
  * ones in one transaction behind an advisory lock, each recorded in schema_migrations. A failure rolls
- * the whole run back, so a half-applied migration is never left behind.
+ * the whole run back, so a half-applied migration is never left behind. They run as the owner role
+ * (`migrateAsOwner`: MIGRATE_DATABASE_URL, the embedded database's own superuser, else DATABASE_URL);
+ * a role that may not change the schema can still run `migrate` when nothing is pending.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { now } from "../app/domain/clock.ts";
 import { projectRoot } from "../app/utils/project-root.server.ts";
-import type { Queryable, Sql } from "./client.server.ts";
+import { checkReachable, createSql, describeUrl, type Database, type Queryable, type Sql } from "./client.server.ts";
+import { grantRuntimeRole } from "./roles.server.ts";
 
 export const MIGRATIONS_DIR = path.join(projectRoot(import.meta.dirname), "db", "migrations");
 const MIGRATION_LOCK = 727_001;
@@ -25,10 +28,14 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 }
 
 async function appliedVersions(tx: Queryable): Promise<Set<string>> {
-  await tx`create table if not exists schema_migrations (
-    version text primary key,
-    applied_at timestamptz not null
-  )`;
+  // Created only when missing: `create table if not exists` would need CREATE on the schema even then.
+  const [{ exists }] = await tx<{ exists: boolean }[]>`select to_regclass('schema_migrations') is not null as exists`;
+  if (!exists) {
+    await tx`create table schema_migrations (
+      version text primary key,
+      applied_at timestamptz not null
+    )`;
+  }
   const rows = await tx<{ version: string }[]>`select version from schema_migrations`;
   return new Set(rows.map((row) => row.version));
 }
@@ -43,12 +50,36 @@ export async function migrate(sql: Sql, migrations = readMigrations()): Promise<
       try {
         await tx.unsafe(migration.sql);
       } catch (error) {
-        throw new MigrationError(`Migration ${migration.version} failed: ${(error as Error).message}`);
+        const refused = (error as { code?: string }).code === "42501";
+        const hint = refused ? " (this role may not change the schema: set MIGRATE_DATABASE_URL to the owner role)" : "";
+        throw new MigrationError(`Migration ${migration.version} failed: ${(error as Error).message}${hint}`);
       }
       await tx`insert into schema_migrations (version, applied_at) values (${migration.version}, ${now()})`;
     }
     return pending.map((migration) => migration.version);
   });
+}
+
+/**
+ * Applies pending migrations as the owner role: MIGRATE_DATABASE_URL when given, else the embedded
+ * database's migrator, else the app's own connection (DATABASE_URL). A separate owner then makes the
+ * app's role a member of the runtime role. Returns the versions applied.
+ */
+export async function migrateAsOwner(db: Database, migrateDatabaseUrl?: string): Promise<string[]> {
+  const ownerUrl = migrateDatabaseUrl ?? db.migratorUrl;
+  if (!ownerUrl) return migrate(db.sql);
+  const owner = createSql(ownerUrl, { max: 1 });
+  if (migrateDatabaseUrl) await checkReachable(owner, `${describeUrl(migrateDatabaseUrl, "MIGRATE_DATABASE_URL")} (MIGRATE_DATABASE_URL)`);
+  try {
+    const applied = await migrate(owner);
+    if (db.engine === "postgres") {
+      const [[app], [migrator]] = await Promise.all([db.sql`select session_user as name`, owner`select session_user as name`]);
+      if (app.name !== migrator.name) await grantRuntimeRole(owner, String(app.name));
+    }
+    return applied;
+  } finally {
+    await owner.end({ timeout: 5 });
+  }
 }
 
 let knownVersions: string[] | undefined;

@@ -7,8 +7,9 @@ import { serveOverSocket } from "./pglite-socket.server.ts";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { createSql, type Sql } from "./client.server.ts";
-import { migrate, MigrationError, readMigrations, type Migration } from "./migrate.server.ts";
+import { createSql, openDatabase, type Sql } from "./client.server.ts";
+import { migrate, migrateAsOwner, MigrationError, readMigrations, type Migration } from "./migrate.server.ts";
+import { appRoleWarning, RUNTIME_ROLE } from "./roles.server.ts";
 
 type EmptyDatabase = { engine: "postgres" | "pglite"; url: string; client(): Sql; close(): Promise<void> };
 
@@ -145,6 +146,50 @@ describe.skipIf(inject("testDatabase").kind !== "postgres")("migrate on real Pos
     expect(results.flat()).toEqual(all);
     const [row] = await a<{ count: number }[]>`select count(*)::int as count from schema_migrations`;
     expect(row.count).toBe(all.length);
+  });
+});
+
+describe.skipIf(inject("testDatabase").kind !== "postgres")("migrate as MIGRATE_DATABASE_URL's owner on real Postgres", () => {
+  let empty: EmptyDatabase;
+  const login = `spooks_migrate_login_${randomBytes(4).toString("hex")}`;
+  let admin: Sql;
+  beforeAll(async () => {
+    empty = await createEmptyDatabase();
+    admin = empty.client();
+    await admin.unsafe(`create role ${login} login password '${login}'`);
+  });
+  afterAll(async () => {
+    await admin?.unsafe(`drop role if exists ${login}`);
+    await empty?.close();
+  });
+
+  it("migrates as the owner and makes DATABASE_URL's login a member of the runtime role, which writes rows but no schema", async () => {
+    const url = new URL(empty.url);
+    url.username = login;
+    url.password = login;
+    const db = await openDatabase({ databaseUrl: url.toString(), dataDir: "unused" });
+    try {
+      const all = readMigrations().map((migration) => migration.version);
+      expect(await migrateAsOwner(db, empty.url)).toEqual(all);
+      expect(await appRoleWarning(db, true)).toBeNull();
+      const [{ member }] = await db.sql`select pg_has_role(current_user, ${RUNTIME_ROLE}, 'member') as member`;
+      expect(member).toBe(true);
+      await db.sql`insert into points_ledger (address, kind, amount, actor, created_at) values ('DRuntime', 'admin_add', 5, 'test', now())`;
+      await expect(db.sql`update points_ledger set amount = 6`).rejects.toMatchObject({ code: "42501" });
+      // With nothing pending its own run changes nothing (no DDL); with a pending one it says what to set.
+      expect(await migrateAsOwner(db)).toEqual([]);
+      await expect(migrate(db.sql, [...readMigrations(), GOOD])).rejects.toThrow(/9001_good failed: .*set MIGRATE_DATABASE_URL/);
+      expect(await migrateAsOwner(db, empty.url)).toEqual([]);
+    } finally {
+      await db.close();
+    }
+    // The owner itself (here a superuser) running the app is warned about.
+    const owner = await openDatabase({ databaseUrl: empty.url, dataDir: "unused" });
+    try {
+      expect(await appRoleWarning(owner, false)).toMatch(/is a superuser: .*set MIGRATE_DATABASE_URL to the owner/);
+    } finally {
+      await owner.close();
+    }
   });
 });
 

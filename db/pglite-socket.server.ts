@@ -26,6 +26,10 @@
  *   53300 "too many clients already" is only for the authenticated slots, which only clients with the
  *   password fill. (Before, 8 slots, oldest dropped: 1,000 connections a second let 2 of 12 `psql`
  *   logins in; db/embedded-attacks.test.ts floods a real owning process.)
+ * - Roles: the password of `postgres` makes an owner login (PGlite's superuser, for migrations); with
+ *   `runtimePassword`, the login `spooks_runtime` acts as the runtime role (db/roles.server.ts) and can never
+ *   get back to the superuser: the backend is switched to that role before its turns, and what it sends is
+ *   checked first (./embedded-runtime.server.ts).
  * - Failure: an internal error while PGlite runs one connection's message is answered to that connection
  *   as a query error (XX000, its batch skipped up to its Sync, as PostgreSQL does after an error), the
  *   backend is returned clean (that batch and transaction rolled back), and the queue goes on for the
@@ -35,6 +39,8 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from "node:crypto";
 import net from "node:net";
+import { ACT_AS_OWNER, ACT_AS_RUNTIME, guardRuntimeMessage, prepareRuntimeRole } from "./embedded-runtime.server.ts";
+import { RUNTIME_ROLE } from "./roles.server.ts";
 
 const PROTOCOL_3 = 196608;
 const SSL_REQUEST = 80877103;
@@ -148,6 +154,9 @@ class ScramExchange {
   }
 }
 
+/** Who a connection authenticates as: the owner, or the runtime role (guarded). */
+type Login = { secret: ScramSecret; runtime: boolean };
+
 // Connections and the queue ----------------------------------------------------------------------------
 
 /** A message for the backend; `startup` marks the startup packet, which is no part of a batch. */
@@ -158,7 +167,8 @@ class Connection {
   private phase: "startup" | "sasl-first" | "sasl-final" | "ready" = "startup";
   private startup: Buffer | null = null;
   private user = "postgres";
-  private readonly scram: ScramExchange;
+  private scram: ScramExchange | null = null;
+  private login: Login | null = null;
   /** SSLRequest and GSSENCRequest answered: each at most once, as PostgreSQL allows. */
   private readonly negotiated = new Set<number>();
   closed = false;
@@ -174,12 +184,11 @@ class Connection {
 
   constructor(
     readonly socket: net.Socket,
-    secret: ScramSecret,
+    private readonly loginOf: (user: string) => Login,
     private readonly queue: BackendQueue,
     authTimeoutMs: number,
     private readonly onAuthenticated: (connection: Connection) => void,
   ) {
-    this.scram = new ScramExchange(secret);
     socket.setNoDelay(true);
     socket.on("data", (data) => this.receive(data));
     socket.on("close", () => this.close());
@@ -188,6 +197,10 @@ class Connection {
 
   get authenticated(): boolean {
     return this.phase === "ready";
+  }
+
+  get runtime(): boolean {
+    return this.login?.runtime ?? false;
   }
 
   write(data: Uint8Array): void {
@@ -245,7 +258,10 @@ class Connection {
         return this.handlePassword(frame);
       case "ready":
         if (frame[0] === TERMINATE) return this.close();
-        return this.queue.push({ connection: this, message: new Uint8Array(frame) });
+        return this.queue.push({
+          connection: this,
+          message: this.runtime ? guardRuntimeMessage(new Uint8Array(frame)) : new Uint8Array(frame),
+        });
     }
   }
 
@@ -260,6 +276,8 @@ class Connection {
     if (code !== PROTOCOL_3) return this.refuse("0A000", "unsupported frontend protocol");
     const fields = frame.subarray(8).toString("utf8").split("\0");
     for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === "user") this.user = fields[i + 1];
+    this.login = this.loginOf(this.user);
+    this.scram = new ScramExchange(this.login.secret);
     this.startup = Buffer.from(frame);
     this.phase = "sasl-first";
     this.answer(authentication(10, Buffer.from("SCRAM-SHA-256\0\0", "latin1"))); // AuthenticationSASL
@@ -272,12 +290,12 @@ class Connection {
     if (this.phase === "sasl-first") {
       const end = body.indexOf(0);
       if (end < 0 || body.subarray(0, end).toString("latin1") !== "SCRAM-SHA-256" || body.length < end + 5) return failed();
-      const serverFirst = this.scram.first(body.subarray(end + 5).toString("utf8"));
+      const serverFirst = this.scram!.first(body.subarray(end + 5).toString("utf8"));
       if (!serverFirst) return failed();
       this.phase = "sasl-final";
       return this.answer(authentication(11, Buffer.from(serverFirst, "utf8"))); // AuthenticationSASLContinue
     }
-    const serverFinal = this.scram.final(body.toString("utf8"));
+    const serverFinal = this.scram!.final(body.toString("utf8"));
     if (!serverFinal) return failed();
     this.write(authentication(12, Buffer.from(serverFinal, "utf8"))); // AuthenticationSASLFinal
     this.phase = "ready";
@@ -297,6 +315,8 @@ class BackendQueue {
   /** The connection whose batch or transaction is open on the backend, and whether a batch is. */
   private holder: Connection | null = null;
   private batchOpen = false;
+  /** Which login the backend acts for (the role it is set to); it starts as PGlite's superuser. */
+  private actingAsRuntime = false;
 
   constructor(private readonly db: PGlite) {}
 
@@ -338,6 +358,7 @@ class BackendQueue {
   }
 
   private async execute({ connection, message, startup }: Job): Promise<void> {
+    if (connection.runtime !== this.actingAsRuntime && !(await this.actFor(connection))) return;
     if (connection.skippingToSync) {
       if (message[0] === SYNC) {
         connection.skippingToSync = false;
@@ -365,6 +386,21 @@ class BackendQueue {
     }
     this.batchOpen = !startup && message[0] !== SYNC && message[0] !== SIMPLE_QUERY;
     this.holder = this.batchOpen || this.db.isInTransaction() ? connection : null;
+  }
+
+  /**
+   * Switches the backend (idle: another login's turn comes only between batches and transactions) to the
+   * role of `connection`'s login; if that fails, the connection is closed rather than run as the wrong role.
+   */
+  private async actFor(connection: Connection): Promise<boolean> {
+    try {
+      await this.db.exec(connection.runtime ? ACT_AS_RUNTIME : ACT_AS_OWNER);
+      this.actingAsRuntime = connection.runtime;
+      return true;
+    } catch (error) {
+      connection.close(errorResponse("XX000", `the embedded database could not take this login's role: ${(error as Error).message}`));
+      return false;
+    }
   }
 
   /**
@@ -403,7 +439,14 @@ function longestAwaited(authenticating: Set<Connection>): Connection {
   return longest!;
 }
 
-export type SocketServing = { url: string; port: number; password: string; stop(): Promise<void> };
+/** `url` and `password`: the owner login; `runtime`: the runtime login, when served. */
+export type SocketServing = {
+  url: string;
+  port: number;
+  password: string;
+  runtime?: { url: string; password: string };
+  stop(): Promise<void>;
+};
 
 export type ServeOptions = {
   /** Authenticated connections beyond this are refused (53300). */
@@ -417,10 +460,12 @@ export type ServeOptions = {
   authTimeoutMs?: number;
   /** The password clients must prove; a random one when absent. */
   password?: string;
+  /** Serve the runtime login too (user RUNTIME_ROLE), with this password. */
+  runtimePassword?: string;
 };
 
-export function connectionUrl(port: number, password: string): string {
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres?sslmode=disable`;
+export function connectionUrl(port: number, password: string, user = "postgres"): string {
+  return `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres?sslmode=disable`;
 }
 
 export const newPassword = () => randomBytes(24).toString("hex");
@@ -432,10 +477,18 @@ export async function serveOverSocket(
     maxUnauthenticated = MAX_UNAUTHENTICATED,
     authTimeoutMs = AUTH_TIMEOUT_MS,
     password = newPassword(),
+    runtimePassword,
   }: ServeOptions = {},
 ): Promise<SocketServing> {
   await db.waitReady;
-  const secret = scramSecret(password);
+  const logins = new Map<string, Login>([["postgres", { secret: scramSecret(password), runtime: false }]]);
+  if (runtimePassword !== undefined) {
+    await prepareRuntimeRole(db);
+    logins.set(RUNTIME_ROLE, { secret: scramSecret(runtimePassword), runtime: true });
+  }
+  // Any other user name gets a secret nobody knows: refused like a wrong password, nothing said about names.
+  const nobody: Login = { secret: scramSecret(newPassword()), runtime: false };
+  const loginOf = (user: string) => logins.get(user) ?? nobody;
   const queue = new BackendQueue(db);
   const authenticated = new Set<Connection>();
   const authenticating = new Set<Connection>();
@@ -460,7 +513,7 @@ export async function serveOverSocket(
       authenticating.delete(silentLongest);
       silentLongest.close(errorResponse("53300", "sorry, too many clients authenticating"));
     }
-    const connection = new Connection(socket, secret, queue, authTimeoutMs, admitted);
+    const connection = new Connection(socket, loginOf, queue, authTimeoutMs, admitted);
     authenticating.add(connection);
     socket.on("close", () => {
       authenticating.delete(connection);
@@ -478,6 +531,8 @@ export async function serveOverSocket(
     url: connectionUrl(port, password),
     port,
     password,
+    runtime:
+      runtimePassword === undefined ? undefined : { url: connectionUrl(port, runtimePassword, RUNTIME_ROLE), password: runtimePassword },
     stop: () =>
       new Promise<void>((resolve) => {
         for (const connection of [...authenticating, ...authenticated]) connection.close();

@@ -70,12 +70,13 @@ async function ledgerSum(address: string): Promise<number> {
 }
 
 describe("points ledger", () => {
-  it("is append-only: update, delete and truncate are refused", async () => {
+  it("is append-only: update, delete and truncate are refused, to its owner too", async () => {
     const address = uniqueAddress();
     await ledger(address, "admin_add", 2400);
-    await refused(sql`update points_ledger set amount = 999999 where address = ${address}`, "P0001", /append-only/);
-    await refused(sql`delete from points_ledger where address = ${address}`, "P0001", /append-only/);
-    await refused(sql`truncate points_ledger`, "P0001", /append-only/);
+    const owner = db.owner.sql;
+    await refused(owner`update points_ledger set amount = 999999 where address = ${address}`, "P0001", /append-only/);
+    await refused(owner`delete from points_ledger where address = ${address}`, "P0001", /append-only/);
+    await refused(owner`truncate points_ledger`, "P0001", /append-only/);
     expect(await ledgerSum(address)).toBe(2400);
     expect(await balance(address)).toBe(2400);
   });

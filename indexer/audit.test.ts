@@ -44,7 +44,7 @@ async function rowsFor(address: string, action: string) {
 }
 
 describe("audit_log", () => {
-  it("is append-only: update, delete and truncate are refused by the database", async () => {
+  it("is append-only: update, delete and truncate are refused by the database, to its owner too", async () => {
     await recordAudit(
       db.sql,
       { kind: "cli" },
@@ -59,9 +59,9 @@ describe("audit_log", () => {
         (error: { code?: string; message?: string }) => error,
       );
     for (const statement of [
-      db.sql`update audit_log set after = '{"points": 1000}' where target = 'append-only-test'`,
-      db.sql`delete from audit_log where target = 'append-only-test'`,
-      db.sql`truncate audit_log`,
+      db.owner.sql`update audit_log set after = '{"points": 1000}' where target = 'append-only-test'`,
+      db.owner.sql`delete from audit_log where target = 'append-only-test'`,
+      db.owner.sql`truncate audit_log`,
     ]) {
       expect(await refusal(statement)).toMatchObject({ code: "P0001", message: "audit_log is append-only" });
     }

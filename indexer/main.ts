@@ -7,7 +7,8 @@ import { loadConfig } from "../app/utils/env.server.ts";
 import { createLogger } from "../app/utils/logger.server.ts";
 import { appVersion } from "../app/utils/project-root.server.ts";
 import { openDatabase } from "../db/client.server.ts";
-import { migrate } from "../db/migrate.server.ts";
+import { migrateAsOwner } from "../db/migrate.server.ts";
+import { appRoleWarning } from "../db/roles.server.ts";
 import { startOpsServer, type OpsServer } from "../server/ops-server.ts";
 import { startIndexer } from "./service.server.ts";
 
@@ -24,8 +25,10 @@ async function main() {
   const logger = createLogger("indexer", config);
   const db = await openDatabase({ ...config, warn: (line) => logger.warn(line) });
   try {
-    const applied = await migrate(db.sql);
+    const applied = await migrateAsOwner(db, config.migrateDatabaseUrl);
     if (applied.length) logger.info({ msg: "migrations applied", applied });
+    const roleWarning = await appRoleWarning(db, config.migrateDatabaseUrl !== undefined);
+    if (roleWarning) logger.warn({ msg: roleWarning });
   } catch (error) {
     await db.close().catch(() => {});
     throw error;

@@ -125,6 +125,7 @@ function writeProject(holder: Wallet, admin: Wallet, ports: { http: number; http
   for (const file of ["docker-compose.yml", "Caddyfile"]) fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
   const env: Record<string, string> = {
     POSTGRES_PASSWORD: randomBytes(16).toString("hex"),
+    APP_DATABASE_PASSWORD: randomBytes(16).toString("hex"),
     PUBLIC_URL: `https://${SITE}`,
     ADMIN_ADDRESS: admin.address,
     ORD_URL: "http://ord-simulated:8080",

@@ -92,11 +92,11 @@ async function linesOf(server: Server, reqId: string): Promise<LogLine[]> {
 
 /** Runs `work` while the table is missing: the database answers, but not as the code expects. */
 async function withoutTable<T>(table: string, work: () => Promise<T>): Promise<T> {
-  await db.sql.unsafe(`alter table ${table} rename to ${table}_away`);
+  await db.owner.sql.unsafe(`alter table ${table} rename to ${table}_away`);
   try {
     return await work();
   } finally {
-    await db.sql.unsafe(`alter table ${table}_away rename to ${table}`);
+    await db.owner.sql.unsafe(`alter table ${table}_away rename to ${table}`);
   }
 }
 

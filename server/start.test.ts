@@ -108,3 +108,44 @@ describe("SIGTERM", () => {
     expect(items.n).toBe(888 + 995);
   });
 });
+
+describe("the database role at start", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let buildDir: string;
+  let dataDir: string;
+  beforeAll(async () => {
+    [db, buildDir] = await Promise.all([createTestDatabase(), ensureAppBuild()]);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-start-"));
+  });
+  afterAll(async () => {
+    await db?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const roleWarnings = (stdout: string) =>
+    stdout
+      .split("\n")
+      .filter((line) => line.includes("DATABASE_URL's role"))
+      .map((line) => JSON.parse(line) as { level: string; msg: string });
+
+  async function startAndStop(env: Record<string, string>): Promise<Run> {
+    const server = startServer({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SPOOKS_BUILD_DIR: buildDir, ...env });
+    const url = await server.listening();
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    server.child.kill("SIGTERM");
+    return server.exited;
+  }
+
+  it("warns once when the app runs as the superuser that migrates (MIGRATE_DATABASE_URL unset)", async () => {
+    const run = await startAndStop({ DATABASE_URL: db.owner.url });
+    expect(roleWarnings(run.stdout)).toEqual([
+      expect.objectContaining({ level: "warn", msg: expect.stringMatching(/is a superuser: .*set MIGRATE_DATABASE_URL to the owner/) }),
+    ]);
+  });
+
+  it("says nothing when it runs as the runtime role and migrates as MIGRATE_DATABASE_URL", async () => {
+    const run = await startAndStop({ DATABASE_URL: db.url, MIGRATE_DATABASE_URL: db.owner.url });
+    expect(run.code).toBe(0);
+    expect(roleWarnings(run.stdout)).toEqual([]);
+  });
+});

@@ -12,7 +12,8 @@ import { checkWebServerConfig, loadConfig } from "../app/utils/env.server.ts";
 import { createLogger } from "../app/utils/logger.server.ts";
 import { appVersion, projectRoot } from "../app/utils/project-root.server.ts";
 import { openDatabase, type Database } from "../db/client.server.ts";
-import { migrate } from "../db/migrate.server.ts";
+import { migrateAsOwner } from "../db/migrate.server.ts";
+import { appRoleWarning } from "../db/roles.server.ts";
 import { startIndexer } from "../indexer/service.server.ts";
 import { createApp } from "./app.ts";
 import { build as buildApp, isBuildFresh } from "./build.ts";
@@ -54,8 +55,10 @@ async function main() {
   const db: Database = await openDatabase({ ...config, warn: (line) => logger.warn(line) });
   const cleanups: (() => Promise<unknown>)[] = [() => db.close()];
   try {
-    const applied = await migrate(db.sql);
+    const applied = await migrateAsOwner(db, config.migrateDatabaseUrl);
     if (applied.length) logger.info({ msg: "migrations applied", applied });
+    const roleWarning = await appRoleWarning(db, config.migrateDatabaseUrl !== undefined);
+    if (roleWarning) logger.warn({ msg: roleWarning });
 
     let demo: Demo | null = null;
     if (config.demo) {

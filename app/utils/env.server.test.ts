@@ -36,6 +36,15 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://db/spooks" }).databaseUrl).toBe("postgres://db/spooks");
   });
 
+  it("reads MIGRATE_DATABASE_URL beside DATABASE_URL, and refuses it alone (the embedded database migrates as its own owner)", () => {
+    const both = loadConfig({ DATABASE_URL: "postgres://app@db/spooks", MIGRATE_DATABASE_URL: "postgres://owner@db/spooks" });
+    expect(both).toMatchObject({ databaseUrl: "postgres://app@db/spooks", migrateDatabaseUrl: "postgres://owner@db/spooks" });
+    expect(loadConfig({}).migrateDatabaseUrl).toBeUndefined();
+    expect(configError({ MIGRATE_DATABASE_URL: "postgres://owner@db/spooks" }).message).toMatch(
+      /MIGRATE_DATABASE_URL is set without DATABASE_URL/,
+    );
+  });
+
   describe("demo mode is on exactly when ORD_URL is unset", () => {
     it.each([
       [{}, true],

@@ -106,6 +106,7 @@ const itemImageUrls = z
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().trim().min(1).optional(),
+  MIGRATE_DATABASE_URL: z.string().trim().min(1).optional(),
   DATA_DIR: z.string().trim().min(1).default(".data"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default("127.0.0.1"),
@@ -166,6 +167,8 @@ const EnvSchema = z.object({
 export type Config = {
   nodeEnv: "development" | "production" | "test";
   databaseUrl?: string;
+  /** The owner role migrations run as (DATABASE_URL's role when unset); only with DATABASE_URL. */
+  migrateDatabaseUrl?: string;
   dataDir: string;
   port: number;
   host: string;
@@ -235,10 +238,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const expected = networkOfChain(e.ORD_CHAIN) === "mainnet" ? "a mainnet address (D…)" : "a test-chain address (n…)";
     throw new ConfigError(`ADMIN_ADDRESS: with ORD_CHAIN=${e.ORD_CHAIN} it must be ${expected}, as the ord server names holders`);
   }
+  if (e.MIGRATE_DATABASE_URL && !e.DATABASE_URL) {
+    throw new ConfigError("MIGRATE_DATABASE_URL is set without DATABASE_URL: the embedded database migrates as its own owner role");
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
+    migrateDatabaseUrl: e.MIGRATE_DATABASE_URL,
     dataDir,
     port: e.PORT,
     host: e.HOST,

@@ -4,12 +4,12 @@
  * Used by the tests that attack its socket from outside.
  */
 import { openDatabase } from "../client.server.ts";
-import { migrate } from "../migrate.server.ts";
+import { migrateAsOwner } from "../migrate.server.ts";
 
 const print = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const db = await openDatabase({ dataDir: process.argv[2], warn: (line) => print({ warning: line }) });
-await migrate(db.sql);
+await migrateAsOwner(db);
 print({ ready: true });
 process.once("SIGTERM", () => {
   void db.close().finally(() => process.exit(0));

@@ -58,7 +58,10 @@ export type CallOptions = {
 };
 
 export type ApiTestContext = {
+  /** The app's own role (the runtime role, which owns nothing), as the server under test uses it. */
   sql: Sql;
+  /** The role migrations ran as, for a test that changes what the app may not (schema_migrations). */
+  ownerSql: Sql;
   url: string;
   server: TestServer;
   admin: Wallet;
@@ -77,7 +80,7 @@ export function useApi(): ApiTestContext {
     ctx.catalogue = demoCatalogue();
     await importCatalogue(db.sql, ctx.catalogue);
     const server = await startTestServer({ sql: db.sql, adminAddress: admin.address });
-    Object.assign(ctx, { sql: db.sql, url: server.url, server, admin });
+    Object.assign(ctx, { sql: db.sql, ownerSql: db.owner.sql, url: server.url, server, admin });
     let cookie: string | undefined;
     ctx.call = async (method, path, body, options = {}) => {
       const answer = await call(server.url, method, path, body, options);

@@ -22,17 +22,17 @@ describe("liveness and readiness", () => {
 
   it("ready is 503 while a migration this code knows is not applied, and 200 again once it is", async () => {
     const last = readMigrations().at(-1)!.version;
-    const [row] = await ctx.sql<{ appliedAt: Date }[]>`delete from schema_migrations where version = ${last} returning applied_at`;
+    const [row] = await ctx.ownerSql<{ appliedAt: Date }[]>`delete from schema_migrations where version = ${last} returning applied_at`;
     try {
       const ready = await ctx.call("GET", "/api/ready");
       expect(ready.status).toBe(503);
       expect(ready.body).toEqual({ ok: false, message: `Migrations not applied yet: ${last}` });
       expect(ready.headers.get("retry-after")).toBe("5");
     } finally {
-      await ctx.sql`insert into schema_migrations (version, applied_at) values (${last}, ${row.appliedAt})`;
+      await ctx.ownerSql`insert into schema_migrations (version, applied_at) values (${last}, ${row.appliedAt})`;
     }
     // A migration the database has beyond this code's (a newer release's, mid-upgrade) does not count.
-    await ctx.sql`insert into schema_migrations (version, applied_at) values ('9999_from_a_newer_release', now())`;
+    await ctx.ownerSql`insert into schema_migrations (version, applied_at) values ('9999_from_a_newer_release', now())`;
     expect((await ctx.call("GET", "/api/ready")).status).toBe(200);
   });
 

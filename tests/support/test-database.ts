@@ -1,6 +1,9 @@
 /**
  * Test databases on three engines (see tests/setup/global-setup.ts). A test file calls
  * `createTestDatabase()` in beforeAll and `close()` in afterAll; it gets its own migrated database.
+ * `sql` and `url` act as the runtime role, as the app does in production (on PostgreSQL the login
+ * TEST_RUNTIME_USER, a member of spooks_runtime; on PGlite the embedded socket's runtime login), so a
+ * missing grant fails the suite; `owner` is the role migrations ran as, for tests that change the schema.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { execFileSync } from "node:child_process";
@@ -8,11 +11,16 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { inject } from "vitest";
-import { createSql, type Database } from "../../db/client.server.ts";
+import { createSql, type Database, type Queryable, type Sql } from "../../db/client.server.ts";
 import { migrate, readMigrations } from "../../db/migrate.server.ts";
-import { serveOverSocket } from "../../db/pglite-socket.server.ts";
+import { newPassword, serveOverSocket } from "../../db/pglite-socket.server.ts";
+import { grantRuntimeRole } from "../../db/roles.server.ts";
 
-export type TestDatabaseTarget = { kind: "postgres"; adminUrl: string; template: string } | { kind: "pglite"; dumpFile: string };
+export type TestDatabaseTarget =
+  { kind: "postgres"; adminUrl: string; runtimeUrl: string; template: string } | { kind: "pglite"; dumpFile: string };
+
+/** The test cluster's runtime login (roles are cluster-wide: one for every test database). */
+export const TEST_RUNTIME_USER = "spooks_test_runtime";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -26,6 +34,22 @@ function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
+}
+
+function asUser(url: string, user: string): string {
+  const parsed = new URL(url);
+  parsed.username = user;
+  parsed.password = user; // the test cluster's own throwaway login
+  return parsed.toString();
+}
+
+/** The runtime login, made once per cluster; parallel runs may race to create it (either wins). */
+async function ensureRuntimeLogin(admin: Queryable): Promise<void> {
+  await admin.unsafe(`do $$ begin
+    create role ${TEST_RUNTIME_USER} login password '${TEST_RUNTIME_USER}';
+  exception when duplicate_object or unique_violation then null;
+  end $$`);
+  await grantRuntimeRole(admin, TEST_RUNTIME_USER);
 }
 
 function dockerAnswers(): boolean {
@@ -51,11 +75,12 @@ async function preparePostgresTemplate(adminUrl: string): Promise<TestDatabaseTa
       await sql.end();
       await admin.unsafe(`alter database "${template}_new" rename to "${template}"`);
     }
+    await ensureRuntimeLogin(admin);
   } finally {
     await admin`select pg_advisory_unlock(727002)`.catch(() => {});
     await admin.end();
   }
-  return { kind: "postgres", adminUrl, template };
+  return { kind: "postgres", adminUrl, runtimeUrl: asUser(adminUrl, TEST_RUNTIME_USER), template };
 }
 
 async function preparePgliteDump(): Promise<TestDatabaseTarget> {
@@ -90,34 +115,46 @@ export async function prepareTemplate(): Promise<{ target: TestDatabaseTarget; t
   return { target: await preparePgliteDump(), teardown: async () => {} };
 }
 
-async function createFromTemplate(target: Extract<TestDatabaseTarget, { kind: "postgres" }>): Promise<Database> {
+export type TestDatabase = Database & { url: string; owner: { sql: Sql; url: string } };
+
+async function createFromTemplate(target: Extract<TestDatabaseTarget, { kind: "postgres" }>): Promise<TestDatabase> {
   const name = `spooks_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = createSql(target.adminUrl, { max: 1 });
   await admin.unsafe(`create database "${name}" template "${target.template}"`);
-  const sql = createSql(withDatabase(target.adminUrl, name), { max: 10 });
+  // A database's own privileges are not copied from its template: as migration 0016 left them.
+  await admin.unsafe(`revoke temporary on database "${name}" from public`);
+  const url = withDatabase(target.runtimeUrl, name);
+  const ownerUrl = withDatabase(target.adminUrl, name);
+  const sql = createSql(url, { max: 10 });
+  const owner = createSql(ownerUrl, { max: 2 });
   return {
     sql,
+    url,
+    owner: { sql: owner, url: ownerUrl },
     engine: "postgres",
     description: name,
     close: async () => {
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), owner.end({ timeout: 5 })]);
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end();
     },
   };
 }
 
-async function createFromDump(target: Extract<TestDatabaseTarget, { kind: "pglite" }>): Promise<Database> {
+async function createFromDump(target: Extract<TestDatabaseTarget, { kind: "pglite" }>): Promise<TestDatabase> {
   const db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(target.dumpFile)]) });
-  const server = await serveOverSocket(db);
-  const url = server.url;
+  const server = await serveOverSocket(db, { runtimePassword: newPassword() });
+  const url = server.runtime!.url;
   const sql = createSql(url, { max: 1 });
+  const owner = createSql(server.url, { max: 1 });
   return {
     sql,
+    url,
+    owner: { sql: owner, url: server.url },
     engine: "pglite",
     description: url,
     close: async () => {
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), owner.end({ timeout: 5 })]);
       await server.stop();
       await db.close();
     },
@@ -125,9 +162,7 @@ async function createFromDump(target: Extract<TestDatabaseTarget, { kind: "pglit
 }
 
 /** A fresh, migrated database for one test file. */
-export async function createTestDatabase(): Promise<Database & { url: string }> {
+export async function createTestDatabase(): Promise<TestDatabase> {
   const target = inject("testDatabase");
-  const db = target.kind === "postgres" ? await createFromTemplate(target) : await createFromDump(target);
-  const url = target.kind === "postgres" ? withDatabase(target.adminUrl, db.description) : db.description;
-  return { ...db, url };
+  return target.kind === "postgres" ? await createFromTemplate(target) : await createFromDump(target);
 }

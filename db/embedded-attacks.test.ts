@@ -15,6 +15,7 @@ import { cliEnv, runCli } from "../cli/testing/run-cli.ts";
 import { startSimulatedChain, type SimulatedChain } from "../indexer/simulated-chain.server.ts";
 import { createSql, openDatabase } from "./client.server.ts";
 import { connectionUrl } from "./pglite-socket.server.ts";
+import { RUNTIME_ROLE } from "./roles.server.ts";
 import type { FloodStats } from "./testing/flood-embedded.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "testing/serve-embedded.ts");
@@ -215,7 +216,7 @@ describe("the embedded database's socket under a connection flood", () => {
     { timeout: 400_000 },
     async () => {
       const { password } = JSON.parse(fs.readFileSync(path.join(dataDir, "embedded.json"), "utf8")) as { password: string };
-      const url = connectionUrl(port, password);
+      const url = connectionUrl(port, password, RUNTIME_ROLE);
       const alone = await logins(url, 12);
       expect(alone.filter((result) => !result.ok)).toEqual([]);
 

@@ -24,6 +24,7 @@ import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { CHROMIUM_ARGS } from "../tests/e2e/support/browser.ts";
 import { chromium } from "playwright-core";
 import { adminCreatesGiveaway, holderStakesAndEnters, type Wallet } from "./deploy/browser-flow.ts";
+import { networksOf, startClient } from "./deploy/clients.ts";
 import { composeProject, docker, DOCKER, healthOf, imageOf, imageSize, visible, type Compose } from "./deploy/docker.ts";
 import { get, startTraffic, type Endpoint, type Traffic } from "./deploy/traffic.ts";
 
@@ -36,6 +37,17 @@ const SITE = "spooks.localhost";
 const GIVEAWAY = "Deploy Test Prize";
 /** The test-only migration the upgrade carries (never in db/migrations). */
 const TEST_MIGRATION = "9999_deploy_test";
+/**
+ * The sign-in limit (RATE_LIMIT_SIGNIN_PER_MIN) the 429 proof spends: one client's budget, small so that client
+ * reaches it in a moment. The browser phase signs in from another address (the host's), well below it.
+ */
+const SIGN_IN_LIMIT = 20;
+/**
+ * The read limit (RATE_LIMIT_READS_PER_MIN): on, and counted in PostgreSQL as in production (so the database
+ * restart runs through it), but above what the steady traffic can send: that traffic is one client (the host)
+ * whose 4 loops pause 25 ms between requests, at most 9,600 a minute.
+ */
+const READ_LIMIT = 60_000;
 /**
  * What must survive every phase unchanged, row for row: a count and a hash of each table's rows. The ledger
  * leaves out hourly accruals (the indexer may credit an hour meanwhile); sessions are counted only.
@@ -135,6 +147,8 @@ function writeProject(holder: Wallet, admin: Wallet, ports: { http: number; http
     HTTPS_PORT: `127.0.0.1:${ports.https}`,
     // Ownership every 10 s instead of every minute, so the holder's Spooks show soon after the catalogue.
     INDEXER_SYNC_CRON: "*/10 * * * * *",
+    RATE_LIMIT_SIGNIN_PER_MIN: String(SIGN_IN_LIMIT),
+    RATE_LIMIT_READS_PER_MIN: String(READ_LIMIT),
   };
   if (process.env.POSTGRES_IMAGE) env.POSTGRES_IMAGE = process.env.POSTGRES_IMAGE;
   if (process.env.CADDY_IMAGE) env.CADDY_IMAGE = process.env.CADDY_IMAGE;
@@ -258,6 +272,41 @@ async function browserPhase(stack: Stack, browser: Browser, holder: Wallet, admi
   return imageUrl;
 }
 
+/**
+ * Behind Caddy (TRUST_PROXY=1), each client is limited by its own address, not the proxy's: client A spends its
+ * sign-in budget (every request answered 200), then gets 429, also when it forges X-Forwarded-For; client B, at
+ * another address but through the same Caddy, gets 200 right after. Were the limit keyed on Caddy's address, A
+ * would share it with every client and B would get 429.
+ */
+async function limitedPerClient(stack: Stack, admin: Wallet): Promise<void> {
+  const started = Date.now();
+  const [caddy] = await stack.compose.containers("caddy");
+  const [network] = await networksOf(caddy);
+  const proxy = { network, host: "caddy", servername: SITE, ca: stack.endpoint.ca };
+  const challenge = { path: `/api/auth/challenge?address=${admin.address}` };
+  const forged = { ...challenge, headers: { "X-Forwarded-For": "203.0.113.7" } };
+  const [a, b] = await Promise.all([startClient(IMAGE, proxy), startClient(IMAGE, proxy)]);
+  try {
+    check(a.address !== b.address, `the two clients share an address: ${a.address}`);
+    const statusesA = await a.send([...Array<typeof challenge>(SIGN_IN_LIMIT + 1).fill(challenge), forged]);
+    const [statusB] = await b.send([challenge]);
+    const all = statusesA.join(" ");
+    check(
+      statusesA.slice(0, SIGN_IN_LIMIT).every((status) => status === 200),
+      `client ${a.address} was refused within its budget: ${all}`,
+    );
+    check(statusesA[SIGN_IN_LIMIT] === 429, `client ${a.address} was not limited beyond its budget: ${all}`);
+    check(statusesA[SIGN_IN_LIMIT + 1] === 429, `a forged X-Forwarded-For gave client ${a.address} a new budget: ${all}`);
+    check(statusB === 200, `client ${b.address} was limited by client ${a.address}'s requests: ${statusB}`);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+  figure(
+    "429 proof: two clients behind Caddy, one sign-in budget each",
+    `${a.address}: ${SIGN_IN_LIMIT} × 200, then 429 (also with a forged X-Forwarded-For); ${b.address}: 200; ${seconds(Date.now() - started)}`,
+  );
+}
+
 async function replicaStop(stack: Stack, traffic: Traffic): Promise<void> {
   const [victim] = await stack.compose.containers("web");
   await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -378,6 +427,7 @@ async function main(): Promise<void> {
       args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${SITE} 127.0.0.1:${stack.endpoint.port}`],
     });
     const imageUrl = await browserPhase(stack, browser, holder, admin);
+    await limitedPerClient(stack, admin);
     traffic = startTraffic(stack.endpoint, ["/api/ready", `/api/rewards/${holder.address}`, "/"]);
     await replicaStop(stack, traffic);
     await databaseRestart(stack, traffic);

@@ -25,7 +25,17 @@ import { CHROMIUM_ARGS } from "../tests/e2e/support/browser.ts";
 import { chromium } from "playwright-core";
 import { adminCreatesGiveaway, holderStakesAndEnters, type Wallet } from "./deploy/browser-flow.ts";
 import { networksOf, startClient } from "./deploy/clients.ts";
-import { composeProject, docker, DOCKER, healthOf, imageOf, imageSize, visible, type Compose } from "./deploy/docker.ts";
+import {
+  composeProject,
+  docker,
+  DOCKER,
+  healthOf,
+  imageOf,
+  imageSize,
+  passesHealthCheckNow,
+  visible,
+  type Compose,
+} from "./deploy/docker.ts";
 import { get, startTraffic, type Endpoint, type Traffic } from "./deploy/traffic.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -161,14 +171,22 @@ function writeProject(holder: Wallet, admin: Wallet, ports: { http: number; http
   return { dir, env };
 }
 
-/** Every container of the stack healthy and the site answering 200 through the proxy. */
+/**
+ * Every container of the stack healthy and the site answering 200 through the proxy. A container docker has not
+ * probed yet ("starting") counts once its own health check passes when run now: docker would say "healthy" at
+ * its next probe, up to an interval later (the indexer's is 60 s), and nothing in the stack waits for that.
+ */
 async function waitHealthy(stack: Stack, webReplicas: number): Promise<void> {
+  const healthy = async (container: string) => {
+    const health = await healthOf(container);
+    return health === "healthy" || (health === "starting" && (await passesHealthCheckNow(container)));
+  };
   await until("every service healthy", 240_000, async () => {
     for (const service of ["postgres", "web", "indexer", "caddy", "ord-simulated"]) {
       const containers = await stack.compose.containers(service);
       if (service === "web" && containers.length !== webReplicas) return false;
       if (containers.length === 0) return false;
-      for (const container of containers) if ((await healthOf(container)) !== "healthy") return false;
+      for (const container of containers) if (!(await healthy(container))) return false;
     }
     return true;
   });
@@ -199,7 +217,6 @@ async function startStack(holder: Wallet, admin: Wallet): Promise<Stack> {
   await until("https answers", 240_000, async () => (await get(stack.endpoint, "/api/ready")).status === 200);
   figure("up -d → first https 200", seconds(Date.now() - started));
   await waitHealthy(stack, 2);
-  // Bounded below by the indexer's health check: docker runs its first probe one interval (60 s) after start.
   figure("stack up (up -d → every service healthy)", seconds(Date.now() - started));
   return stack;
 }

@@ -1,10 +1,11 @@
 /**
- * `npm run test:deploy`: the production stack proven in containers (slow: not in CI). Builds the image, brings
- * docker-compose.yml up as a project of its own (PostgreSQL, two web replicas behind Caddy with TLS, the
- * indexer and the simulated ord server), drives Chromium through https:// (the admin signs in and creates a
- * giveaway with an upload; a holder stakes and enters; both replicas serve), then, under steady traffic: stops
- * one web container, restarts PostgreSQL, takes the stack down and up again, and upgrades to a new image that
- * carries a new (test-only) migration. Prints each timing; exits 1 at the first thing that does not hold.
+ * `npm run test:deploy`: the production stack proven in containers (slow; CI runs it last, .ci/deploy). Builds the
+ * image, brings docker-compose.yml up as a project of its own (PostgreSQL, two web replicas behind Caddy with
+ * TLS, the indexer and the simulated ord server), drives Chromium through https:// (the admin signs in and
+ * creates a giveaway with an upload; a holder stakes and enters; both replicas serve), proves that two clients
+ * behind Caddy have a rate limit each, then, under steady traffic: stops one web container, restarts PostgreSQL,
+ * takes the stack down and up again, and upgrades to a new image that carries a new (test-only) migration.
+ * Prints each timing; exits 1 at the first thing that does not hold.
  *
  * Needs a Docker engine (DOCKER_HOST), compose, and Chromium (CHROMIUM_PATH, default /usr/bin/chromium). Image
  * names default to the public ones: NODE_IMAGE (build argument), POSTGRES_IMAGE, CADDY_IMAGE. DOCKER and COMPOSE
@@ -140,7 +141,8 @@ async function buildNextImage(): Promise<void> {
   fs.rmSync(context, { recursive: true, force: true });
 }
 
-type Stack = { compose: Compose; dir: string; endpoint: Endpoint; url: string; env: Record<string, string> };
+type Project = { compose: Compose; dir: string; env: Record<string, string>; ports: { http: number; https: number } };
+type Stack = Project & { endpoint: Endpoint; url: string };
 
 function writeProject(holder: Wallet, admin: Wallet, ports: { http: number; https: number }): { dir: string; env: Record<string, string> } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-deploy-"));
@@ -200,19 +202,25 @@ async function caddyRootCertificate(compose: Compose): Promise<string> {
   );
 }
 
-async function startStack(holder: Wallet, admin: Wallet): Promise<Stack> {
+/** The compose project in a folder of its own, without what an earlier run left. */
+async function createProject(holder: Wallet, admin: Wallet): Promise<Project> {
   const ports = { http: await freePort(), https: await freePort() };
   const { dir, env } = writeProject(holder, admin, ports);
   const compose = await composeProject(dir, PROJECT);
+  // A run killed midway (or kept with DEPLOY_KEEP=1) leaves containers that restart by themselves and volumes
+  // that hold its records: `up` would take them over.
+  await compose.visible(["down", "-v", "--remove-orphans"]);
+  return { compose, dir, env, ports };
+}
+
+async function startStack(project: Project): Promise<Stack> {
   const started = Date.now();
-  await compose.visible(["up", "-d", "--no-build", "--scale", "web=2"]);
-  const ca = await caddyRootCertificate(compose);
+  await project.compose.visible(["up", "-d", "--no-build", "--scale", "web=2"]);
+  const ca = await caddyRootCertificate(project.compose);
   const stack: Stack = {
-    compose,
-    dir,
-    env,
+    ...project,
     url: `https://${SITE}`,
-    endpoint: { host: "127.0.0.1", port: ports.https, servername: SITE, ca },
+    endpoint: { host: "127.0.0.1", port: project.ports.https, servername: SITE, ca },
   };
   await until("https answers", 240_000, async () => (await get(stack.endpoint, "/api/ready")).status === 200);
   figure("up -d → first https 200", seconds(Date.now() - started));
@@ -434,10 +442,11 @@ async function main(): Promise<void> {
   const admin = wallet("admin");
   if (process.env.DEPLOY_IMAGE) say(`testing ${IMAGE} (not building)`);
   else await buildImage();
-  const stack = await startStack(holder, admin);
+  const project = await createProject(holder, admin);
   let browser: Browser | undefined;
   let traffic: Traffic | undefined;
   try {
+    const stack = await startStack(project);
     await seed(stack, holder);
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -458,10 +467,10 @@ async function main(): Promise<void> {
   } finally {
     await traffic?.stop();
     await browser?.close();
-    if (process.env.DEPLOY_KEEP === "1") say(`stack left up: ${stack.dir}`);
+    if (process.env.DEPLOY_KEEP === "1") say(`stack left up: ${project.dir}`);
     else {
-      await stack.compose.visible(["down", "-v"]).catch((error: Error) => say(`down -v failed: ${error.message}`));
-      fs.rmSync(stack.dir, { recursive: true, force: true });
+      await project.compose.visible(["down", "-v"]).catch((error: Error) => say(`down -v failed: ${error.message}`));
+      fs.rmSync(project.dir, { recursive: true, force: true });
     }
   }
 }

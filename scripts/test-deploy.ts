@@ -301,7 +301,7 @@ async function browserPhase(stack: Stack, browser: Browser, holder: Wallet, admi
  * Behind Caddy (TRUST_PROXY=1), each client is limited by its own address, not the proxy's: client A spends its
  * sign-in budget (every request answered 200), then gets 429, also when it forges X-Forwarded-For; client B, at
  * another address but through the same Caddy, gets 200 right after. Were the limit keyed on Caddy's address, A
- * would share it with every client and B would get 429.
+ * would share it with the browser's sign-ins (refused at its 19th request) and B would get 429.
  */
 async function limitedPerClient(stack: Stack, admin: Wallet): Promise<void> {
   const started = Date.now();

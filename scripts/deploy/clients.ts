@@ -1,7 +1,7 @@
 /**
  * Clients with addresses of their own, for the rate-limit proof of `npm run test:deploy`. Every request the host
  * sends reaches Caddy through docker's port proxy, from one address (the network's gateway); a client here is a
- * short-lived container on the stack's network, so Caddy sees its own address, as it sees a real client's.
+ * container on the stack's network, so Caddy sees its own address, as it sees a real client's.
  * It sends HTTPS requests to Caddy one after another and reports the statuses it got.
  */
 import { docker } from "./docker.ts";

@@ -1,10 +1,11 @@
 /**
- * `npm run test:deploy`: the production stack proven in containers (slow: not in CI). Builds the image, brings
- * docker-compose.yml up as a project of its own (PostgreSQL, two web replicas behind Caddy with TLS, the
- * indexer and the simulated ord server), drives Chromium through https:// (the admin signs in and creates a
- * giveaway with an upload; a holder stakes and enters; both replicas serve), then, under steady traffic: stops
- * one web container, restarts PostgreSQL, takes the stack down and up again, and upgrades to a new image that
- * carries a new (test-only) migration. Prints each timing; exits 1 at the first thing that does not hold.
+ * `npm run test:deploy`: the production stack proven in containers (slow; CI runs it last, .ci/deploy). Builds the
+ * image, brings docker-compose.yml up as a project of its own (PostgreSQL, two web replicas behind Caddy with
+ * TLS, the indexer and the simulated ord server), drives Chromium through https:// (the admin signs in and
+ * creates a giveaway with an upload; a holder stakes and enters; both replicas serve), proves that two clients
+ * behind Caddy have a rate limit each, then, under steady traffic: stops one web container, restarts PostgreSQL,
+ * takes the stack down and up again, and upgrades to a new image that carries a new (test-only) migration.
+ * Prints each timing; exits 1 at the first thing that does not hold.
  *
  * Needs a Docker engine (DOCKER_HOST), compose, and Chromium (CHROMIUM_PATH, default /usr/bin/chromium). Image
  * names default to the public ones: NODE_IMAGE (build argument), POSTGRES_IMAGE, CADDY_IMAGE. DOCKER and COMPOSE
@@ -24,7 +25,18 @@ import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { CHROMIUM_ARGS } from "../tests/e2e/support/browser.ts";
 import { chromium } from "playwright-core";
 import { adminCreatesGiveaway, holderStakesAndEnters, type Wallet } from "./deploy/browser-flow.ts";
-import { composeProject, docker, DOCKER, healthOf, imageOf, imageSize, visible, type Compose } from "./deploy/docker.ts";
+import { networksOf, startClient } from "./deploy/clients.ts";
+import {
+  composeProject,
+  docker,
+  DOCKER,
+  healthOf,
+  imageOf,
+  imageSize,
+  passesHealthCheckNow,
+  visible,
+  type Compose,
+} from "./deploy/docker.ts";
 import { get, startTraffic, type Endpoint, type Traffic } from "./deploy/traffic.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -36,6 +48,17 @@ const SITE = "spooks.localhost";
 const GIVEAWAY = "Deploy Test Prize";
 /** The test-only migration the upgrade carries (never in db/migrations). */
 const TEST_MIGRATION = "9999_deploy_test";
+/**
+ * The sign-in limit (RATE_LIMIT_SIGNIN_PER_MIN) the 429 proof spends: one client's budget, small so that client
+ * reaches it in a moment. The browser phase signs in from another address (the host's), well below it.
+ */
+const SIGN_IN_LIMIT = 20;
+/**
+ * The read limit (RATE_LIMIT_READS_PER_MIN): on, and counted in PostgreSQL as in production (so the database
+ * restart runs through it), but above what the steady traffic can send: that traffic is one client (the host)
+ * whose 4 loops pause 25 ms between requests, at most 9,600 a minute.
+ */
+const READ_LIMIT = 60_000;
 /**
  * What must survive every phase unchanged, row for row: a count and a hash of each table's rows. The ledger
  * leaves out hourly accruals (the indexer may credit an hour meanwhile); sessions are counted only.
@@ -118,7 +141,8 @@ async function buildNextImage(): Promise<void> {
   fs.rmSync(context, { recursive: true, force: true });
 }
 
-type Stack = { compose: Compose; dir: string; endpoint: Endpoint; url: string; env: Record<string, string> };
+type Project = { compose: Compose; dir: string; env: Record<string, string>; ports: { http: number; https: number } };
+type Stack = Project & { endpoint: Endpoint; url: string };
 
 function writeProject(holder: Wallet, admin: Wallet, ports: { http: number; https: number }): { dir: string; env: Record<string, string> } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-deploy-"));
@@ -136,6 +160,8 @@ function writeProject(holder: Wallet, admin: Wallet, ports: { http: number; http
     HTTPS_PORT: `127.0.0.1:${ports.https}`,
     // Ownership every 10 s instead of every minute, so the holder's Spooks show soon after the catalogue.
     INDEXER_SYNC_CRON: "*/10 * * * * *",
+    RATE_LIMIT_SIGNIN_PER_MIN: String(SIGN_IN_LIMIT),
+    RATE_LIMIT_READS_PER_MIN: String(READ_LIMIT),
   };
   if (process.env.POSTGRES_IMAGE) env.POSTGRES_IMAGE = process.env.POSTGRES_IMAGE;
   if (process.env.CADDY_IMAGE) env.CADDY_IMAGE = process.env.CADDY_IMAGE;
@@ -148,14 +174,22 @@ function writeProject(holder: Wallet, admin: Wallet, ports: { http: number; http
   return { dir, env };
 }
 
-/** Every container of the stack healthy and the site answering 200 through the proxy. */
+/**
+ * Every container of the stack healthy and the site answering 200 through the proxy. A container docker has not
+ * probed yet ("starting") counts once its own health check passes when run now: docker would say "healthy" at
+ * its next probe, up to an interval later (the indexer's is 60 s), and nothing in the stack waits for that.
+ */
 async function waitHealthy(stack: Stack, webReplicas: number): Promise<void> {
+  const healthy = async (container: string) => {
+    const health = await healthOf(container);
+    return health === "healthy" || (health === "starting" && (await passesHealthCheckNow(container)));
+  };
   await until("every service healthy", 240_000, async () => {
     for (const service of ["postgres", "web", "indexer", "caddy", "ord-simulated"]) {
       const containers = await stack.compose.containers(service);
       if (service === "web" && containers.length !== webReplicas) return false;
       if (containers.length === 0) return false;
-      for (const container of containers) if ((await healthOf(container)) !== "healthy") return false;
+      for (const container of containers) if (!(await healthy(container))) return false;
     }
     return true;
   });
@@ -169,24 +203,29 @@ async function caddyRootCertificate(compose: Compose): Promise<string> {
   );
 }
 
-async function startStack(holder: Wallet, admin: Wallet): Promise<Stack> {
+/** The compose project in a folder of its own, without what an earlier run left. */
+async function createProject(holder: Wallet, admin: Wallet): Promise<Project> {
   const ports = { http: await freePort(), https: await freePort() };
   const { dir, env } = writeProject(holder, admin, ports);
   const compose = await composeProject(dir, PROJECT);
+  // A run killed midway (or kept with DEPLOY_KEEP=1) leaves containers that restart by themselves and volumes
+  // that hold its records: `up` would take them over.
+  await compose.visible(["down", "-v", "--remove-orphans"]);
+  return { compose, dir, env, ports };
+}
+
+async function startStack(project: Project): Promise<Stack> {
   const started = Date.now();
-  await compose.visible(["up", "-d", "--no-build", "--scale", "web=2"]);
-  const ca = await caddyRootCertificate(compose);
+  await project.compose.visible(["up", "-d", "--no-build", "--scale", "web=2"]);
+  const ca = await caddyRootCertificate(project.compose);
   const stack: Stack = {
-    compose,
-    dir,
-    env,
+    ...project,
     url: `https://${SITE}`,
-    endpoint: { host: "127.0.0.1", port: ports.https, servername: SITE, ca },
+    endpoint: { host: "127.0.0.1", port: project.ports.https, servername: SITE, ca },
   };
   await until("https answers", 240_000, async () => (await get(stack.endpoint, "/api/ready")).status === 200);
   figure("up -d → first https 200", seconds(Date.now() - started));
   await waitHealthy(stack, 2);
-  // Bounded below by the indexer's health check: docker runs its first probe one interval (60 s) after start.
   figure("stack up (up -d → every service healthy)", seconds(Date.now() - started));
   return stack;
 }
@@ -257,6 +296,41 @@ async function browserPhase(stack: Stack, browser: Browser, holder: Wallet, admi
     check(records[table].startsWith("1 "), `${table} should hold the browser's one row: ${records[table]}`);
   }
   return imageUrl;
+}
+
+/**
+ * Behind Caddy (TRUST_PROXY=1), each client is limited by its own address, not the proxy's: client A spends its
+ * sign-in budget (every request answered 200), then gets 429, also when it forges X-Forwarded-For; client B, at
+ * another address but through the same Caddy, gets 200 right after. Were the limit keyed on Caddy's address, A
+ * would share it with the browser's sign-ins (refused at its 19th request) and B would get 429.
+ */
+async function limitedPerClient(stack: Stack, admin: Wallet): Promise<void> {
+  const started = Date.now();
+  const [caddy] = await stack.compose.containers("caddy");
+  const [network] = await networksOf(caddy);
+  const proxy = { network, host: "caddy", servername: SITE, ca: stack.endpoint.ca };
+  const challenge = { path: `/api/auth/challenge?address=${admin.address}` };
+  const forged = { ...challenge, headers: { "X-Forwarded-For": "203.0.113.7" } };
+  const [a, b] = await Promise.all([startClient(IMAGE, proxy), startClient(IMAGE, proxy)]);
+  try {
+    check(a.address !== b.address, `the two clients share an address: ${a.address}`);
+    const statusesA = await a.send([...Array<typeof challenge>(SIGN_IN_LIMIT + 1).fill(challenge), forged]);
+    const [statusB] = await b.send([challenge]);
+    const all = statusesA.join(" ");
+    check(
+      statusesA.slice(0, SIGN_IN_LIMIT).every((status) => status === 200),
+      `client ${a.address} was refused within its budget: ${all}`,
+    );
+    check(statusesA[SIGN_IN_LIMIT] === 429, `client ${a.address} was not limited beyond its budget: ${all}`);
+    check(statusesA[SIGN_IN_LIMIT + 1] === 429, `a forged X-Forwarded-For gave client ${a.address} a new budget: ${all}`);
+    check(statusB === 200, `client ${b.address} was limited by client ${a.address}'s requests: ${statusB}`);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+  figure(
+    "429 proof: two clients behind Caddy, one sign-in budget each",
+    `${a.address}: ${SIGN_IN_LIMIT} × 200, then 429 (also with a forged X-Forwarded-For); ${b.address}: 200; ${seconds(Date.now() - started)}`,
+  );
 }
 
 async function replicaStop(stack: Stack, traffic: Traffic): Promise<void> {
@@ -369,16 +443,18 @@ async function main(): Promise<void> {
   const admin = wallet("admin");
   if (process.env.DEPLOY_IMAGE) say(`testing ${IMAGE} (not building)`);
   else await buildImage();
-  const stack = await startStack(holder, admin);
+  const project = await createProject(holder, admin);
   let browser: Browser | undefined;
   let traffic: Traffic | undefined;
   try {
+    const stack = await startStack(project);
     await seed(stack, holder);
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${SITE} 127.0.0.1:${stack.endpoint.port}`],
     });
     const imageUrl = await browserPhase(stack, browser, holder, admin);
+    await limitedPerClient(stack, admin);
     traffic = startTraffic(stack.endpoint, ["/api/ready", `/api/rewards/${holder.address}`, "/"]);
     await replicaStop(stack, traffic);
     await databaseRestart(stack, traffic);
@@ -392,10 +468,10 @@ async function main(): Promise<void> {
   } finally {
     await traffic?.stop();
     await browser?.close();
-    if (process.env.DEPLOY_KEEP === "1") say(`stack left up: ${stack.dir}`);
+    if (process.env.DEPLOY_KEEP === "1") say(`stack left up: ${project.dir}`);
     else {
-      await stack.compose.visible(["down", "-v"]).catch((error: Error) => say(`down -v failed: ${error.message}`));
-      fs.rmSync(stack.dir, { recursive: true, force: true });
+      await project.compose.visible(["down", "-v"]).catch((error: Error) => say(`down -v failed: ${error.message}`));
+      fs.rmSync(project.dir, { recursive: true, force: true });
     }
   }
 }

@@ -90,6 +90,20 @@ export async function healthOf(container: string): Promise<string> {
   return docker(["inspect", "--format", "{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}", container]);
 }
 
+/**
+ * Runs the container's own health check now (docker runs it only once an interval: the indexer's first probe
+ * comes 60 s after its start). True when it passes.
+ */
+export async function passesHealthCheckNow(container: string): Promise<boolean> {
+  const test = JSON.parse(await docker(["inspect", "--format", "{{json .Config.Healthcheck.Test}}", container])) as string[] | null;
+  if (!test || test[0] === "NONE") return false;
+  const command = test[0] === "CMD-SHELL" ? ["sh", "-c", test[1]] : test.slice(1);
+  return docker(["exec", container, ...command]).then(
+    () => true,
+    () => false,
+  );
+}
+
 export async function imageOf(container: string): Promise<string> {
   return docker(["inspect", "--format", "{{.Image}}", container]);
 }

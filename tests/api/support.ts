@@ -59,6 +59,8 @@ export type CallOptions = {
 
 export type ApiTestContext = {
   sql: Sql;
+  /** The test database's URL, for a connection of its own (as the CLI makes beside the server). */
+  databaseUrl: string;
   url: string;
   server: TestServer;
   admin: Wallet;
@@ -77,7 +79,7 @@ export function useApi(): ApiTestContext {
     ctx.catalogue = demoCatalogue();
     await importCatalogue(db.sql, ctx.catalogue);
     const server = await startTestServer({ sql: db.sql, adminAddress: admin.address });
-    Object.assign(ctx, { sql: db.sql, url: server.url, server, admin });
+    Object.assign(ctx, { sql: db.sql, databaseUrl: db.url, url: server.url, server, admin });
     let cookie: string | undefined;
     ctx.call = async (method, path, body, options = {}) => {
       const answer = await call(server.url, method, path, body, options);

@@ -1,17 +1,29 @@
 /**
- * Points history figures for bench/api.ts (issue 18), measured in the same run as /api/rewards:
+ * Points history figures (issue 18), for bench/api.ts (measured in the same run as /api/rewards) and on their
+ * own (`npm run bench -- history`, issue 23: on PostgreSQL and on the embedded PGlite served on its socket):
  * - wallets with long histories: 200 wallets with 2,000 ledger rows each and one with 100,000 (hourly
  *   accruals, explained as the indexer writes them, and a spend every 50th row);
  * - the CSV and JSON downloads of the 100,000-row history: time, bytes, and the process's peak memory
- *   while it streams, beside the same rows read into one array (what a download without a cursor holds).
+ *   while it streams, beside the same rows read into one array (what a download without paging holds);
+ * - an ordinary request (GET /api/giveaways) alone, then while a client opens the CSV download and reads
+ *   nothing, and while one reads 1 KB/s (`npm run bench -- history` only).
+ * Standalone: `node --import tsx bench/history.ts`.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
+import { PGlite } from "@electric-sql/pglite";
 import { randomBytes } from "node:crypto";
+import http from "node:http";
+import { pathToFileURL } from "node:url";
 import { ADDRESS_VERSIONS } from "../app/domain/address.ts";
 import { historyEntry } from "../app/domain/points-history.ts";
-import type { Sql } from "../db/client.server.ts";
+import { createSql, type Sql } from "../db/client.server.ts";
+import { migrate } from "../db/migrate.server.ts";
+import { serveOverSocket } from "../db/pglite-socket.server.ts";
 import { historyRows } from "../db/queries/points-history.server.ts";
+import { startTestServer } from "../tests/support/app-server.ts";
+import { slowDownload } from "../tests/support/raw-http.ts";
+import { withBenchDatabase } from "./bench-database.ts";
 
 export const LONG_HISTORY = 100_000;
 export const HISTORY_WALLETS = 200;
@@ -118,4 +130,93 @@ export async function exportFigures(origin: string, sql: Sql, address: string): 
     `  baseline: the same rows read into one array and stringified: ${(whole.ms / 1000).toFixed(2)} s, ${mb(whole.result)};` +
       ` peak above start: rss +${mb(whole.rss)}, heap +${mb(whole.heap)}`,
   );
+}
+
+const STALL_S = 20;
+
+/** GET `path` on a connection of its own (no keep-alive pool shared with the downloads); answers its milliseconds. */
+function timedGet(origin: string, path: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(origin + path, { agent: false }, (res) => {
+        res.resume();
+        res.on("end", () =>
+          res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${path}: ${res.statusCode}`)),
+        );
+      })
+      .on("error", reject);
+  });
+}
+
+/** Milliseconds of GET `path`, one after another for `seconds` (at least 5 requests), sorted. */
+async function requestTimes(origin: string, path: string, seconds: number): Promise<number[]> {
+  const times: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  while (times.length < 5 || performance.now() < until) times.push(await timedGet(origin, path));
+  return times.sort((a, b) => a - b);
+}
+
+const timesText = (times: number[]) =>
+  `p50 ${times[Math.floor(times.length / 2)].toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms (${times.length} requests)`;
+
+/** GET /api/giveaways alone, then beside a download whose client reads nothing, then beside one reading 1 KB/s. */
+export async function stallFigures(origin: string, address: string): Promise<void> {
+  const path = `/api/points/${address}/history?format=csv`;
+  console.log(`GET /api/giveaways, one request after another for ${STALL_S} s each:`);
+  console.log(`  alone: ${timesText(await requestTimes(origin, "/api/giveaways", STALL_S))}`);
+  for (const [label, bytesPerSecond] of [
+    ["beside a CSV download whose client reads nothing", 0],
+    ["beside a CSV download whose client reads 1 KB/s", 1024],
+  ] as const) {
+    const client = slowDownload(origin, path, bytesPerSecond);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      console.log(`  ${label}: ${timesText(await requestTimes(origin, "/api/giveaways", STALL_S))}`);
+    } finally {
+      client.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function figuresOn(engine: string, sql: Sql): Promise<void> {
+  console.log(`\n--- ${engine}: seeding one history of ${LONG_HISTORY.toLocaleString("en-US")} entries…`);
+  const address = randomAddress();
+  await seedWallet(sql, address, LONG_HISTORY);
+  await sql`analyze points_ledger`;
+  const server = await startTestServer({ sql, adminAddress: randomAddress() });
+  try {
+    await exportFigures(server.url, sql, address);
+    await stallFigures(server.url, address);
+  } finally {
+    await server.close();
+  }
+}
+
+/** The embedded database as `npm start` runs it: PGlite served on its loopback socket, one connection for the app. */
+async function withEmbeddedDatabase(work: (sql: Sql) => Promise<void>): Promise<void> {
+  const db = await PGlite.create();
+  const socket = await serveOverSocket(db);
+  const sql = createSql(socket.url, { max: 1 });
+  try {
+    await migrate(sql);
+    await work(sql);
+  } finally {
+    await sql.end({ timeout: 5 });
+    await socket.stop();
+    await db.close();
+  }
+}
+
+export async function run(): Promise<void> {
+  await withBenchDatabase("history", 10, (sql) => figuresOn("PostgreSQL", sql));
+  await withEmbeddedDatabase((sql) => figuresOn("PGlite (embedded)", sql));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  run().catch((error: Error) => {
+    console.error(`bench/history: ${error.stack ?? error.message}`, error.cause);
+    process.exit(1);
+  });
 }

@@ -7,6 +7,7 @@ export {};
 
 const SUITES = {
   api: () => import("./api.ts"),
+  history: () => import("./history.ts"),
   indexer: () => import("./indexer.ts"),
   "block-walk": () => import("./block-walk.ts"),
   render: () => import("./render.ts"),

@@ -160,9 +160,9 @@ export const pointsHistory = defineRoute({
       headers: { "Content-Disposition": "With `format`: `attachment` and the file's name." },
     },
     429: {
-      description: "With `format`: two downloads are already streaming from this server; try again after Retry-After seconds.",
+      description: "With `format`: your address already has two downloads open; try again after Retry-After seconds.",
       schema: errorBody,
-      example: { message: "Too many history downloads at once; try again in a few seconds" },
+      example: { message: "Too many downloads at once from your address (at most 2); try again in a few seconds" },
       headers: { "Retry-After": "Seconds to wait before trying again." },
     },
     400: {

@@ -391,6 +391,12 @@ export const listVoteReceipts = defineRoute({
       },
     },
     404: notFound,
+    429: {
+      description: "With `?format=csv`: your address already has two downloads open; try again after Retry-After seconds.",
+      schema: errorBody,
+      example: { message: "Too many downloads at once from your address (at most 2); try again in a few seconds" },
+      headers: { "Retry-After": "Seconds to wait before trying again." },
+    },
   },
 });
 

@@ -20,18 +20,37 @@ export type HistoryQuery = {
 
 export type HistoryPage = { entries: HistoryEntry[]; nextCursor: string | null };
 
-/** The rows of `query`, newest first, with their balances (a statement to run, limit or stream). */
-export function historyRows(sql: Queryable, { address, before = null, kinds = null }: HistoryQuery, limit?: number) {
+/**
+ * The rows of `query`, newest first, with their balances (a statement to run, limit or stream).
+ * `balanceBelow` is the sum of the wallet's rows below `before` when the caller already knows it (an
+ * export carries it from one page to the next); otherwise the statement sums them itself.
+ */
+export function historyRows(
+  sql: Queryable,
+  { address, before = null, kinds = null }: HistoryQuery,
+  { limit, balanceBelow }: { limit?: number; balanceBelow?: number } = {},
+) {
   const below = before === null ? sql`` : sql`and id < ${before}`;
+  const startBalance =
+    balanceBelow === undefined
+      ? sql`(select coalesce(sum(amount), 0) from points_ledger where address = ${address} ${below})`
+      : sql`${balanceBelow}::int8`;
+  // Without a kind filter a page's rows are picked first by id and amount alone (the index that carries them),
+  // then read in full: however the planner reads them (PGlite is never analyzed, so it may sort every row
+  // below the cursor), it sorts narrow rows keeping only the page, never the wallet's whole history.
+  const rows =
+    kinds === null && limit !== undefined
+      ? sql`(select l.* from (select id from points_ledger where address = ${address} ${below} order by id desc limit ${limit}) as p
+             join points_ledger l using (id))`
+      : sql`(select * from points_ledger where address = ${address} ${below})`;
   return sql<LedgerRow[]>`
     select * from (
       select id, created_at, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units,
              giveaway_id, giveaway_title, tickets, description, actor, details_source,
-             ((select coalesce(sum(amount), 0) from points_ledger where address = ${address} ${below})
+             (${startBalance}
                - coalesce(sum(amount) over (order by id desc rows between unbounded preceding and 1 preceding), 0))::int8
                as balance_after
-      from points_ledger
-      where address = ${address} ${below}
+      from ${rows} as r
       order by id desc
     ) as h
     ${kinds === null ? sql`` : sql`where kind = any(${kinds as string[]})`}
@@ -41,7 +60,7 @@ export function historyRows(sql: Queryable, { address, before = null, kinds = nu
 
 /** One page of at most `limit` entries; `nextCursor` names the rest (null at the oldest). */
 export async function pointsHistoryPage(sql: Queryable, query: HistoryQuery, limit: number): Promise<HistoryPage> {
-  const rows = await historyRows(sql, query, limit + 1);
+  const rows = await historyRows(sql, query, { limit: limit + 1 });
   const page = rows.slice(0, limit);
   return {
     entries: page.map(historyEntry),
@@ -49,10 +68,27 @@ export async function pointsHistoryPage(sql: Queryable, query: HistoryQuery, lim
   };
 }
 
+/** Where an export's next page starts: the rows below `before`, which sum to `balanceBelow` units. */
+export type HistoryExportCursor = { before: number; balanceBelow: number };
+
 /**
- * Every entry of `query`, newest first, in batches read through a cursor: one statement (one snapshot, so
- * every balance is exact), read only as fast as the caller asks for the next batch.
+ * One page of an export of `query` (app/utils/export.server.ts): the next `limit` rows of the wallet, every
+ * kind (filtered here, so the balance carried on counts them all), each page its own short statement.
+ * The first page sums the rows below it; each later one starts from the balance the page before it left,
+ * so the balances stay those of the first page's moment: a row written during the download has a higher
+ * id than the first page's and is never read, and nothing is summed twice.
  */
-export async function* historyBatches(sql: Queryable, query: HistoryQuery, batchSize = 1000): AsyncGenerator<HistoryEntry[]> {
-  for await (const rows of historyRows(sql, query).cursor(batchSize)) yield rows.map(historyEntry);
+export async function historyExportPage(
+  sql: Queryable,
+  query: HistoryQuery,
+  cursor: HistoryExportCursor | null,
+  limit: number,
+): Promise<{ rows: HistoryEntry[]; next: HistoryExportCursor | null }> {
+  const rows = cursor
+    ? await historyRows(sql, { address: query.address, before: cursor.before }, { limit, balanceBelow: cursor.balanceBelow })
+    : await historyRows(sql, { address: query.address, before: query.before }, { limit });
+  const last = rows.at(-1);
+  const next = last && rows.length === limit ? { before: last.id, balanceBelow: last.balanceAfter - last.amount } : null;
+  const kinds = query.kinds;
+  return { rows: (kinds ? rows.filter((row) => kinds.includes(row.kind)) : rows).map(historyEntry), next };
 }

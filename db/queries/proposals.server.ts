@@ -205,13 +205,46 @@ export type VoteReceipt = {
   stakedAtStart: string[] | null;
 };
 
-/** Every vote on the proposal (404 when there is none), in the order they were cast. */
-export async function voteReceipts(sql: Queryable, proposalId: number): Promise<VoteReceipt[]> {
-  await proposalTitle(sql, proposalId);
-  return sql<VoteReceipt[]>`
-    select v.address, v.option_id as option, o.option_text, v.weight as voting_power, v.message, v.signature, v.voted_at,
+/** The proposal's votes in the order they were cast: those after vote id `after`, up to vote id `upTo`, at most `limit`. */
+function voteReceiptRows(sql: Queryable, proposalId: number, range: { after?: number; upTo?: number; limit?: number } = {}) {
+  return sql<(VoteReceipt & { id: number })[]>`
+    select v.id, v.address, v.option_id as option, o.option_text, v.weight as voting_power, v.message, v.signature, v.voted_at,
            v.staked_at_start
     from votes v join proposal_options o on o.id = v.option_id
     where v.proposal_id = ${proposalId}
-    order by v.id`;
+      ${range.after === undefined ? sql`` : sql`and v.id > ${range.after}`}
+      ${range.upTo === undefined ? sql`` : sql`and v.id <= ${range.upTo}`}
+    order by v.id
+    ${range.limit === undefined ? sql`` : sql`limit ${range.limit}`}`;
+}
+
+/** Every vote on the proposal (404 when there is none), in the order they were cast. */
+export async function voteReceipts(sql: Queryable, proposalId: number): Promise<VoteReceipt[]> {
+  await proposalTitle(sql, proposalId);
+  const rows = await voteReceiptRows(sql, proposalId);
+  return rows.map(({ id: _id, ...receipt }) => receipt);
+}
+
+/** Where an export of the receipts goes on: the votes after `after`, up to `upTo` (the last vote when it began). */
+export type VoteReceiptsCursor = { after: number; upTo: number };
+
+/**
+ * One page of an export of the receipts (app/utils/export.server.ts), each its own short statement; the
+ * first fixes the last vote, so a vote cast during the download is not in it.
+ */
+export async function voteReceiptsExportPage(
+  sql: Queryable,
+  proposalId: number,
+  cursor: VoteReceiptsCursor | null,
+  limit: number,
+): Promise<{ rows: VoteReceipt[]; next: VoteReceiptsCursor | null }> {
+  const [{ upTo }] = cursor
+    ? [cursor]
+    : await sql<{ upTo: number }[]>`select coalesce(max(id), 0) as up_to from votes where proposal_id = ${proposalId}`;
+  const rows = await voteReceiptRows(sql, proposalId, { after: cursor?.after, upTo, limit });
+  const last = rows.at(-1);
+  return {
+    rows: rows.map(({ id: _id, ...receipt }) => receipt),
+    next: last && rows.length === limit ? { after: last.id, upTo } : null,
+  };
 }

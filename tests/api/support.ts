@@ -62,6 +62,8 @@ export type ApiTestContext = {
   sql: Sql;
   /** The role migrations ran as, for a test that changes what the app may not (schema_migrations). */
   ownerSql: Sql;
+  /** The test database's URL, for a connection of its own (as the CLI makes beside the server). */
+  databaseUrl: string;
   url: string;
   server: TestServer;
   admin: Wallet;
@@ -80,7 +82,7 @@ export function useApi(): ApiTestContext {
     ctx.catalogue = demoCatalogue();
     await importCatalogue(db.sql, ctx.catalogue);
     const server = await startTestServer({ sql: db.sql, adminAddress: admin.address });
-    Object.assign(ctx, { sql: db.sql, ownerSql: db.owner.sql, url: server.url, server, admin });
+    Object.assign(ctx, { sql: db.sql, ownerSql: db.owner.sql, databaseUrl: db.url, url: server.url, server, admin });
     let cookie: string | undefined;
     ctx.call = async (method, path, body, options = {}) => {
       const answer = await call(server.url, method, path, body, options);

@@ -113,6 +113,39 @@ describe("GET /api/proposals/{id}/votes", () => {
     ]);
   });
 
+  it("?format=csv defuses option texts a spreadsheet would read as a formula; the signed message stays byte-exact", async () => {
+    const title = "Formulas";
+    const start = minutesFromNow(-30);
+    const [{ id }] = await ctx.sql<{ id: number }[]>`
+      insert into proposals (title, description, start_date, end_date, vote_type, created_by, created_at)
+      values (${title}, 'Described', ${start}, ${minutesFromNow(60)}, 'multiple_choice', 'test', now()) returning id`;
+    const texts = ['=HYPERLINK("http://evil.example")', "+1+2", "-2+3", "@SUM(A1)", "\tTab", "\rReturn", "Plain -1"];
+    const options = await ctx.sql<{ id: number }[]>`
+      insert into proposal_options (proposal_id, position, option_text)
+      select ${id}, position - 1, text from unnest(${texts}::text[]) with ordinality as t(text, position) returning id`;
+    const signed = [];
+    for (const option of options) {
+      const voter = newWallet();
+      await stake(voter, 1, new Date(start.getTime() - 1000));
+      signed.push(await vote(voter, { id }, title, option.id, "bitcoin"));
+    }
+
+    const answer = await ctx.call("GET", `/api/proposals/${id}/votes?format=csv`);
+    const rows = parse<Record<string, string>>(answer.body as string, { columns: true });
+    expect(rows.map((row) => row.option_text)).toEqual([
+      '\'=HYPERLINK("http://evil.example")',
+      "'+1+2",
+      "'-2+3",
+      "'@SUM(A1)",
+      "'\tTab",
+      "'\rReturn",
+      "Plain -1",
+    ]);
+    expect(rows.map((row) => [row.message, row.signature])).toEqual(signed.map((vote) => [vote.message, vote.signature]));
+    const json = await ctx.call("GET", `/api/proposals/${id}/votes`);
+    expect(json.body.votes.map((vote: { optionText: string }) => vote.optionText)).toEqual(texts);
+  });
+
   it("answers an empty list for a proposal without votes, 404 for none, 400 for an unknown format", async () => {
     const proposal = await activeProposal("Nobody voted");
     expect((await ctx.call("GET", `/api/proposals/${proposal.id}/votes`)).body).toEqual({ proposalId: proposal.id, votes: [] });

@@ -132,6 +132,28 @@ describe("role changes with the hierarchy", () => {
     expect(discord.stats().invalidRequests).toBe(3);
   });
 
+  it("counts the bot's highest role, its own or another it holds: a role at that very position is refused", async () => {
+    const ranked = discord.createGuild({
+      roles: [
+        { name: "Holder", position: 1 },
+        { name: "Helper", position: 3 },
+        { name: "Admin", position: 4 },
+      ],
+      botRole: { position: 2 },
+      botExtraRoles: ["Helper"],
+    });
+    const userId = newMember(ranked);
+    const rest = botClient();
+    await rest.put(Routes.guildMemberRole(ranked.id, userId, roleId("Holder", ranked)));
+    for (const name of ["Helper", "Admin"]) {
+      expect(await rejection(rest.put(Routes.guildMemberRole(ranked.id, userId, roleId(name, ranked))))).toMatchObject({
+        status: 403,
+        code: 50013,
+      });
+    }
+    expect(discord.memberRoles(ranked.id, userId)).toEqual([roleId("Holder", ranked)]);
+  });
+
   it("refuses every role change when the bot's roles lack Manage Roles: 403 50013", async () => {
     const weak = discord.createGuild({ roles: [{ name: "Holder", position: 1 }], botRole: { position: 2, permissions: "0" } });
     const userId = newMember(weak);

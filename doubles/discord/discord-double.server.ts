@@ -16,8 +16,9 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { z } from "zod";
+import { controlAnswer, isControlAction } from "./control-routes.ts";
 import { checkWebhookMessage, mentionsOf, type Mentions } from "./message-limits.ts";
+import { basicCredentials, createOAuth, formOf } from "./oauth.ts";
 import {
   BUCKETS,
   createRateLimiter,
@@ -28,52 +29,29 @@ import {
   type RateLimitScope,
   type Refusal,
 } from "./rate-limits.ts";
+import { BUCKET_OF, matchRoute, ROUTES, type DiscordRoute, type Matched } from "./routes.ts";
 import {
+  apiError,
   createSnowflakes,
-  discordTimestamp,
+  decodeComponent,
   ERRORS,
   formError,
+  json,
   memberJson,
   PERMISSIONS,
   randomToken,
   roleJson,
   userJson,
+  webhookMessageJson,
+  type Answer,
   type ApiError,
   type MemberRecord,
   type RoleRecord,
   type UserRecord,
 } from "./shapes.ts";
 
-export const ROUTES = [
-  "POST /oauth2/token",
-  "POST /oauth2/token/revoke",
-  "GET /users/@me",
-  "GET /guilds/{guild}/roles",
-  "GET /guilds/{guild}/members/{user}",
-  "GET /guilds/{guild}/members",
-  "PUT /guilds/{guild}/members/{user}/roles/{role}",
-  "DELETE /guilds/{guild}/members/{user}/roles/{role}",
-  "POST /webhooks/{webhook}/{token}",
-] as const;
-export type DiscordRoute = (typeof ROUTES)[number];
+export { ROUTES, type DiscordRoute };
 
-const BUCKET_OF: Record<DiscordRoute, Bucket> = {
-  "POST /oauth2/token": "oauth2-token",
-  "POST /oauth2/token/revoke": "oauth2-revoke",
-  "GET /users/@me": "users-me",
-  "GET /guilds/{guild}/roles": "guild-roles",
-  "GET /guilds/{guild}/members/{user}": "guild-member",
-  "GET /guilds/{guild}/members": "guild-members",
-  // Adding and removing a member's role share one bucket, as on Discord: one X-RateLimit-Bucket for both.
-  "PUT /guilds/{guild}/members/{user}/roles/{role}": "member-roles",
-  "DELETE /guilds/{guild}/members/{user}/roles/{role}": "member-roles",
-  "POST /webhooks/{webhook}/{token}": "webhook",
-};
-
-/** Authorization codes live 100 s on Discord (its staff, discord-api-docs#1768); access tokens 7 days. */
-const CODE_LIFETIME_MS = 100_000;
-const ACCESS_TOKEN_LIFETIME_S = 604_800;
-const DENIED_DESCRIPTION = "The resource owner or authorization server denied the request";
 const MAX_BODY = 1024 * 1024;
 const MAX_CONTROL_BODY = 16 * 1024 * 1024;
 
@@ -222,57 +200,9 @@ type GuildRecord = {
   membersIntent: boolean;
   botRoleId: string | null;
 };
-type AppRecord = { clientId: string; clientSecret: string; redirectUris: string[] };
-type CodeRecord = { clientId: string; userId: string; redirectUri: string; scope: string; expiresAt: number; used: boolean };
-type GrantRecord = {
-  clientId: string;
-  userId: string;
-  scope: string;
-  accessToken: string;
-  accessExpiresAt: number;
-  refreshToken: string;
-  revoked: boolean;
-};
 type Forced = ForcedAnswer & { remaining: number; route: DiscordRoute };
-type Answer = { status: number; body?: unknown; headers?: Record<string, string>; contentType?: string };
-type Matched = { route: DiscordRoute; params: Record<string, string> };
 
 const isLoopback = (address: string | undefined) => address !== undefined && (address === "::1" || /^(::ffff:)?127\./.test(address));
-const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({ status, body, headers });
-const apiError = (status: number, error: ApiError) => json(status, error);
-const oauthError = (status: number, error: string, description?: string) =>
-  json(status, description === undefined ? { error } : { error, error_description: description });
-
-/** Matches `/guilds/123/roles` against the route templates; a known path with another method is a 405. */
-function matchRoute(method: string, path: string): Matched | "method-not-allowed" | undefined {
-  const segments = path.split("/").slice(1);
-  let pathKnown = false;
-  for (const route of ROUTES) {
-    const [routeMethod, template] = route.split(" ");
-    const parts = template.split("/").slice(1);
-    if (parts.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const fits = parts.every((part, i) => {
-      if (part.startsWith("{")) {
-        params[part.slice(1, -1)] = decodeSegment(segments[i]);
-        return segments[i] !== "";
-      }
-      return part === segments[i];
-    });
-    if (!fits) continue;
-    if (routeMethod === method) return { route, params };
-    pathKnown = true;
-  }
-  return pathKnown ? "method-not-allowed" : undefined;
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
 
 function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
   return new Promise((resolve, reject) => {
@@ -287,20 +217,6 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | "t
   });
 }
 
-/** `Basic base64(client_id:client_secret)` → its two parts (RFC 6749 §2.3.1: each form-urlencoded first). */
-function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | undefined {
-  const match = /^Basic\s+(\S+)$/i.exec(header ?? "");
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1], "base64").toString("utf8");
-  const colon = decoded.indexOf(":");
-  if (colon < 0) return undefined;
-  const part = (text: string) => decodeSegment(text.replaceAll("+", " "));
-  return { clientId: part(decoded.slice(0, colon)), clientSecret: part(decoded.slice(colon + 1)) };
-}
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-
 const toPermissions = (value: bigint | string | undefined, fallback: bigint) => (value === undefined ? fallback : BigInt(value));
 
 export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Promise<DiscordDouble> {
@@ -311,12 +227,8 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
 
   const users = new Map<string, UserRecord>([[botUser.id, botUser]]);
   const guilds = new Map<string, GuildRecord>();
-  const apps = new Map<string, AppRecord>();
-  const codes = new Map<string, CodeRecord>();
-  const grants: GrantRecord[] = [];
   const webhooks = new Map<string, Webhook & { deleted: boolean }>();
-  let loggedIn: string | null = null;
-  let denials = 0;
+  const oauth = createOAuth({ users, nextId });
   let forced: Forced[] = [];
   let posted: PostedMessage[] = [];
   let changes: RoleChange[] = [];
@@ -366,147 +278,15 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
     };
   }
 
-  function grantOfAccessToken(token: string): GrantRecord | undefined {
-    return grants.find((g) => g.accessToken === token && !g.revoked && g.accessExpiresAt > Date.now());
-  }
-
   // ---- authentication ------------------------------------------------------------------------------------
 
-  type Caller = { kind: "bot" } | { kind: "bearer"; grant: GrantRecord };
+  type Caller = { kind: "bot" } | { kind: "bearer"; user: UserRecord };
   function callerOf(req: http.IncomingMessage): Caller | undefined {
     const header = req.headers.authorization ?? "";
     if (header === `Bot ${botToken}`) return { kind: "bot" };
     const bearer = /^Bearer (\S+)$/.exec(header);
-    const grant = bearer ? grantOfAccessToken(bearer[1]) : undefined;
-    return grant ? { kind: "bearer", grant } : undefined;
-  }
-
-  function clientOf(req: http.IncomingMessage, form: URLSearchParams): AppRecord | undefined {
-    const basic = basicCredentials(req.headers.authorization);
-    const clientId = basic?.clientId ?? form.get("client_id");
-    const clientSecret = basic?.clientSecret ?? form.get("client_secret");
-    if (basic && form.has("client_id") && form.get("client_id") !== basic.clientId) return undefined;
-    const app = clientId ? apps.get(clientId) : undefined;
-    return app && app.clientSecret === clientSecret ? app : undefined;
-  }
-
-  // ---- OAuth2 ---------------------------------------------------------------------------------------------
-
-  function issueGrant(clientId: string, userId: string, scope: string) {
-    const grant: GrantRecord = {
-      clientId,
-      userId,
-      scope,
-      accessToken: randomToken(),
-      accessExpiresAt: Date.now() + ACCESS_TOKEN_LIFETIME_S * 1000,
-      refreshToken: randomToken(),
-      revoked: false,
-    };
-    grants.push(grant);
-    return json(200, {
-      token_type: "Bearer",
-      access_token: grant.accessToken,
-      expires_in: ACCESS_TOKEN_LIFETIME_S,
-      refresh_token: grant.refreshToken,
-      scope: grant.scope,
-    });
-  }
-
-  /** The form of a token request: application/x-www-form-urlencoded only (a JSON body reads as no fields). */
-  const formOf = (req: http.IncomingMessage, body: Buffer) =>
-    (req.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded")
-      ? new URLSearchParams(body.toString("utf8"))
-      : new URLSearchParams();
-
-  function tokenRoute(req: http.IncomingMessage, body: Buffer): Answer {
-    const form = formOf(req, body);
-    const grantType = form.get("grant_type");
-    if (grantType !== "authorization_code" && grantType !== "refresh_token") {
-      return oauthError(400, "unsupported_grant_type", `Grant type ${grantType ?? "None"} is not supported`);
-    }
-    const app = clientOf(req, form);
-    if (!app) return oauthError(401, "invalid_client");
-    if (grantType === "refresh_token") {
-      const grant = grants.find((g) => g.refreshToken === form.get("refresh_token") && g.clientId === app.clientId && !g.revoked);
-      if (!grant) return oauthError(400, "invalid_grant", 'Invalid "refresh_token" in request.');
-      grant.revoked = true;
-      return issueGrant(app.clientId, grant.userId, grant.scope);
-    }
-    const code = codes.get(form.get("code") ?? "");
-    if (!code || code.used || code.expiresAt <= Date.now() || code.clientId !== app.clientId) {
-      return oauthError(400, "invalid_grant", 'Invalid "code" in request.');
-    }
-    if (form.get("redirect_uri") !== code.redirectUri) return oauthError(400, "invalid_grant", 'Invalid "redirect_uri" in request.');
-    code.used = true;
-    return issueGrant(app.clientId, code.userId, code.scope);
-  }
-
-  function revokeRoute(req: http.IncomingMessage, body: Buffer): Answer {
-    const form = formOf(req, body);
-    const app = clientOf(req, form);
-    if (!app) return oauthError(401, "invalid_client");
-    const token = form.get("token");
-    if (!token) return oauthError(400, "invalid_request", 'Missing "token" in request.');
-    for (const grant of grants) {
-      if (grant.clientId === app.clientId && (grant.accessToken === token || grant.refreshToken === token)) grant.revoked = true;
-    }
-    return json(200, {});
-  }
-
-  function authorizePage(title: string, inner: string, status = 200): Answer {
-    const html = `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${inner}</body></html>`;
-    return { status, body: html, contentType: "text/html; charset=utf-8" };
-  }
-
-  const redirect = (location: string): Answer => ({ status: 302, body: "", headers: { location } });
-
-  /**
-   * The authorize page. The query is checked as Discord's page does (an unknown app or a redirect_uri it did not
-   * register is an error page, never a redirect); then a denial (when a test asked for one), the logged-in
-   * user's approval, or, with nobody logged in, a page to choose a user (demo mode: a newcomer clicks).
-   */
-  function authorizeRoute(url: URL, decision?: URLSearchParams): Answer {
-    const query = url.searchParams;
-    const app = apps.get(query.get("client_id") ?? "");
-    if (!app) return authorizePage("Unknown Application", "<p>Invalid client_id.</p>", 400);
-    const redirectUri = query.get("redirect_uri") ?? "";
-    if (!app.redirectUris.includes(redirectUri))
-      return authorizePage("Invalid OAuth2 redirect_uri", "<p>Invalid OAuth2 redirect_uri.</p>", 400);
-    if (query.get("response_type") !== "code") return authorizePage("Invalid response_type", "<p>Unsupported response_type.</p>", 400);
-    const scope = (query.get("scope") ?? "").trim();
-    if (scope === "" || !scope.split(/\s+/).every((s) => s === "identify"))
-      return authorizePage("Invalid scope", "<p>Invalid scope.</p>", 400);
-    const prompt = query.get("prompt");
-    if (prompt !== null && prompt !== "consent" && prompt !== "none") return authorizePage("Invalid prompt", "<p>Invalid prompt.</p>", 400);
-    const back = new URL(redirectUri);
-    const state = query.get("state");
-    const deny = decision?.has("deny") || (decision === undefined && denials > 0);
-    if (deny) {
-      if (decision === undefined) denials -= 1;
-      back.searchParams.set("error", "access_denied");
-      back.searchParams.set("error_description", DENIED_DESCRIPTION);
-      if (state !== null) back.searchParams.set("state", state);
-      return redirect(back.toString());
-    }
-    const userId = decision?.get("user_id") ?? loggedIn;
-    if (userId === null || !users.has(userId) || users.get(userId)!.bot) return choosePage(url);
-    const code = randomToken();
-    codes.set(code, { clientId: app.clientId, userId, redirectUri, scope, expiresAt: Date.now() + CODE_LIFETIME_MS, used: false });
-    back.searchParams.set("code", code);
-    if (state !== null) back.searchParams.set("state", state);
-    return redirect(back.toString());
-  }
-
-  function choosePage(url: URL): Answer {
-    const action = escapeHtml(`${url.pathname}${url.search}`);
-    const people = [...users.values()].filter((user) => !user.bot);
-    const buttons = people
-      .map((user) => `<button name="user_id" value="${user.id}">Authorize as ${escapeHtml(user.username)}</button>`)
-      .join("");
-    return authorizePage(
-      "Authorize access to your account",
-      `<form method="post" action="${action}">${buttons}<button name="deny" value="1">Cancel</button></form>`,
-    );
+    const user = bearer ? oauth.userOfAccessToken(bearer[1]) : undefined;
+    return user ? { kind: "bearer", user } : undefined;
   }
 
   // ---- guild routes ----------------------------------------------------------------------------------------
@@ -569,7 +349,7 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
 
   function auditReason(req: http.IncomingMessage): string | null {
     const raw = req.headers["x-audit-log-reason"];
-    return typeof raw === "string" ? decodeSegment(raw) : null;
+    return typeof raw === "string" ? decodeComponent(raw) : null;
   }
 
   function memberRoleRoute(req: http.IncomingMessage, action: "add" | "remove", params: Record<string, string>): Answer {
@@ -629,34 +409,15 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
     if (!check.ok) return apiError(400, check.body);
     const now = Date.now();
     const mentions = mentionsOf(check.content, check.allowedMentions);
-    const message = {
+    const message = webhookMessageJson({
       id: nextId(),
-      type: 0,
+      webhook,
       content: check.content,
-      channel_id: webhook.channelId,
-      author: {
-        id: webhook.id,
-        username: webhook.name,
-        avatar: null,
-        discriminator: "0000",
-        public_flags: 0,
-        flags: 0,
-        bot: true,
-        global_name: null,
-      },
-      attachments: [],
-      embeds: check.embeds.map((embed) => ({ type: "rich", ...embed })),
-      mentions: mentions.users.filter((id) => users.has(id)).map((id) => userJson(users.get(id)!)),
-      mention_roles: mentions.roles,
-      pinned: false,
-      mention_everyone: mentions.everyone,
-      tts: false,
-      timestamp: discordTimestamp(now),
-      edited_timestamp: null,
-      flags: 0,
-      components: [],
-      webhook_id: webhook.id,
-    };
+      embeds: check.embeds,
+      mentions,
+      mentionedUsers: mentions.users.flatMap((id) => users.get(id) ?? []),
+      at: now,
+    });
     posted.push({
       webhookId: webhook.id,
       message,
@@ -710,12 +471,12 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
 
   function handle(req: http.IncomingMessage, matched: Matched, url: URL, body: Buffer): Answer {
     const { route, params } = matched;
-    if (route === "POST /oauth2/token") return tokenRoute(req, body);
-    if (route === "POST /oauth2/token/revoke") return revokeRoute(req, body);
+    if (route === "POST /oauth2/token") return oauth.token(req, body);
+    if (route === "POST /oauth2/token/revoke") return oauth.revoke(req, body);
     if (route === "POST /webhooks/{webhook}/{token}") return webhookRoute(req, params, url.searchParams, body);
     const caller = callerOf(req);
     if (!caller) return apiError(401, ERRORS.unauthorized);
-    if (route === "GET /users/@me") return json(200, userJson(caller.kind === "bot" ? botUser : users.get(caller.grant.userId)!));
+    if (route === "GET /users/@me") return json(200, userJson(caller.kind === "bot" ? botUser : caller.user));
     // Guild routes are the bot's: a user's Bearer token without the guild scopes may not read them.
     if (caller.kind !== "bot") return apiError(401, ERRORS.unauthorized);
     const badId = snowflakeParams(params);
@@ -790,130 +551,12 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
 
   // ---- control --------------------------------------------------------------------------------------------
 
-  const Id = z.string().regex(/^\d{17,19}$/);
-  const Permissions = z.union([z.string().regex(/^\d+$/), z.number().int().min(0)]).transform(String);
-  const ControlBodies = {
-    guild: z.object({
-      id: Id.optional(),
-      name: z.string().optional(),
-      roles: z
-        .array(
-          z.object({
-            id: Id.optional(),
-            name: z.string().min(1),
-            position: z.number().int().min(1),
-            managed: z.boolean().optional(),
-            permissions: Permissions.optional(),
-          }),
-        )
-        .optional(),
-      botRole: z.object({ position: z.number().int().min(1), permissions: Permissions.optional() }).optional(),
-      botExtraRoles: z.array(z.string()).optional(),
-      membersIntent: z.boolean().optional(),
-    }),
-    user: z.object({
-      id: Id.optional(),
-      username: z.string().min(1).optional(),
-      globalName: z.string().nullable().optional(),
-      avatar: z.string().nullable().optional(),
-    }),
-    member: z.object({ guildId: Id, userId: Id, roles: z.array(z.string()).optional(), nick: z.string().nullable().optional() }),
-    "member/remove": z.object({ guildId: Id, userId: Id }),
-    app: z.object({
-      clientId: z.string().min(1).optional(),
-      clientSecret: z.string().min(1).optional(),
-      redirectUris: z.array(z.url()).min(1),
-    }),
-    login: z.object({ userId: Id.nullable() }),
-    logout: z.object({}),
-    deny: z.object({ times: z.number().int().min(1).max(1000).optional() }),
-    webhook: z.object({ channelId: Id.optional(), name: z.string().min(1).max(80).optional() }),
-    "webhook/delete": z.object({ id: Id }),
-    fail: z.object({
-      route: z.enum(ROUTES),
-      status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)]),
-      times: z.number().int().min(1).max(1_000_000).optional(),
-      retryAfter: z.number().min(0).max(3600).optional(),
-      scope: z.enum(["user", "global", "shared"]).optional(),
-    }),
-    "reset-stats": z.object({}),
-  };
-  type ControlAction = keyof typeof ControlBodies;
-
-  function controlBody<A extends ControlAction>(action: A, body: unknown): z.output<(typeof ControlBodies)[A]> {
-    const parsed = ControlBodies[action].safeParse(body);
-    if (!parsed.success) throw new Error(`bad body for /control/${action}: ${z.prettifyError(parsed.error)}`);
-    return parsed.data as z.output<(typeof ControlBodies)[A]>;
-  }
-
-  function runControl(action: ControlAction, body: unknown): unknown {
-    switch (action) {
-      case "guild":
-        return double.createGuild(controlBody("guild", body));
-      case "user":
-        return userJson(double.createUser(controlBody("user", body)));
-      case "member": {
-        const { guildId, userId, ...rest } = controlBody("member", body);
-        double.addMember(guildId, userId, rest);
-        return { roles: double.memberRoles(guildId, userId) };
-      }
-      case "member/remove": {
-        const { guildId, userId } = controlBody("member/remove", body);
-        double.removeMember(guildId, userId);
-        return { ok: true };
-      }
-      case "app":
-        return double.registerApp(controlBody("app", body));
-      case "login":
-        double.logIn(controlBody("login", body).userId);
-        return { ok: true };
-      case "logout":
-        controlBody("logout", body);
-        double.logIn(null);
-        return { ok: true };
-      case "deny":
-        double.denyAuthorizations(controlBody("deny", body).times);
-        return { ok: true };
-      case "webhook":
-        return double.createWebhook(controlBody("webhook", body));
-      case "webhook/delete":
-        double.deleteWebhook(controlBody("webhook/delete", body).id);
-        return { ok: true };
-      case "fail": {
-        const { route, ...answer } = controlBody("fail", body);
-        double.failNext(route, answer);
-        return { ok: true };
-      }
-      case "reset-stats":
-        controlBody("reset-stats", body);
-        double.resetStats();
-        return { ok: true };
-    }
-  }
-
-  const controlReads: Record<string, () => unknown> = {
-    messages: () => double.messages(),
-    "role-changes": () => double.roleChanges(),
-    stats: () => double.stats(),
-  };
-
   async function controlRoute(req: http.IncomingMessage, res: http.ServerResponse, path: string) {
     const action = path.slice("/control/".length);
-    const answer = (a: Answer) => send(req, res, null, path, a);
-    if (!isLoopback(req.socket.remoteAddress)) return answer(apiError(404, ERRORS.notFound));
-    if (Object.hasOwn(controlReads, action)) {
-      return answer(req.method === "GET" ? json(200, controlReads[action]()) : apiError(405, ERRORS.methodNotAllowed));
-    }
-    if (!Object.hasOwn(ControlBodies, action)) return answer(apiError(404, ERRORS.notFound));
-    if (req.method !== "POST") return answer(apiError(405, ERRORS.methodNotAllowed));
-    const body = await readBody(req, MAX_CONTROL_BODY);
-    try {
-      if (body === "too-large") throw new Error("body too large");
-      const text = body.toString("utf8");
-      answer(json(200, runControl(action as ControlAction, text ? JSON.parse(text) : {})));
-    } catch (error) {
-      answer(json(400, { message: (error as Error).message }));
-    }
+    if (!isLoopback(req.socket.remoteAddress)) return send(req, res, null, path, apiError(404, ERRORS.notFound));
+    const body = req.method === "POST" && isControlAction(action) ? await readBody(req, MAX_CONTROL_BODY) : Buffer.alloc(0);
+    if (body === "too-large") return send(req, res, null, path, json(400, { message: "body too large" }));
+    send(req, res, null, path, controlAnswer(double, req.method ?? "GET", action, body.toString("utf8")));
   }
 
   // ---- server ---------------------------------------------------------------------------------------------
@@ -929,11 +572,11 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
     if (url.pathname.startsWith("/control/")) return controlRoute(req, res, url.pathname);
     const path = apiPath(url.pathname);
     if (url.pathname === "/oauth2/authorize" || path === "/oauth2/authorize") {
-      if (req.method === "GET") return send(req, res, null, url.pathname, authorizeRoute(url));
+      if (req.method === "GET") return send(req, res, null, url.pathname, oauth.authorize(url));
       if (req.method === "POST") {
         const body = await readBody(req, MAX_BODY);
         const decision = new URLSearchParams(body === "too-large" ? "" : body.toString("utf8"));
-        return send(req, res, null, url.pathname, authorizeRoute(url, decision));
+        return send(req, res, null, url.pathname, oauth.authorize(url, decision));
       }
       return send(req, res, null, url.pathname, apiError(405, ERRORS.methodNotAllowed));
     }
@@ -1047,22 +690,14 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
       return botToken;
     },
 
-    registerApp({ clientId, clientSecret, redirectUris }) {
-      const app = { clientId: clientId ?? nextId(), clientSecret: clientSecret ?? randomToken(32), redirectUris: [...redirectUris] };
-      apps.set(app.clientId, app);
-      return { clientId: app.clientId, clientSecret: app.clientSecret };
-    },
+    registerApp: (spec) => oauth.registerApp(spec),
     logIn(userId) {
-      if (userId !== null) userOrThrow(userId);
-      loggedIn = userId;
+      if (userId !== null && users.get(userId)?.bot) throw new Error("the bot cannot log in");
+      oauth.logIn(userId);
     },
-    denyAuthorizations: (times = 1) => void (denials += times),
-    expireCodes() {
-      for (const code of codes.values()) code.expiresAt = Math.min(code.expiresAt, Date.now());
-    },
-    expireAccessTokens() {
-      for (const grant of grants) grant.accessExpiresAt = Math.min(grant.accessExpiresAt, Date.now());
-    },
+    denyAuthorizations: (times) => oauth.denyAuthorizations(times),
+    expireCodes: () => oauth.expireCodes(),
+    expireAccessTokens: () => oauth.expireAccessTokens(),
 
     createWebhook({ channelId, name } = {}) {
       const id = nextId();

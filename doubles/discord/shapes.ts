@@ -112,3 +112,58 @@ export function memberJson(member: MemberRecord, user: UserRecord) {
     deaf: false,
   };
 }
+
+/** A message a channel webhook posted, as Discord stores it (and answers it with `?wait=true`). */
+export function webhookMessageJson(message: {
+  id: string;
+  webhook: { id: string; name: string; channelId: string };
+  content: string;
+  embeds: Record<string, unknown>[];
+  mentions: { everyone: boolean; roles: string[] };
+  mentionedUsers: UserRecord[];
+  at: number;
+}) {
+  const { webhook } = message;
+  return {
+    id: message.id,
+    type: 0,
+    content: message.content,
+    channel_id: webhook.channelId,
+    author: {
+      id: webhook.id,
+      username: webhook.name,
+      avatar: null,
+      discriminator: "0000",
+      public_flags: 0,
+      flags: 0,
+      bot: true,
+      global_name: null,
+    },
+    attachments: [],
+    embeds: message.embeds.map((embed) => ({ type: "rich", ...embed })),
+    mentions: message.mentionedUsers.map(userJson),
+    mention_roles: message.mentions.roles,
+    pinned: false,
+    mention_everyone: message.mentions.everyone,
+    tts: false,
+    timestamp: discordTimestamp(message.at),
+    edited_timestamp: null,
+    flags: 0,
+    components: [],
+    webhook_id: webhook.id,
+  };
+}
+
+/** One answer of the double, before it is written: JSON unless `contentType` says otherwise. */
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string>; contentType?: string };
+export const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({ status, body, headers });
+export const apiError = (status: number, error: ApiError) => json(status, error);
+
+/** decodeURIComponent, keeping a malformed text as it is. */
+export function decodeComponent(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

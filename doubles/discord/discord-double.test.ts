@@ -132,6 +132,15 @@ describe("role changes with the hierarchy", () => {
     expect(discord.stats().invalidRequests).toBe(3);
   });
 
+  it("refuses a managed role even below the bot's highest: 403 50013", async () => {
+    const linked = discord.createGuild({ roles: [{ name: "Subscriber", position: 1, managed: true }], botRole: { position: 2 } });
+    const userId = newMember(linked);
+    expect(await rejection(botClient().put(Routes.guildMemberRole(linked.id, userId, roleId("Subscriber", linked))))).toMatchObject({
+      status: 403,
+      code: 50013,
+    });
+  });
+
   it("counts the bot's highest role, its own or another it holds: a role at that very position is refused", async () => {
     const ranked = discord.createGuild({
       roles: [

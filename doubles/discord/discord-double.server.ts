@@ -112,7 +112,15 @@ export type ForcedAnswer = {
   scope?: RateLimitScope;
 };
 
-export type RequestRecord = { method: string; path: string; route: DiscordRoute | null; status: number; at: number };
+export type RequestRecord = {
+  method: string;
+  path: string;
+  route: DiscordRoute | null;
+  status: number;
+  /** Discord asks every client for `DiscordBot (url, version)`; @discordjs/rest sends its own. */
+  userAgent: string | null;
+  at: number;
+};
 export type DoubleStats = {
   requests: number;
   byRoute: Partial<Record<DiscordRoute, number>>;
@@ -520,7 +528,7 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
     send(req, res, matched.route, path, { ...answer, headers: { ...check.headers, ...answer.headers } });
   }
 
-  function record(method: string, path: string, route: DiscordRoute | null, answer: Answer) {
+  function record(method: string, path: string, route: DiscordRoute | null, answer: Answer, userAgent: string | undefined) {
     stats.requests += 1;
     if (route) stats.byRoute[route] = (stats.byRoute[route] ?? 0) + 1;
     stats.byStatus[answer.status] = (stats.byStatus[answer.status] ?? 0) + 1;
@@ -531,12 +539,12 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
       const key = `${method} ${path}`;
       stats.refusals[key] = (stats.refusals[key] ?? 0) + 1;
     }
-    log.push({ method, path, route, status: answer.status, at: Date.now() });
+    log.push({ method, path, route, status: answer.status, userAgent: userAgent ?? null, at: Date.now() });
     if (log.length > 100_000) log = log.slice(-100_000);
   }
 
   function send(req: http.IncomingMessage, res: http.ServerResponse, route: DiscordRoute | null, path: string, answer: Answer) {
-    if (route !== null || !path.startsWith("/control/")) record(req.method ?? "GET", path, route, answer);
+    if (route !== null || !path.startsWith("/control/")) record(req.method ?? "GET", path, route, answer, req.headers["user-agent"]);
     const headers: Record<string, string> = { ...answer.headers };
     let payload = "";
     if (answer.body !== undefined && answer.status !== 204) {

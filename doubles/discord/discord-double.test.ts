@@ -118,6 +118,7 @@ describe("role changes with the hierarchy", () => {
       { action: "remove", roleId: roleId("Staker"), reason: null, changed: true },
     ]);
     expect(discord.requests().map((r) => r.status)).toEqual([204, 204, 204]);
+    expect(discord.requests()[0].userAgent).toMatch(/^DiscordBot \(https:\/\/discord\.js\.org, [\d.]+\)/);
   });
 
   it("refuses a role at or above the bot's highest, a managed role: 403 50013, as DiscordAPIError", async () => {

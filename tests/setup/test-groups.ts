@@ -15,7 +15,7 @@ export type TestGroup = "unit" | "db" | "system" | "e2e";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TEST_FILE = /\.test\.tsx?$/;
-const SOURCE_DIRS = ["app", "db", "indexer", "cli", "server", "tests"];
+const SOURCE_DIRS = ["app", "db", "indexer", "cli", "server", "tests", "doubles"];
 const ENGINE_HARNESS = "tests/support/test-database.ts";
 /** A test file reading the suite's engine itself (vitest's `inject("testDatabase")`). */
 const ENGINE_MARKER = /\binject\(\s*["']testDatabase["']/;

@@ -17,6 +17,7 @@ import { createSql, openDatabase } from "./client.server.ts";
 import { connectionUrl } from "./pglite-socket.server.ts";
 import { RUNTIME_ROLE } from "./roles.server.ts";
 import type { FloodStats } from "./testing/flood-embedded.ts";
+import { startupPacket } from "./testing/wire.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "testing/serve-embedded.ts");
 const FLOOD = path.resolve(import.meta.dirname, "testing/flood-embedded.ts");
@@ -52,15 +53,6 @@ function connect(): Promise<net.Socket> {
     socket.once("connect", () => resolve(socket));
     socket.once("error", reject);
   });
-}
-
-/** A startup packet, after which the socket never answers the password request. */
-function startupPacket(): Buffer {
-  const body = Buffer.from("user\0postgres\0database\0postgres\0\0");
-  const head = Buffer.alloc(8);
-  head.writeInt32BE(8 + body.length, 0);
-  head.writeInt32BE(196608, 4);
-  return Buffer.concat([head, body]);
 }
 
 /** What another process does: attaches through the connection file and queries. */

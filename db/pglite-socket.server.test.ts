@@ -4,6 +4,7 @@ import type postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSql, type Sql } from "./client.server.ts";
 import { serveOverSocket } from "./pglite-socket.server.ts";
+import { startupPacket } from "./testing/wire.ts";
 
 /** Many parameterized queries from several connections at once, none in a transaction. */
 async function interleave(clients: Sql[], perClient: number): Promise<number[]> {
@@ -44,15 +45,6 @@ describe("serveOverSocket", () => {
   // (checked by hand against a bare PGLiteSocketServer; not kept as a test because the broken server
   // leaves connections hanging).
 });
-
-/** The raw wire bytes of a startup packet (what any client sends first). */
-function startupPacket(): Buffer {
-  const body = Buffer.from("user\0postgres\0database\0postgres\0\0");
-  const head = Buffer.alloc(8);
-  head.writeInt32BE(8 + body.length, 0);
-  head.writeInt32BE(196608, 4);
-  return Buffer.concat([head, body]);
-}
 
 describe("serveOverSocket access and failures", () => {
   it("answers a client with the password (SCRAM-SHA-256) and refuses one without it or with another", async () => {

@@ -59,20 +59,25 @@ describe("start-up refusals", () => {
   });
 });
 
-describe("SIGTERM", () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  let buildDir: string;
-  let dataDir: string;
+/** A test database, the app's build and a data folder for the servers a describe block starts. */
+function useServerFixtures() {
+  const fixtures = {} as { db: Awaited<ReturnType<typeof createTestDatabase>>; buildDir: string; dataDir: string };
   beforeAll(async () => {
-    [db, buildDir] = await Promise.all([createTestDatabase(), ensureAppBuild()]);
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-start-"));
+    [fixtures.db, fixtures.buildDir] = await Promise.all([createTestDatabase(), ensureAppBuild()]);
+    fixtures.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-start-"));
   });
   afterAll(async () => {
-    await db?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await fixtures.db?.close();
+    fs.rmSync(fixtures.dataDir, { recursive: true, force: true });
   });
+  return fixtures;
+}
+
+describe("SIGTERM", () => {
+  const fixtures = useServerFixtures();
 
   it("serves, then stops cleanly within 10 s", async () => {
+    const { db, dataDir, buildDir } = fixtures;
     const server = startServer({ DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SPOOKS_BUILD_DIR: buildDir });
     const url = await server.listening();
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
@@ -110,17 +115,7 @@ describe("SIGTERM", () => {
 });
 
 describe("the database role at start", () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  let buildDir: string;
-  let dataDir: string;
-  beforeAll(async () => {
-    [db, buildDir] = await Promise.all([createTestDatabase(), ensureAppBuild()]);
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-start-"));
-  });
-  afterAll(async () => {
-    await db?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const fixtures = useServerFixtures();
 
   const roleWarnings = (stdout: string) =>
     stdout
@@ -129,6 +124,7 @@ describe("the database role at start", () => {
       .map((line) => JSON.parse(line) as { level: string; msg: string });
 
   async function startAndStop(env: Record<string, string>): Promise<Run> {
+    const { dataDir, buildDir } = fixtures;
     const server = startServer({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SPOOKS_BUILD_DIR: buildDir, ...env });
     const url = await server.listening();
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
@@ -137,14 +133,14 @@ describe("the database role at start", () => {
   }
 
   it("warns once when the app runs as the superuser that migrates (MIGRATE_DATABASE_URL unset)", async () => {
-    const run = await startAndStop({ DATABASE_URL: db.owner.url });
+    const run = await startAndStop({ DATABASE_URL: fixtures.db.owner.url });
     expect(roleWarnings(run.stdout)).toEqual([
       expect.objectContaining({ level: "warn", msg: expect.stringMatching(/is a superuser: .*set MIGRATE_DATABASE_URL to the owner/) }),
     ]);
   });
 
   it("says nothing when it runs as the runtime role and migrates as MIGRATE_DATABASE_URL", async () => {
-    const run = await startAndStop({ DATABASE_URL: db.url, MIGRATE_DATABASE_URL: db.owner.url });
+    const run = await startAndStop({ DATABASE_URL: fixtures.db.url, MIGRATE_DATABASE_URL: fixtures.db.owner.url });
     expect(run.code).toBe(0);
     expect(roleWarnings(run.stdout)).toEqual([]);
   });

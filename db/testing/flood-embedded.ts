@@ -8,6 +8,7 @@
  * large message and never send it. Each is kept open until the server closes it.
  */
 import net from "node:net";
+import { startupPacket } from "./wire.ts";
 
 const MAX_SECONDS = 300;
 const TICK_MS = 10;
@@ -24,14 +25,6 @@ export type FloodStats = {
   /** "signal" when stopped by its caller (SIGTERM), "limit" when it reached its time or count. */
   stoppedBy: "signal" | "limit";
 };
-
-function startupPacket(): Buffer {
-  const body = Buffer.from("user\0postgres\0database\0postgres\0\0");
-  const head = Buffer.alloc(8);
-  head.writeInt32BE(8 + body.length, 0);
-  head.writeInt32BE(196608, 4);
-  return Buffer.concat([head, body]);
-}
 
 /** A startup frame's length field declaring 1 MB, and a few bytes of it. */
 const GARBAGE = Buffer.from([0x00, 0x10, 0x00, 0x00, 0xde, 0xad, 0xbe, 0xef, 0x00]);

@@ -133,7 +133,7 @@ describe("every admin action of the CLI writes one audit row (actor cli) with be
     expect(await rowsOf(["proposals", "delete", proposalId, "--yes"])).toMatchObject([
       { action: "proposal.delete", before: { title: "P", totalVotes: 0 }, after: null },
     ]);
-  });
+  }, 120_000); // a dozen CLI processes, each a few seconds on a loaded machine
 });
 
 describe("spooks-admin audit", () => {

@@ -386,6 +386,7 @@ describe("the admin", () => {
     const actions = audit.filter((entry) => entry.actor === "web").map((entry) => entry.action);
     expect(new Set(actions)).toEqual(
       new Set([
+        "auth.sign-in",
         "points.add",
         "points.clear",
         "points.reset-negative",

@@ -448,6 +448,7 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
     expect(await sql`select action from used_signatures order by used_at`).toHaveLength(3); // two stakes, one entry
     expect(await sql`select address from sessions`).toEqual([{ address: admin.address }]);
     expect(await sql`select actor, actor_address, action from audit_log where actor = 'web' order by action`).toEqual([
+      { actor: "web", actorAddress: admin.address, action: "auth.sign-in" },
       { actor: "web", actorAddress: admin.address, action: "giveaway.create" },
       { actor: "web", actorAddress: admin.address, action: "points.add" },
       { actor: "web", actorAddress: admin.address, action: "upload.image" },

@@ -44,7 +44,8 @@ export const NEXT_STEPS = {
  * network failure, a later try. Input the holder typed wrong needs no step: the message says what to fix.
  */
 function nextStepFor(status: number, path: string | null): string | null {
-  if (status === 401) return path?.startsWith("/api/admin") ? NEXT_STEPS.signInAgain : NEXT_STEPS.signAgain;
+  if (status === 401)
+    return path?.startsWith("/api/admin") || path?.startsWith("/api/auth") ? NEXT_STEPS.signInAgain : NEXT_STEPS.signAgain;
   if (status === 403 || status === 404 || status === 409 || status === 410) return NEXT_STEPS.reload;
   if (status === 429 || status >= 500) return NEXT_STEPS.later;
   return null;

@@ -30,6 +30,7 @@ let page: Page;
 let proposal: Proposal;
 let lamp: Giveaway;
 let cloak: Giveaway;
+let drawnId = 0;
 
 async function open(): Promise<Page> {
   const { context, page, problems } = await newPage(browser, world.url);
@@ -116,6 +117,10 @@ beforeAll(async () => {
   // Stays through the sweep of rule 2 (the lamp is deleted by the admin's test).
   cloak = await world.createGiveaway({ title: "Cloak", description: "A cloak.", pointsCost: 10, endDate: new Date(now + 3 * DAY) });
   await enterGiveaway(world.db.sql, { giveawayId: cloak.id, address: holder.address, tickets: 1 });
+  const drawn = await world.createGiveaway({ title: "Bell", description: "A bell.", pointsCost: 10, endDate: new Date(now + 3 * DAY) });
+  await enterGiveaway(world.db.sql, { giveawayId: drawn.id, address: holder.address, tickets: 1 });
+  await world.draw(drawn.id);
+  drawnId = drawn.id;
 
   page = await open();
   await injectMyDoge(page, { privateKeyHex: holder.privateKeyHex, connected: true });
@@ -369,7 +374,23 @@ describe("rule 2: a failed load is never shown as an empty wallet", () => {
       await page.getByTestId("proposal-card").filter({ hasText: proposal.title }).getByRole("button", { name: "View Details" }).click();
       const dialog = page.getByRole("dialog", { name: proposal.title });
       await expectFailedThenRetry(dialog, "this proposal", failing.proposal, dialog.getByText("You've already voted"));
+
+      // Verify votes reads the proposal and its receipts again: a failure there says so too.
+      failing.proposal.failing = true;
+      await dialog.getByRole("button", { name: "Verify votes" }).click();
+      await expectFailedThenRetry(dialog, "the votes to verify", failing.proposal, dialog.getByTestId("verify-result"));
       await page.keyboard.press("Escape");
+    } finally {
+      await page.unrouteAll();
+    }
+  });
+
+  test("verify this draw: a failed read says so, and Retry reads it", async () => {
+    const failing = await failWhile(page, (url) => url.pathname === `/api/giveaways/${drawnId}/draw`);
+    try {
+      await page.goto(`/giveaways/${drawnId}/verify`);
+      await page.getByText("The database is not answering").waitFor();
+      await expectFailedThenRetry(page.getByRole("main"), "this draw", failing, page.getByTestId("draw-step").first());
     } finally {
       await page.unrouteAll();
     }

@@ -128,7 +128,10 @@ function ConnectedHistory({ address }: { address: string }) {
         ) : (
           days.map((day) => <DayGroup key={day.day} day={day} />)
         )}
-        {history.hasNextPage && (
+        {history.isFetchNextPageError && (
+          <LoadFailed what="older entries" error={history.error} onRetry={history.fetchNextPage} retrying={history.isFetchingNextPage} />
+        )}
+        {history.hasNextPage && !history.isFetchNextPageError && (
           <div className="flex justify-center">
             <Button variant="secondary" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
               {history.isFetchingNextPage ? "Loading…" : "Load older entries"}

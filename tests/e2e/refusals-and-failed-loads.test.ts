@@ -5,7 +5,7 @@
  *    be brought to refuse: a signature older than 10 minutes (the page's clock set back), a giveaway closed
  *    after the page loaded, a vote already cast, a giveaway deleted under the admin; the admin sign-in is
  *    refused through `page.route` (a real expired challenge would need the server's clock).
- * 2. every data view whose GET fails says so, shows no empty list and no 0 points in its place, and its
+ * 2. every data view whose GET fails says so (a 500 with a `message`, or a network failure), shows no empty list and no 0 points in its place, and its
  *    Retry (with the route restored) shows the data.
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
@@ -133,6 +133,38 @@ afterAll(async () => {
   for (const { problems } of opened) expect(problems.errors).toEqual([]);
 });
 
+/**
+ * A GET that fails while `failing` is true: answered 500 `{message}`, or with `network` never answered
+ * (the connection fails, as offline).
+ */
+async function failWhile(on: Page, matches: (url: URL) => boolean, how: "500" | "network" = "500") {
+  const state = { failing: true };
+  await on.route(
+    (url) => matches(url),
+    (route) =>
+      !state.failing || route.request().method() !== "GET"
+        ? route.continue()
+        : how === "network"
+          ? route.abort("internetdisconnected")
+          : route.fulfill({
+              status: 500,
+              contentType: "application/json",
+              body: JSON.stringify({ message: "The database is not answering" }),
+            }),
+  );
+  return state;
+}
+
+/** The failed state in `scope`: says it failed, names what, gives the server's reason; Retry then shows `data`. */
+async function expectFailedThenRetry(scope: Locator, what: string, state: { failing: boolean }, data: Locator) {
+  const failed = scope.getByTestId("load-failed").filter({ hasText: `Could not load ${what}.` });
+  await failed.waitFor();
+  state.failing = false;
+  await failed.getByRole("button", { name: /Retry/ }).click();
+  await data.waitFor();
+  expect(await failed.count()).toBe(0);
+}
+
 describe("rule 1: a refusal shows the server's reason", () => {
   test("stake with a signature older than 10 minutes: the spec's text, then the server's 'expired', then 'Sign again'", async () => {
     await page.goto("/");
@@ -234,7 +266,7 @@ describe("rule 1: a refusal shows the server's reason", () => {
     await page.keyboard.press("Escape");
   });
 
-  test("admin: a refused sign-in and a giveaway deleted meanwhile show the server's reason", async () => {
+  test("admin: a refused sign-in and a giveaway deleted meanwhile show the server's reason; a failed audit log retries", async () => {
     const admin = await open();
     await injectMyDoge(admin, { privateKeyHex: world.admin.privateKeyHex, connected: true });
     const message = "This sign-in challenge is unknown, expired or already used";
@@ -263,35 +295,16 @@ describe("rule 1: a refusal shows the server's reason", () => {
     // The spec's 'Failed to …: {error}' already carries the server's reason.
     const toast = admin.locator("li[data-variant]").filter({ hasText: "Error Deleting Giveaway" });
     await toast.getByText("Failed to delete giveaway: Giveaway not found", { exact: true }).waitFor();
+
+    // Rule 2 for the admin's one client-side list: the audit log.
+    const failing = await failWhile(admin, (url) => url.pathname === "/api/admin/audit");
+    await admin.getByRole("tab", { name: "Audit" }).click();
+    const tab = admin.getByTestId("audit-tab");
+    await tab.getByText("The database is not answering").waitFor();
+    expect(await tab.getByText("No changes recorded").count()).toBe(0);
+    await expectFailedThenRetry(tab, "the audit log", failing, tab.getByTestId("audit-row").first());
   });
 });
-
-/** A GET answered 500 `{message}` while `failing` is true. */
-async function failWhile(on: Page, matches: (url: URL) => boolean) {
-  const state = { failing: true };
-  await on.route(
-    (url) => matches(url),
-    (route) =>
-      state.failing && route.request().method() === "GET"
-        ? route.fulfill({
-            status: 500,
-            contentType: "application/json",
-            body: JSON.stringify({ message: "The database is not answering" }),
-          })
-        : route.continue(),
-  );
-  return state;
-}
-
-/** The failed state in `scope`: says it failed, names what, gives the server's reason; Retry then shows `data`. */
-async function expectFailedThenRetry(scope: Locator, what: string, state: { failing: boolean }, data: Locator) {
-  const failed = scope.getByTestId("load-failed").filter({ hasText: `Could not load ${what}.` });
-  await failed.waitFor();
-  state.failing = false;
-  await failed.getByRole("button", { name: /Retry/ }).click();
-  await data.waitFor();
-  expect(await failed.count()).toBe(0);
-}
 
 describe("rule 2: a failed load is never shown as an empty wallet", () => {
   test("staking page: items, rewards, points, collection statistics and leaderboard each fail on their own and retry", async () => {
@@ -300,7 +313,7 @@ describe("rule 2: a failed load is never shown as an empty wallet", () => {
       items: await failWhile(page, (url) => url.pathname === `/api/wallet-doginals/${holder}`),
       rewards: await failWhile(page, (url) => url.pathname === `/api/rewards/${holder}`),
       stats: await failWhile(page, (url) => url.pathname === `/api/stats/${holder}`),
-      leaderboard: await failWhile(page, (url) => url.pathname === "/api/leaderboard"),
+      leaderboard: await failWhile(page, (url) => url.pathname === "/api/leaderboard", "network"),
     };
     try {
       await page.goto("/");

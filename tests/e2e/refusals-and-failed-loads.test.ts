@@ -5,8 +5,8 @@
  *    be brought to refuse: a signature older than 10 minutes (the page's clock set back), a giveaway closed
  *    after the page loaded, a vote already cast, a giveaway deleted under the admin; the admin sign-in is
  *    refused through `page.route` (a real expired challenge would need the server's clock).
- * 2. every data view whose GET fails says so (a 500 with a `message`, or a network failure), shows no empty list and no 0 points in its place, and its
- *    Retry (with the route restored) shows the data.
+ * 2. every data view whose GET fails (a 500 with a `message`, or a network failure) says so, shows no empty
+ *    list and no 0 points in its place, and its Retry (with the route restored) shows the data.
  */
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";

@@ -1,6 +1,6 @@
+import type { UseQueryResult } from "@tanstack/react-query";
 import { formatNumber, formatPoints, shortenAddress } from "../../domain/format.ts";
 import { REWARD_TIERS, stakingPercentage } from "../../domain/rewards.ts";
-import type { UseQueryResult } from "@tanstack/react-query";
 import { paths, type LeaderboardEntry, type Rewards, type WalletItem } from "../../lib/api.ts";
 import { useApiQuery } from "../../lib/queries.ts";
 import { useRewards, useWallet } from "../../wallet/wallet-context.tsx";

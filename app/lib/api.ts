@@ -14,10 +14,55 @@ export class ApiError extends Error {
     readonly status: number,
     readonly statusText: string,
     readonly body: unknown,
+    /** The API path that answered (no query), for the next step of a refusal. */
+    readonly path: string | null = null,
   ) {
     super(message);
     this.name = "ApiError";
   }
+
+  /** The `message` the server answered with, or null when its answer had none (a proxy's 502, HTML). */
+  get serverMessage(): string | null {
+    const body = this.body as { message?: unknown } | null;
+    return body && typeof body === "object" && typeof body.message === "string" && body.message.trim() ? body.message : null;
+  }
+}
+
+/** Why the server refused, and what the holder can do about it (DECISIONS "Errors holders can act on"). */
+export type Refusal = { message: string; nextStep: string | null };
+
+export const NEXT_STEPS = {
+  signAgain: "Sign again to retry.",
+  reload: "Reload the page to see the current state.",
+  signInAgain: "Sign in again.",
+  later: "Try again in a moment.",
+} as const;
+
+/**
+ * The next step a refusal calls for: a refused or expired signature is signed again; a state that changed
+ * under the page (a closed giveaway, a vote already cast, a deleted item) needs a reload; a server or
+ * network failure, a later try. Input the holder typed wrong needs no step: the message says what to fix.
+ */
+function nextStepFor(status: number, path: string | null): string | null {
+  if (status === 401)
+    return path?.startsWith("/api/admin") || path?.startsWith("/api/auth") ? NEXT_STEPS.signInAgain : NEXT_STEPS.signAgain;
+  if (status === 403 || status === 404 || status === 409 || status === 410) return NEXT_STEPS.reload;
+  if (status === 429 || status >= 500) return NEXT_STEPS.later;
+  return null;
+}
+
+/**
+ * The server's reason behind a failure, found on the error or any error it wraps (`cause`); null when the
+ * failure never reached the server or the server gave no `message`.
+ */
+export function refusalOf(error: unknown): Refusal | null {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof ApiError) {
+      const message = current.serverMessage;
+      return message ? { message, nextStep: nextStepFor(current.status, current.path) } : null;
+    }
+  }
+  return null;
 }
 
 export type ApiOptions = { method?: "GET" | "POST" | "PATCH" | "DELETE"; body?: unknown; signal?: AbortSignal };
@@ -50,7 +95,13 @@ export async function api<T>(path: string, { method = "GET", body, signal }: Api
       data && typeof data === "object" && typeof (data as { message?: unknown }).message === "string"
         ? (data as { message: string }).message
         : null;
-    throw new ApiError(serverMessage ?? `API Error: ${response.statusText || response.status}`, response.status, response.statusText, data);
+    throw new ApiError(
+      serverMessage ?? `API Error: ${response.statusText || response.status}`,
+      response.status,
+      response.statusText,
+      data,
+      path.split("?")[0],
+    );
   }
   return data as T;
 }

@@ -31,7 +31,7 @@ export default function GovernancePage({ loaderData }: Route.ComponentProps) {
   const proposals: ProposalView[] = loaderData.proposals;
   const wallet = useWallet();
   const address = wallet.connected ? wallet.address : null;
-  const { power, loading } = useVotingPower(address);
+  const power = useVotingPower(address);
   const [openId, setOpenId] = useState<number | null>(null);
   const open = proposals.find((proposal) => proposal.id === openId) ?? null;
 
@@ -44,7 +44,7 @@ export default function GovernancePage({ loaderData }: Route.ComponentProps) {
             Shape the future of Spooks. Your staked Spooks give you voting power on every proposal.
           </p>
         </div>
-        <VotingPowerBox connected={address !== null} power={power} loading={loading} />
+        <VotingPowerBox connected={address !== null} power={power} />
       </div>
 
       <Tabs defaultValue="active">

@@ -9,9 +9,9 @@ import type { PointsHistory } from "../api/points.ts";
 import { BalanceChart } from "../components/history/balance-chart.tsx";
 import { balanceLine, formatDelta, formatHistoryPoints, groupByDay, type HistoryDay } from "../components/history/days.ts";
 import { ConnectWalletPrompt } from "../components/layout/connect-wallet-prompt.tsx";
-import { Alert, AlertDescription, AlertTitle } from "../components/ui/alert.tsx";
 import { Button, buttonClasses } from "../components/ui/button.tsx";
 import { Card } from "../components/ui/card.tsx";
+import { LoadFailed } from "../components/ui/load-failed.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { LEDGER_KIND_LABELS, LEDGER_KINDS, type LedgerKind } from "../domain/points-history.ts";
 import { apiGet } from "../lib/api.ts";
@@ -105,7 +105,13 @@ function ConnectedHistory({ address }: { address: string }) {
           <h2 id="balance-over-time" className="text-lg font-semibold text-white">
             Balance over time
           </h2>
-          {history.isPending ? <Skeleton className="h-56 w-full sm:h-64" /> : <BalanceChart points={line} />}
+          {history.isPending ? (
+            <Skeleton className="h-56 w-full sm:h-64" />
+          ) : history.isError && !history.data ? (
+            <p className="text-sm text-zinc-400">No chart: the history could not be loaded.</p>
+          ) : (
+            <BalanceChart points={line} />
+          )}
         </section>
       </Card>
 
@@ -115,17 +121,17 @@ function ConnectedHistory({ address }: { address: string }) {
         </h2>
         {history.isPending ? (
           <Skeleton className="h-40 w-full" />
-        ) : history.isError ? (
-          <Alert>
-            <AlertTitle>History unavailable</AlertTitle>
-            <AlertDescription>{history.error.message}</AlertDescription>
-          </Alert>
+        ) : history.isError && !history.data ? (
+          <LoadFailed what="your points history" error={history.error} onRetry={history.refetch} retrying={history.isFetching} />
         ) : days.length === 0 ? (
           <Card className="p-8 text-center text-zinc-300">No entries{kind ? ` of this kind` : ""} yet.</Card>
         ) : (
           days.map((day) => <DayGroup key={day.day} day={day} />)
         )}
-        {history.hasNextPage && (
+        {history.isFetchNextPageError && (
+          <LoadFailed what="older entries" error={history.error} onRetry={history.fetchNextPage} retrying={history.isFetchingNextPage} />
+        )}
+        {history.hasNextPage && !history.isFetchNextPageError && (
           <div className="flex justify-center">
             <Button variant="secondary" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
               {history.isFetchingNextPage ? "Loading…" : "Load older entries"}

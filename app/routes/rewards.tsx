@@ -11,8 +11,10 @@ import { GhostIcon, TicketIcon } from "../components/icons.tsx";
 import { Badge } from "../components/ui/badge.tsx";
 import { Card } from "../components/ui/card.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "../components/ui/dialog.tsx";
+import { LoadFailed } from "../components/ui/load-failed.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
+import { toastFailure } from "../components/ui/failure-toast.ts";
 import { toast } from "../components/ui/toast.tsx";
 import { isGiveawayOpen } from "../domain/giveaways.ts";
 import { entryMessage } from "../domain/messages.ts";
@@ -107,25 +109,24 @@ function ConnectedRewards({ address }: { address: string }) {
         ),
       );
       return true;
-    } catch {
-      toast({
-        title: "Failed to Enter",
-        description: "There was an error entering the giveaway. Please try again.",
-        variant: "destructive",
-      });
+    } catch (error) {
+      toastFailure({ title: "Failed to Enter", description: "There was an error entering the giveaway. Please try again." }, error);
       return false;
     }
   };
 
   /** Spec sections 4 and 9: refresh the points, then open the dialog 300 ms later (with the fresh balance). */
   const openEnterDialog = async (giveaway: Giveaway) => {
-    await wallet.refreshPoints();
+    // Without a known balance the dialog would offer tickets against 0 points: the banner shows the failure.
+    if ((await wallet.refreshPoints()) === null) return;
     await new Promise((resolve) => setTimeout(resolve, ENTER_DIALOG_DELAY_MS));
     setEntering(giveaway);
   };
 
   const grid = (list: Giveaway[], empty: string) =>
-    loading ? (
+    giveawaysQuery.isError && !giveawaysQuery.data ? (
+      <LoadFailed what="giveaways" error={giveawaysQuery.error} onRetry={giveawaysQuery.refetch} retrying={giveawaysQuery.isFetching} />
+    ) : loading ? (
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {Array.from({ length: 3 }, (_, index) => (
           <Skeleton key={index} className="h-96 rounded-xl" />
@@ -170,9 +171,19 @@ function ConnectedRewards({ address }: { address: string }) {
 
       <section aria-labelledby="my-entries">
         <h2 id="my-entries" className="flex items-center gap-2 text-xl font-semibold text-white">
-          My Entries <Badge data-testid="entries-count">{entries.length}</Badge>
+          My Entries {entriesQuery.data && <Badge data-testid="entries-count">{entries.length}</Badge>}
         </h2>
-        {entries.length === 0 ? (
+        {entriesQuery.isError && !entriesQuery.data ? (
+          <LoadFailed
+            className="mt-4"
+            what="your entries"
+            error={entriesQuery.error}
+            onRetry={entriesQuery.refetch}
+            retrying={entriesQuery.isFetching}
+          />
+        ) : !entriesQuery.data ? (
+          <Skeleton className="mt-4 h-24 rounded-xl" />
+        ) : entries.length === 0 ? (
           <Card className="mt-4 p-8 text-center">
             <p className="font-medium text-zinc-300">No Entries Yet</p>
             <p className="mt-1 text-sm text-zinc-400">Enter a giveaway above and your tickets show up here.</p>
@@ -188,7 +199,7 @@ function ConnectedRewards({ address }: { address: string }) {
 
       <EnterGiveawayDialog
         giveaway={entering}
-        balance={wallet.points}
+        balance={wallet.points ?? 0}
         onOpenChange={(open) => !open && setEntering(null)}
         onEnter={enter}
       />

@@ -7,6 +7,7 @@ import { RewardsPanel } from "../components/staking/rewards-panel.tsx";
 import { bulkTargets, inFilter, useStaking, type StakeFilter } from "../components/staking/use-staking.ts";
 import { Button } from "../components/ui/button.tsx";
 import { Card } from "../components/ui/card.tsx";
+import { LoadFailed } from "../components/ui/load-failed.tsx";
 import { OpenedOnce } from "../components/ui/opened-once.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
@@ -109,8 +110,9 @@ function Dashboard({ address }: { address: string }) {
   const itemsQuery = useApiQuery<WalletItem[]>(paths.walletItems(address), { staleTime: 10_000 });
   const { stake, unstake, bulk, ensureIdle } = useStaking(address);
 
-  // Spec section 8: on a fetch error the list falls back silently to empty.
+  // A failed load shows as failed, with a retry, never as an empty wallet (DECISIONS "Errors holders can act on").
   const items = useMemo(() => [...(itemsQuery.data ?? [])].sort(byCollectionAndNumber), [itemsQuery.data]);
+  const failed = itemsQuery.isError && !itemsQuery.data;
   const visible = useMemo(() => items.filter((item) => inFilter(item, filter)), [items, filter]);
   const loading = itemsQuery.isLoading && !itemsQuery.data;
   const stakeTargets = bulkTargets(items, filter, "stake");
@@ -152,12 +154,17 @@ function Dashboard({ address }: { address: string }) {
             {FILTERS.map((option) => (
               <TabsTrigger key={option.value} value={option.value}>
                 {option.label}
-                <span className="ml-1.5 text-xs tabular-nums">{items.filter((item) => inFilter(item, option.value)).length}</span>
+                {itemsQuery.data && (
+                  <span className="ml-1.5 text-xs tabular-nums">{items.filter((item) => inFilter(item, option.value)).length}</span>
+                )}
               </TabsTrigger>
             ))}
           </TabsList>
           {/* One panel, the active tab's: the tabs filter the same grid. */}
           <TabsContent value={filter}>
+            {failed && (
+              <LoadFailed what="your Spooks" error={itemsQuery.error} onRetry={itemsQuery.refetch} retrying={itemsQuery.isFetching} />
+            )}
             <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4" aria-live="polite" aria-busy={loading}>
               {loading
                 ? Array.from({ length: SKELETON_CARDS }, (_, index) => <ItemCardSkeleton key={index} />)
@@ -171,7 +178,7 @@ function Dashboard({ address }: { address: string }) {
                     />
                   ))}
             </div>
-            {!loading && visible.length === 0 && (
+            {!loading && !failed && visible.length === 0 && (
               <Card className="mt-4 p-10 text-center">
                 <GhostIcon className="mx-auto h-10 w-10 text-zinc-600" />
                 <p className="mt-3 text-zinc-400">No Spooks found in this category</p>
@@ -181,7 +188,7 @@ function Dashboard({ address }: { address: string }) {
         </Tabs>
       </section>
 
-      <RewardsPanel items={items} />
+      <RewardsPanel items={itemsQuery.data ? items : null} />
 
       <OpenedOnce open={staking !== null}>
         <StakeDialog

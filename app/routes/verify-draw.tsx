@@ -11,9 +11,11 @@ import { Alert, AlertDescription } from "../components/ui/alert.tsx";
 import { Badge } from "../components/ui/badge.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Card } from "../components/ui/card.tsx";
+import { LoadFailed } from "../components/ui/load-failed.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { verifyDraw, type DrawVerdict, type PublishedDraw } from "../domain/draw.ts";
 import { formatNumber } from "../domain/format.ts";
+import { ApiError } from "../lib/api.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/verify-draw";
 
@@ -26,9 +28,18 @@ export const meta: Route.MetaFunction = ({ params }) => [
 const SHOWN_ENTRIES = 100;
 
 async function fetchDraw(id: string): Promise<PublishedDraw> {
-  const response = await fetch(`/api/giveaways/${encodeURIComponent(id)}/draw`, { headers: { accept: "application/json" } });
+  const path = `/api/giveaways/${encodeURIComponent(id)}/draw`;
+  const response = await fetch(path, { headers: { accept: "application/json" } });
   const body = (await response.json().catch(() => null)) as (PublishedDraw & { message?: string }) | null;
-  if (!response.ok || !body) throw new Error(body?.message ?? `The draw could not be read (HTTP ${response.status})`);
+  if (!response.ok || !body) {
+    throw new ApiError(
+      body?.message ?? `The draw could not be read (HTTP ${response.status})`,
+      response.status,
+      response.statusText,
+      body,
+      path,
+    );
+  }
   return body;
 }
 
@@ -74,10 +85,7 @@ export default function VerifyDrawPage() {
       {query.isPending ? (
         <Skeleton className="h-64 rounded-xl" />
       ) : query.isError ? (
-        <Alert variant="destructive">
-          <h2 className="mb-1 font-semibold">The draw could not be read</h2>
-          <AlertDescription>{query.error.message}</AlertDescription>
-        </Alert>
+        <LoadFailed what="this draw" error={query.error} onRetry={query.refetch} retrying={query.isFetching} />
       ) : (
         <>
           <DrawReport draw={query.data.draw} verdict={query.data.verdict} ms={query.data.ms} />

@@ -66,8 +66,10 @@ export type WalletState = {
   address: string | null;
   /** DOGE balance in koinu. */
   balance: number;
-  /** Spook Points balance (whole points are shown). */
-  points: number;
+  /** Spook Points balance (whole points are shown); null until known, and when loading it failed. */
+  points: number | null;
+  /** Why the points could not be loaded (shown with a retry), or null. */
+  pointsError: Error | null;
   /** Connects (asks the wallet); resolves true when connected. Shows the failure toasts itself. */
   connect(options?: { failureDescription?: string }): Promise<boolean>;
   disconnect(): Promise<void>;
@@ -78,8 +80,8 @@ export type WalletState = {
    * when the wallet is no longer connected or cannot sign.
    */
   signMessage(message: string): Promise<string>;
-  /** Refetches the points (and the rest of the rewards figures). */
-  refreshPoints(): Promise<void>;
+  /** Refetches the points (and the rest of the rewards figures); resolves the balance, null when that failed. */
+  refreshPoints(): Promise<number | null>;
   /** The connected (or offered) wallet is the built-in demo wallet, not MyDoge. */
   isDemo: boolean;
   status: WalletStatus;
@@ -330,9 +332,7 @@ export function WalletProvider({ children }: { children: ReactNode }) {
   );
 
   const { refetch: refetchRewards } = rewardsQuery;
-  const refreshPoints = useCallback(async () => {
-    await refetchRewards();
-  }, [refetchRewards]);
+  const refreshPoints = useCallback(async () => (await refetchRewards()).data?.unclaimedRewards ?? null, [refetchRewards]);
 
   const value = useMemo<WalletState>(
     () => ({
@@ -341,7 +341,8 @@ export function WalletProvider({ children }: { children: ReactNode }) {
       loading: status === "detecting" || status === "connecting" || busy,
       address: status === "connected" ? address : null,
       balance,
-      points: rewardsQuery.data?.unclaimedRewards ?? 0,
+      points: rewardsQuery.data?.unclaimedRewards ?? null,
+      pointsError: rewardsQuery.data ? null : rewardsQuery.error,
       connect,
       disconnect,
       signMessage,
@@ -349,7 +350,7 @@ export function WalletProvider({ children }: { children: ReactNode }) {
       isDemo: provider?.kind === "demo",
       status,
     }),
-    [provider, status, address, busy, balance, rewardsQuery.data, connect, disconnect, signMessage, refreshPoints],
+    [provider, status, address, busy, balance, rewardsQuery.data, rewardsQuery.error, connect, disconnect, signMessage, refreshPoints],
   );
 
   return (
@@ -377,15 +378,28 @@ export function useWallet(): WalletState {
 
 /**
  * The connected wallet's rewards figures (unclaimedRewards, dailyRate, rewardTier, stakedCount, totalCount,
- * rank), from the same cache entry the wallet polls. Falls back silently to zeros (spec section 8).
+ * rank), from the same cache entry the wallet polls. `rewards` is null until the first answer and when the
+ * load failed (`error`, with `refetch` to retry): never zeros standing in for an answer (DECISIONS "Errors
+ * holders can act on").
  */
-export function useRewards(): { rewards: Rewards; isLoading: boolean; refetch: () => Promise<void> } {
+export function useRewards(): {
+  rewards: Rewards | null;
+  isLoading: boolean;
+  error: Error | null;
+  isFetching: boolean;
+  refetch: () => Promise<void>;
+} {
   const { address } = useWallet();
   const query = useApiQuery<Rewards>(address ? paths.rewards(address) : null, { staleTime: REWARDS_STALE_MS });
-  const rewards = { ...DEFAULT_REWARDS, ...query.data };
   // A tier of 0 or none reads as the default tier 1 (spec: "default tier 1").
-  rewards.rewardTier ||= DEFAULT_REWARDS.rewardTier;
+  const rewards = query.data ? { ...query.data, rewardTier: query.data.rewardTier || DEFAULT_REWARDS.rewardTier } : null;
   const { refetch } = query;
   const refetchRewards = useCallback(async () => void (await refetch()), [refetch]);
-  return { rewards, isLoading: query.isLoading && !query.data, refetch: refetchRewards };
+  return {
+    rewards,
+    isLoading: query.isLoading && !query.data,
+    error: query.data ? null : query.error,
+    isFetching: query.isFetching,
+    refetch: refetchRewards,
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * Issue 12, items 3 and 4, in a real browser against the real app and database: 'Stake All' / 'Unstake All'
- * enabled state and the 'No Unstaked Spooks' toast on a tab with nothing to stake, the silent empty list on
- * an inscription fetch error, the 'Staking failed: {status text}' text, the rewards side panel's figures on
+ * enabled state and the 'No Unstaked Spooks' toast on a tab with nothing to stake, the failed state (not an
+ * empty list) on an inscription fetch error, the 'Staking failed: {status text}' text, the rewards side panel's figures on
  * one line at 1280 and 1366 px, a drawn giveaway closed everywhere, the enter dialog opening 300 ms after
  * its rewards refresh, the enlarged image dialog's own size (cn() merging), voting power in the box and in a
  * proposal's dialog, the chart centre's 'Total' and a seamless 100% slice, and admin form errors clearing
@@ -225,20 +225,21 @@ describe("staking page details", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  test("an inscription fetch error falls back silently to an empty list", async () => {
+  test("an inscription fetch error shows as failed with a retry, not as an empty list (DECISIONS replaces the spec's silent fallback)", async () => {
     await page.route("**/api/wallet-doginals/**", (route) =>
       route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "down" }) }),
     );
     try {
       await page.reload();
-      await page.getByText("No Spooks found in this category").waitFor();
+      await page.getByText("Could not load your Spooks.").waitFor();
       expect(await page.getByTestId("item-card").count()).toBe(0);
-      expect(await page.getByText("Could not load your Spooks").count()).toBe(0);
-      expect(await page.getByRole("main").getByRole("alert").count()).toBe(0);
+      expect(await page.getByText("No Spooks found in this category").count()).toBe(0);
       expect(await page.locator("li[data-variant]").count()).toBe(0);
     } finally {
       await page.unroute("**/api/wallet-doginals/**");
     }
+    await page.getByTestId("load-failed").getByRole("button", { name: "Retry" }).click();
+    await card("Spooks #1").waitFor();
   });
 });
 

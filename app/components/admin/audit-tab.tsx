@@ -11,6 +11,7 @@ import { ApiError } from "../../lib/api.ts";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { Input, Label } from "../ui/input.tsx";
+import { LoadFailed } from "../ui/load-failed.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
 
 const PAGE_SIZE = 25;
@@ -141,10 +142,10 @@ export function AuditTab({ onUnauthorized }: { onUnauthorized: () => void }) {
                     <Skeleton className="h-6 w-full" />
                   </td>
                 </tr>
-              ) : page.error ? (
+              ) : page.error && !page.data ? (
                 <tr>
-                  <td colSpan={5} className="px-4 py-10 text-center text-red-300">
-                    {page.error.message}
+                  <td colSpan={5} className="px-4 py-6">
+                    <LoadFailed what="the audit log" error={page.error} onRetry={page.refetch} retrying={page.isFetching} />
                   </td>
                 </tr>
               ) : page.data?.entries.length ? (

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { api, apiGet, apiPost } from "../../lib/api.ts";
 import { isWalletHandledError, useWallet } from "../../wallet/wallet-context.tsx";
+import { toastFailure } from "../ui/failure-toast.ts";
 import { toast } from "../ui/toast.tsx";
 
 export type AdminAccess =
@@ -47,11 +48,7 @@ export function useAdminAccess({ adminAddress, signedIn }: { adminAddress: strin
     } catch (error) {
       // Already shown by the wallet (now disconnected, or MyDoge must be updated).
       if (isWalletHandledError(error)) return;
-      toast({
-        title: "Sign-in failed",
-        description: (error as Error)?.message || "The admin sign-in was not completed.",
-        variant: "destructive",
-      });
+      toastFailure({ title: "Sign-in failed", description: "The admin sign-in was not completed." }, error);
     } finally {
       setSigningIn(false);
     }

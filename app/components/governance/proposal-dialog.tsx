@@ -11,6 +11,7 @@ import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
+import { LoadFailed } from "../ui/load-failed.tsx";
 import { OpenedOnce } from "../ui/opened-once.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
 import { DateText } from "./date-text.tsx";
@@ -82,8 +83,21 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
     </>
   );
 
+  // A load that failed says so (with a retry) instead of showing a proposal with no votes or no power.
+  const failed = [
+    { what: "this proposal", query: detail, failed: detail.isError && !current },
+    { what: "your votes", query: votes, failed: votes.isError && !votes.data },
+    {
+      what: "your voting power",
+      query: { error: power.error, refetch: power.refetch, isFetching: power.retrying },
+      failed: power.error !== null,
+    },
+  ].find((view) => view.failed);
+
   let body: React.ReactNode;
-  if (loading) {
+  if (failed) {
+    body = <LoadFailed what={failed.what} error={failed.query.error} onRetry={failed.query.refetch} retrying={failed.query.isFetching} />;
+  } else if (loading) {
     body = (
       <div className="grid gap-3" aria-busy="true">
         <Skeleton className="h-16 w-full" />
@@ -135,7 +149,7 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
         </AlertDescription>
       </Alert>
     );
-  } else if (power.power <= 0) {
+  } else if (power.power === null || power.power <= 0) {
     body = (
       <Alert variant="warning">
         <AlertTitle>No voting power</AlertTitle>
@@ -148,7 +162,7 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
       </Alert>
     );
   } else {
-    body = <VoteForm proposalId={proposal.id} options={options} vote={vote} votingPower={power.power} powerNote={snapshotNote} />;
+    body = <VoteForm proposalId={proposal.id} options={options} vote={vote} votingPower={power.power ?? 0} powerNote={snapshotNote} />;
   }
 
   return (

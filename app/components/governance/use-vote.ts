@@ -7,18 +7,34 @@ import { voteMessage } from "../../domain/messages.ts";
 import { apiPost } from "../../lib/api.ts";
 import { useApiQuery } from "../../lib/queries.ts";
 import { isWalletHandledError, useWallet } from "../../wallet/wallet-context.tsx";
+import { toastFailure } from "../ui/failure-toast.ts";
 import { toast } from "../ui/toast.tsx";
 import { governancePaths } from "./paths.ts";
 
 export type VotePhase = "idle" | "signing" | "signed" | "submitting";
 
+export type VotingPower = {
+  /** Null until known, and when loading it failed (`error`). */
+  power: number | null;
+  loading: boolean;
+  error: Error | null;
+  retrying: boolean;
+  refetch: () => unknown;
+};
+
 /**
  * The connected wallet's voting power: its current staked count, or with `proposalId` its snapshot on
- * that proposal. Falls back silently to 0 (spec section 8). `loading` until the first answer.
+ * that proposal. `loading` until the first answer; a failed load is `error` (with `refetch`), never 0.
  */
-export function useVotingPower(address: string | null, proposalId?: number): { power: number; loading: boolean } {
+export function useVotingPower(address: string | null, proposalId?: number): VotingPower {
   const query = useApiQuery<{ votingPower: number }>(address ? governancePaths.votingPower(address, proposalId) : null);
-  return { power: query.error ? 0 : (query.data?.votingPower ?? 0), loading: query.isLoading && !query.data };
+  return {
+    power: query.data?.votingPower ?? null,
+    loading: query.isLoading && !query.data,
+    error: query.data ? null : query.error,
+    retrying: query.isFetching,
+    refetch: query.refetch,
+  };
 }
 
 type Signed = { optionId: number; message: string; signature: string };
@@ -87,15 +103,11 @@ export function useVote({ proposal, onVoted }: { proposal: { id: number; title: 
       setPhase("idle");
       toast({ title: "Vote submitted successfully", description: "Your vote has been recorded.", variant: "success" });
       await onVoted();
-    } catch {
+    } catch (error) {
       // A signature is accepted once: a failed submission signs again.
       setSigned(null);
       setPhase("idle");
-      toast({
-        title: "Failed to submit vote",
-        description: "There was an issue submitting your vote. Please try again.",
-        variant: "destructive",
-      });
+      toastFailure({ title: "Failed to submit vote", description: "There was an issue submitting your vote. Please try again." }, error);
     }
   }
 

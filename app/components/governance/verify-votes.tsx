@@ -12,6 +12,7 @@ import { verifyVotes, type VotesVerification } from "../../domain/vote-receipts.
 import { apiGet } from "../../lib/api.ts";
 import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
+import { LoadFailed } from "../ui/load-failed.tsx";
 import { governancePaths } from "./paths.ts";
 
 type Progress = { checked: number; total: number };
@@ -23,7 +24,8 @@ const nextFrame = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 function useVerification(proposalId: number) {
   const [progress, setProgress] = useState<Progress | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let cancelled = false;
     const pause = () => (cancelled ? Promise.reject(new Error("cancelled")) : nextFrame());
@@ -43,17 +45,22 @@ function useVerification(proposalId: number) {
       });
       if (!cancelled) setOutcome({ verification, published, seconds: (performance.now() - started) / 1000 });
     })().catch((failure: unknown) => {
-      if (!cancelled) setError(failure instanceof Error ? failure.message : String(failure));
+      if (!cancelled) setError(failure instanceof Error ? failure : new Error(String(failure)));
     });
     return () => {
       cancelled = true;
     };
-  }, [proposalId]);
-  return { progress, outcome, error };
+  }, [proposalId, attempt]);
+  const retry = () => {
+    setError(null);
+    setProgress(null);
+    setAttempt((count) => count + 1);
+  };
+  return { progress, outcome, error, retry };
 }
 
 export function VerifyVotes({ proposalId, onBack }: { proposalId: number; onBack: () => void }) {
-  const { progress, outcome, error } = useVerification(proposalId);
+  const { progress, outcome, error, retry } = useVerification(proposalId);
   return (
     <section aria-labelledby="verify-votes-title" className="flex min-w-0 flex-col gap-3" data-testid="verify-votes">
       <h3 id="verify-votes-title" className="text-base font-semibold text-zinc-50">
@@ -72,10 +79,7 @@ export function VerifyVotes({ proposalId, onBack }: { proposalId: number; onBack
         catalogue item counted once, and the votes must add up to the published results.
       </p>
       {error ? (
-        <Alert variant="destructive">
-          <AlertTitle>Could not verify</AlertTitle>
-          <AlertDescription>{error}</AlertDescription>
-        </Alert>
+        <LoadFailed what="the votes to verify" error={error} onRetry={retry} />
       ) : outcome ? (
         <VerificationResult outcome={outcome} />
       ) : (

@@ -1,12 +1,14 @@
 import { formatNumber } from "../../domain/format.ts";
 import { ShieldIcon } from "../icons.tsx";
+import { LoadFailed } from "../ui/load-failed.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
+import type { VotingPower } from "./use-vote.ts";
 
 /**
  * The wallet's current voting power: the number of Spooks it has staked now (docs/decisions.md, "Pages
  * (issue 12)"), or a prompt to connect. A proposal's own power is its snapshot, shown in its dialog.
  */
-export function VotingPowerBox({ connected, power, loading }: { connected: boolean; power: number; loading: boolean }) {
+export function VotingPowerBox({ connected, power }: { connected: boolean; power: VotingPower }) {
   return (
     <section
       aria-labelledby="voting-power-title"
@@ -21,11 +23,13 @@ export function VotingPowerBox({ connected, power, loading }: { connected: boole
         </h2>
         {connected ? (
           <>
-            {loading ? (
+            {power.error ? (
+              <LoadFailed compact what="your voting power" error={power.error} onRetry={power.refetch} retrying={power.retrying} />
+            ) : power.power === null ? (
               <Skeleton className="my-1 h-7 w-16" />
             ) : (
               <p className="text-2xl font-bold text-white tabular-nums" data-testid="voting-power">
-                {formatNumber(power)}
+                {formatNumber(power.power)}
               </p>
             )}
             <p className="text-xs text-zinc-400">Based on staked Spooks</p>

@@ -3,6 +3,7 @@ import { paths, type WalletStats } from "../../lib/api.ts";
 import { useApiQuery } from "../../lib/queries.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
 import { Card } from "../ui/card.tsx";
+import { LoadFailed } from "../ui/load-failed.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
 
 const CARDS = [
@@ -18,6 +19,13 @@ export function CollectionStats() {
   const query = useApiQuery<WalletStats>(connected && address ? paths.stats(address) : null, { staleTime: 10_000 });
   if (!connected) return null;
   const stats = query.data;
+  if (!stats && query.isError) {
+    return (
+      <section aria-label="Collection statistics" className="mx-auto w-full max-w-7xl px-4 pt-6 sm:px-6">
+        <LoadFailed what="your collection statistics" error={query.error} onRetry={query.refetch} retrying={query.isFetching} />
+      </section>
+    );
+  }
   return (
     <section
       aria-label="Collection statistics"

@@ -4,6 +4,7 @@ import { useWallet } from "../../wallet/wallet-context.tsx";
 import { MYDOGE_INSTALL_URL, MYDOGE_NAME } from "../../wallet/mydoge.ts";
 import { Button, Spinner } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
+import { LoadFailed } from "../ui/load-failed.tsx";
 import { WalletIcon } from "../icons.tsx";
 import { WalletMenuButton } from "./wallet-menu-button.tsx";
 
@@ -81,12 +82,16 @@ export function WalletPanel({ className }: { className?: string }) {
         </span>{" "}
         <span className="text-zinc-400">DOGE</span>
       </div>
-      <div className="rounded-lg border border-violet-500/30 bg-violet-500/10 px-3 py-1.5">
-        <span className="font-semibold text-violet-200" data-testid="points-balance">
-          {formatPoints(wallet.points)}
-        </span>{" "}
-        <span className="text-zinc-400">Spook Points</span>
-      </div>
+      {wallet.pointsError ? (
+        <LoadFailed compact what="Spook Points" error={wallet.pointsError} onRetry={() => wallet.refreshPoints()} />
+      ) : (
+        <div className="rounded-lg border border-violet-500/30 bg-violet-500/10 px-3 py-1.5">
+          <span className="font-semibold text-violet-200" data-testid="points-balance">
+            {wallet.points === null ? "…" : formatPoints(wallet.points)}
+          </span>{" "}
+          <span className="text-zinc-400">Spook Points</span>
+        </div>
+      )}
     </div>
   );
 }

@@ -3,10 +3,19 @@ import { formatNumber, formatPoints } from "../../domain/format.ts";
 import { useRewards } from "../../wallet/wallet-context.tsx";
 import { SparklesIcon } from "../icons.tsx";
 import { Card } from "../ui/card.tsx";
+import { LoadFailed } from "../ui/load-failed.tsx";
+import { Skeleton } from "../ui/skeleton.tsx";
 
-/** Points, daily rate, staked NFTs and tier of the connected wallet. */
+/** Points, daily rate, staked NFTs and tier of the connected wallet; loading, or failed with a retry. */
 export function PointsBanner() {
-  const { rewards } = useRewards();
+  const { rewards, error, isFetching, refetch } = useRewards();
+  if (!rewards) {
+    return error ? (
+      <LoadFailed what="your points" error={error} onRetry={refetch} retrying={isFetching} />
+    ) : (
+      <Skeleton className="h-32 rounded-xl" />
+    );
+  }
   const figures = [
     { label: "Daily Rate", value: `+${formatNumber(rewards.dailyRate)} SPOOK` },
     { label: "Staked NFTs", value: `${formatNumber(rewards.stakedCount)} / ${formatNumber(rewards.totalCount)}` },

@@ -10,6 +10,7 @@ import { itemNumberFromName } from "../../domain/collections.ts";
 import { bulkStakeMessage, stakeMessage, type StakeAction } from "../../domain/messages.ts";
 import { ApiError, apiPost, type BulkStakeResponse, type StakeResponse, type WalletItem } from "../../lib/api.ts";
 import { isWalletHandledError, useWallet } from "../../wallet/wallet-context.tsx";
+import { toastFailure } from "../ui/failure-toast.ts";
 import { toast, type ToastOptions } from "../ui/toast.tsx";
 import { stakeMutationOptions, StakeStepError, type StakeAnswer } from "./stake-mutation.ts";
 
@@ -152,7 +153,7 @@ export function useStaking(address: string | null) {
         })) as R;
       } catch (caught) {
         const { step, cause } = caught instanceof StakeStepError ? caught : new StakeStepError("send", caught);
-        if (step === "send") toast({ ...sendFailed(cause), variant: "destructive" });
+        if (step === "send") toastFailure(sendFailed(cause), cause);
         // Already shown by the wallet (now disconnected, or MyDoge must be updated).
         else if (isWalletHandledError(cause)) return null;
         else if (isCancelled(cause))

@@ -20,6 +20,10 @@ export type ToastOptions = {
   variant?: ToastVariant;
   /** Milliseconds before it closes by itself (default 5000). */
   duration?: number;
+  /** The server's reason for a refusal, on its own line under the description (see toastFailure). */
+  reason?: string | null;
+  /** What the holder can do next ("Sign again to retry."), on its own line under the reason. */
+  nextStep?: string | null;
 };
 
 export type ToastItem = ToastOptions & { id: string; open: boolean };
@@ -107,8 +111,20 @@ export function Toaster() {
         >
           <div className="grid gap-1">
             <ToastPrimitive.Title className="text-sm font-semibold">{item.title}</ToastPrimitive.Title>
-            {item.description ? (
-              <ToastPrimitive.Description className="text-sm opacity-90">{item.description}</ToastPrimitive.Description>
+            {item.description || item.reason ? (
+              <ToastPrimitive.Description className="grid gap-1 text-sm opacity-90">
+                {item.description ? <span className="block">{item.description}</span> : null}
+                {item.reason ? (
+                  <span className="block font-medium opacity-100" data-testid="toast-reason">
+                    {item.reason}
+                  </span>
+                ) : null}
+                {item.nextStep ? (
+                  <span className="block" data-testid="toast-next-step">
+                    {item.nextStep}
+                  </span>
+                ) : null}
+              </ToastPrimitive.Description>
             ) : null}
           </div>
           <ToastPrimitive.Close

@@ -108,6 +108,15 @@ describe("spooks-admin users and points", () => {
     expect(unknown).toEqual({ code: 1, stdout: "", stderr: "error: Invalid Dogecoin address\n" });
     const page = await runJson<{ entries: unknown[]; nextCursor: string }>(["points", "history", alice, "--limit", "1"], env);
     expect(page.entries).toHaveLength(1);
+    const newest = await runCli(["points", "history", alice, "--limit", "1"], env);
+    expect(newest).toMatchObject({ code: 0, stderr: "" });
+    expect(newest.stdout.split("\n")).toEqual([
+      expect.stringMatching(/^Date\s+Kind\s+Points\s+Balance\s+Details$/),
+      expect.stringMatching(/^─+/),
+      expect.stringMatching(/admin_add\s+\+2\.5\s+152\.5\s+Added by the admin \(CLI\): Manual adjustment by admin$/),
+      `✔ Older entries: --cursor ${page.nextCursor}`,
+      "",
+    ]);
     const older = await runJson<{ entries: { delta: number }[]; nextCursor: null }>(
       ["points", "history", alice, "--cursor", page.nextCursor],
       env,

@@ -116,8 +116,9 @@ async function history(address: string, options: OutputOptions & { limit?: strin
   await outputAnswer(options, historySchema, { address: input.address, ...page }, () => historyView(page));
 }
 
-function historyView({ entries, nextCursor }: HistoryPage) {
-  const table = tableView({
+/** The page's table, and where the older entries are when there are more (both views are async: await each). */
+async function historyView({ entries, nextCursor }: HistoryPage) {
+  const table = await tableView({
     rows: entries,
     empty: "No points history for this address",
     columns: [
@@ -132,7 +133,7 @@ function historyView({ entries, nextCursor }: HistoryPage) {
   return (
     <>
       {table}
-      {statusView(`Older entries: --cursor ${nextCursor}`)}
+      {await statusView(`Older entries: --cursor ${nextCursor}`)}
     </>
   );
 }

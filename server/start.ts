@@ -18,6 +18,7 @@ import { startIndexer } from "../indexer/service.server.ts";
 import { createApp } from "./app.ts";
 import { build as buildApp, isBuildFresh } from "./build.ts";
 import { startDemo, type Demo } from "./demo.server.ts";
+import { publishDemoChain } from "../indexer/draw-chain.server.ts";
 import { startOpsServer } from "./ops-server.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -67,7 +68,7 @@ async function main() {
         uploadDir: config.uploadDir,
         staticDirs: [path.join(projectRoot(import.meta.dirname), "public"), path.join(buildDir, "client")],
       });
-      cleanups.unshift(() => demo!.chain.close());
+      cleanups.unshift(() => demo!.chain.close(), publishDemoChain(config.dataDir, demo.chain.url));
       logger.info({ msg: "demo mode", chain: demo.chain.url, holder: demo.holder.address, admin: demo.admin.address });
     }
     const adminAddress = config.adminAddress ?? demo?.admin.address;

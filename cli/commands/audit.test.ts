@@ -97,7 +97,7 @@ describe("every admin action of the CLI writes one audit row (actor cli) with be
     const target = created[1].target;
     const id = target.split(":")[1];
     expect(created[1]).toMatchObject({ before: null, after: { title: "T", imageUrl: created[0].target, active: true, drawSeed: null } });
-    expect(await rowsOf(["giveaways", "end", id])).toMatchObject([
+    expect(await rowsOf(["giveaways", "end", id, "--yes"])).toMatchObject([
       { action: "giveaway.end", target, before: { active: true }, after: { active: false } },
     ]);
     expect(await rowsOf(["giveaways", "activate", id])).toMatchObject([

@@ -9,6 +9,7 @@ import { UNITS_PER_POINT } from "../../app/domain/rewards.ts";
 import { getGiveawayDraw } from "../../db/queries/draws.server.ts";
 import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
 import { runDrawPass } from "../../indexer/draws.server.ts";
+import { publishDemoChain } from "../../indexer/draw-chain.server.ts";
 import { createOrdClient } from "../../indexer/ord-client.server.ts";
 import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulated-chain.server.ts";
 import { addPoints, getBalanceUnits } from "../../db/queries/points.server.ts";
@@ -94,12 +95,17 @@ describe("spooks-admin giveaways", () => {
     const second = await runJson<Giveaway>(create("--image", "https://example.com/a.png", "--end", FUTURE), env);
     expect(second).toMatchObject({ id: 2, pointsCost: 100, active: true, imageUrl: "https://example.com/a.png", winnerAddress: null });
 
-    expect(await runJson<Giveaway>(["giveaways", "end", "2"], env)).toMatchObject({ id: 2, active: false });
+    // Ending is confirmed as the other lasting changes are: --yes without a terminal, refused otherwise.
+    const unconfirmed = await runCli(["giveaways", "end", "2"], env);
+    expect(unconfirmed).toMatchObject({ code: 1, stdout: "" });
+    expect(unconfirmed.stderr).toContain("nothing was changed (pass --yes to confirm)");
+    expect(await db.sql`select active from giveaways where id = 2`).toEqual([{ active: true }]);
+    expect(await runJson<Giveaway>(["giveaways", "end", "2", "--yes"], env)).toMatchObject({ id: 2, active: false });
     const [activated, image, notFound, badId] = await Promise.all([
       runCli(["giveaways", "activate", "2"], env),
       runJson<Giveaway>(["giveaways", "set-image", "1", "/uploads/other.webp"], env),
-      runCli(["giveaways", "end", "999"], env),
-      runCli(["giveaways", "end", "abc"], env),
+      runCli(["giveaways", "end", "999", "--yes"], env),
+      runCli(["giveaways", "end", "abc", "--yes"], env),
     ]);
     expect(activated.stdout).toMatch(/^✔ Giveaway Updated: now active: #2 Spooky raffle\n/);
     expect(image).toMatchObject({ id: 1, imageUrl: "/uploads/other.webp" });
@@ -247,6 +253,30 @@ describe("spooks-admin giveaways", () => {
       expect(await runCli(["giveaways", "verify", "99"], env)).toEqual({ code: 1, stdout: "", stderr: "error: Giveaway not found\n" });
     } finally {
       site.close();
+    }
+  });
+
+  it("draws in demo mode (no ORD_URL) on the simulated chain a running npm start publishes, and says what to start without one", async () => {
+    const demoEnv = { ...env, ORD_URL: undefined };
+    const created = await runJson<Giveaway>(create("--image", "https://example.com/a.png", "--end", FUTURE), demoEnv);
+    const holder = randomAddress();
+    await addPoints(db.sql, { address: holder, points: 500, actor: { kind: "system" } });
+    await enterGiveaway(db.sql, { giveawayId: created.id, address: holder, tickets: 1 });
+
+    const noDemoRunning = await runCli(["giveaways", "draw", String(created.id), "--yes"], demoEnv);
+    expect(noDemoRunning).toMatchObject({ code: 1, stdout: "" });
+    expect(noDemoRunning.stderr).toContain(
+      `none runs with DATA_DIR=${dataDir}; start \`npm start\` with the same DATA_DIR (or set ORD_URL)`,
+    );
+    expect(await getGiveawayDraw(db.sql, created.id)).toMatchObject({ closedAt: null });
+
+    const unpublish = publishDemoChain(dataDir, chain.url); // what a demo `npm start` on this DATA_DIR does
+    try {
+      const count = chain.blockCount();
+      const drawing = await runJson<{ status: string; blockHeight: number }>(["giveaways", "draw", String(created.id), "--yes"], demoEnv);
+      expect(drawing).toMatchObject({ version: 2, status: "drawing", blockHeight: count + 6 });
+    } finally {
+      await unpublish();
     }
   });
 });

@@ -29,7 +29,7 @@ import {
   type GiveawayEntry,
 } from "../../db/queries/giveaways.server.ts";
 import { getGiveawayDraw } from "../../db/queries/draws.server.ts";
-import { withDrawChain } from "../../indexer/draw-chain.server.ts";
+import { readDemoChainUrl, withDrawChain } from "../../indexer/draw-chain.server.ts";
 import { selectWinners, type SelectWinnersResult } from "../../indexer/draws.server.ts";
 import { OrdError } from "../../indexer/ord-client.server.ts";
 import { dateTime, points } from "../format.ts";
@@ -97,16 +97,14 @@ export function registerGiveaways(program: Command): void {
     .option("--end <iso>", "end date, ISO 8601 (e.g. 2030-01-31T18:00:00Z)")
     .option("--winners <count>", "how many winners the draw picks (default 1, at most 100)")
     .action(action(create));
-  leaf(group, "end <id>", "end a giveaway now (inactive: no more entries)").action(
-    action((id: string, o: OutputOptions) => setActive(id, false, o)),
-  );
-  leaf(group, "activate <id>", "make a giveaway active again").action(action((id: string, o: OutputOptions) => setActive(id, true, o)));
+  destructiveLeaf(group, "end <id>", "end a giveaway now (inactive: no more entries)").action(action(end));
+  leaf(group, "activate <id>", "make a giveaway active again").action(action(activate));
   leaf(group, "set-image <id> <image>", "replace a giveaway's image with a file (uploaded) or a URL").action(action(setImage));
   leaf(group, "entries <id>", "a giveaway's entries, in ticket order").action(action(entries));
   destructiveLeaf(
     group,
     "draw <id>",
-    "select the winners: close entries and draw at the next block once 6 sit on top (version 1: draw now); needs ORD_URL",
+    "select the winners: close entries and draw at the next block once 6 sit on top (version 1: draw now); in demo mode on the running `npm start`'s chain",
   ).action(action(draw));
   leaf(group, "verify <id>", "recompute a giveaway's draw from its published data (verified, or the first step that disagrees)")
     .option("--url <origin>", "read the published draw from this Spooks site (e.g. https://spooks.example) instead of the database")
@@ -149,12 +147,24 @@ async function create(options: CreateOptions) {
   await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Giveaway Created", giveaway));
 }
 
-async function setActive(idText: string, active: boolean, options: OutputOptions) {
+async function activate(idText: string, options: OutputOptions) {
   const id = parseId(idText, "Giveaway");
-  const giveaway = await withDatabase(({ sql }) => setGiveawayActive(sql, id, active, CLI_ACTOR));
-  await outputAnswer(options, giveawaySchema, giveaway, () =>
-    giveawayView(`Giveaway Updated: now ${active ? "active" : "inactive"}`, giveaway),
+  const giveaway = await withDatabase(({ sql }) => setGiveawayActive(sql, id, true, CLI_ACTOR));
+  await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Giveaway Updated: now active", giveaway));
+}
+
+/** Ending shuts holders out of a giveaway, so it is confirmed as the other lasting changes are (--yes without a terminal). */
+async function end(idText: string, options: DestructiveOptions) {
+  const id = parseId(idText, "Giveaway");
+  const giveaway = await withConfirmedChange(
+    options,
+    async ({ sql }) => {
+      const giveaway = await getGiveaway(sql, id);
+      return `End giveaway #${id} "${giveaway.title}" now? No more entries are taken.`;
+    },
+    ({ sql }) => setGiveawayActive(sql, id, false, CLI_ACTOR),
   );
+  await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Giveaway Updated: now inactive", giveaway));
 }
 
 async function setImage(idText: string, image: string, options: OutputOptions) {
@@ -214,12 +224,22 @@ async function draw(idText: string, options: DestructiveOptions) {
   await outputAnswer(options, drawnSchema, result, () => drawView(result));
 }
 
+/**
+ * Draws on ORD_URL's chain; in demo mode (no ORD_URL) on the simulated chain the running `npm start`
+ * published in DATA_DIR. Without either, a version-2 draw is refused saying what to start.
+ */
 async function selectWinnersWithChain(sql: Session["sql"], config: Session["config"], id: number): Promise<SelectWinnersResult> {
+  const ordUrl = config.ordUrl ?? (config.demo ? readDemoChainUrl(config.dataDir) : undefined);
   try {
-    return await withDrawChain(config, (chain) => selectWinners(sql, chain, id, CLI_ACTOR));
+    return await withDrawChain({ ...config, ordUrl }, (chain) => selectWinners(sql, chain, id, CLI_ACTOR));
   } catch (error) {
-    if (error instanceof OrdError) throw new CliError(`the ord server did not answer (${error.message}): entries stay open`);
-    throw error;
+    if (!(error instanceof OrdError)) throw error;
+    if (!ordUrl) {
+      throw new CliError(
+        `demo mode (no ORD_URL): a version-2 draw reads the simulated chain of a running \`npm start\`, and none runs with DATA_DIR=${config.dataDir}; start \`npm start\` with the same DATA_DIR (or set ORD_URL) and draw again: entries stay open`,
+      );
+    }
+    throw new CliError(`the ord server did not answer (${error.message}): entries stay open`);
   }
 }
 

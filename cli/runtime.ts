@@ -114,9 +114,10 @@ export async function withDatabase<T>(work: (session: Session) => Promise<T>): P
 
 // Output -----------------------------------------------------------------------------------------
 
-function outputColumns(): number {
-  // On a pipe nothing should wrap; on a terminal, its width.
-  return process.stdout.isTTY ? process.stdout.columns || 100 : 1000;
+/** The width results are drawn to: the terminal's; on a pipe COLUMNS when set, else wide enough that nothing wraps. */
+export function outputColumns(): number {
+  if (process.stdout.isTTY) return process.stdout.columns || 100;
+  return Number(process.env.COLUMNS) || 1000;
 }
 
 export function writeJson(data: unknown): void {

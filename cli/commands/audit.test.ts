@@ -162,6 +162,14 @@ describe("spooks-admin audit", () => {
         /^2020-01-01 00:00 UTC\s+system\s+stake\.transferred \(Stake ended by a transfer\)\s+DOld\s+\{"staked":true\} → \{"staked":false\}$/,
       ),
     ]);
+    // On an 80-column terminal every line fits: the widest columns are cut with "…", the time stays whole.
+    const narrow = await runCli(["audit"], { ...env, COLUMNS: "80" });
+    expect(narrow).toMatchObject({ code: 0, stderr: "" });
+    const lines = narrow.stdout.trimEnd().split("\n");
+    expect(lines.length).toBe(all.entries.length + 2);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+    expect(lines[0]).toMatch(/^When\s+Who\s+Action\s+Target\s+Before → After$/);
+    expect(lines[2]).toMatch(/^2020-01-01 00:00 UTC {2}system {2}stake\.t.*…/);
     const bad = await runCli(["audit", "--since", "last week"], env);
     expect(bad).toEqual({
       code: 1,

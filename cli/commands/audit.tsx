@@ -8,7 +8,7 @@ import { auditActionLabel } from "../../app/domain/audit.ts";
 import { now } from "../../app/domain/clock.ts";
 import { listAudit, type AuditEntry } from "../../db/queries/audit.server.ts";
 import { dateTime } from "../format.ts";
-import { action, CliError, leaf, outputAnswer, withDatabase, type OutputOptions } from "../runtime.ts";
+import { action, CliError, leaf, outputAnswer, outputColumns, withDatabase, type OutputOptions } from "../runtime.ts";
 import { tableView } from "../views.tsx";
 
 type AuditOptions = OutputOptions & { since?: string; action?: string; actor?: string; limit: string };
@@ -64,12 +64,14 @@ function who(entry: AuditEntry): string {
   return entry.actorAddress ? `${entry.actor} ${entry.actorAddress}` : entry.actor;
 }
 
+/** One line per change, cut to the terminal's width (--json has every value whole). */
 function auditView(entries: AuditEntry[]) {
   return tableView({
     rows: entries,
     empty: "No changes recorded",
+    width: outputColumns(),
     columns: [
-      { header: "When", value: (entry) => dateTime(entry.createdAt) },
+      { header: "When", value: (entry) => dateTime(entry.createdAt), minWidth: 20 },
       { header: "Who", value: who },
       { header: "Action", value: (entry) => `${entry.action} (${auditActionLabel(entry.action)})` },
       { header: "Target", value: (entry) => entry.target ?? "—" },

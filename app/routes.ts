@@ -8,6 +8,8 @@ export default [
     route("giveaways/:id/verify", "routes/verify-draw.tsx"),
     route("governance", "routes/governance.tsx"),
     route("admin", "routes/admin.tsx"),
+    // Any other page: the 404, inside the site's header and navigation so a bad link strands nobody.
+    route("*", "routes/not-found.tsx"),
   ]),
 
   ...prefix("api", [
@@ -76,6 +78,4 @@ export default [
   route("content/:inscriptionId", "routes/content.ts"),
   // Anything else under /content (no id, a deeper path) is refused by the same loader, as JSON.
   route("content/*", "routes/content.ts", { id: "content-malformed" }),
-
-  route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -67,12 +67,26 @@ describe("without a wallet", () => {
     expect(new URL(page.url()).pathname).toBe("/rewards");
   });
 
-  test("an unknown path shows the 404 page", async () => {
+  test("an unknown path shows the 404 page inside the site's header and navigation", async () => {
     const page = await open();
     const response = await page.goto("/no/such/page");
     expect(response?.status()).toBe(404);
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
     await page.getByText("Did you forget to add the page to the router?").waitFor();
+    const header = page.getByRole("banner");
+    const navigation = header.getByRole("navigation", { name: "Main" });
+    for (const [name, href] of [
+      ["Stake", "/"],
+      ["Rewards", "/rewards"],
+      ["Vote", "/governance"],
+    ]) {
+      expect(await navigation.getByRole("link", { name, exact: true }).getAttribute("href")).toBe(href);
+    }
+    await page.getByRole("contentinfo").waitFor();
+    await navigation.getByRole("link", { name: "Rewards", exact: true }).click();
+    await page.getByRole("heading", { name: "Spook Rewards" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/rewards");
+    await page.goto("/no/such/page");
     await screenshot(page, "not-found");
   });
 });

@@ -433,7 +433,7 @@ describe("axe: no serious or critical violation", () => {
     await page.getByText("You don't have permission to access this admin panel").waitFor();
     await checkPage(page, "admin-forbidden");
 
-    // The 404 page has no header (it is outside the layout): nothing there depends on the wallet.
+    // The 404 page stands inside the layout: its header shows the connected wallet too.
     await gotoPage(page, NOT_FOUND);
     await checkPage(page, "not-found-connected");
   }, 180_000);

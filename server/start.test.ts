@@ -81,6 +81,10 @@ describe("SIGTERM", () => {
     const server = startServer({ DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SPOOKS_BUILD_DIR: buildDir });
     const url = await server.listening();
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    // Demo mode publishes its simulated chain for the CLI on the same DATA_DIR (`giveaways draw`), until it stops.
+    const demoChainFile = path.join(dataDir, "demo-chain.json");
+    const published = JSON.parse(fs.readFileSync(demoChainFile, "utf8")) as { url: string; pid: number };
+    expect(published).toEqual({ url: expect.stringMatching(/^http:\/\/[\w.[\]:]+:\d+\/?$/), pid: server.child.pid });
     for (let i = 0; i < 100; i++) {
       const [row] = await db.sql<{ n: number }[]>`select count(*)::int as n from sync_runs`;
       if (row.n > 0) break;
@@ -111,6 +115,7 @@ describe("SIGTERM", () => {
     expect(run.stdout).toContain('"msg":"shutting down","signal":"SIGTERM"');
     const [items] = await db.sql<{ n: number }[]>`select count(*)::int as n from items`;
     expect(items.n).toBe(888 + 995);
+    expect(fs.existsSync(demoChainFile)).toBe(false);
   });
 });
 

@@ -15,6 +15,7 @@ import { PGlite } from "@electric-sql/pglite";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { processIsAlive } from "../app/utils/process-alive.server.ts";
 import { secureDataDir, tightenDataDir, type Warn } from "./data-dir.server.ts";
 import { connectionUrl, newPassword, serveOverSocket } from "./pglite-socket.server.ts";
 import { RUNTIME_ROLE } from "./roles.server.ts";
@@ -43,15 +44,6 @@ export const PGLITE_MEMORY_SETTINGS: Record<string, string> = {
 /** PGlite's own start parameters, then ours (a later `-c` wins). */
 export function pgliteStartParams(settings: Record<string, string> = PGLITE_MEMORY_SETTINGS): string[] {
   return [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`])];
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**
@@ -162,7 +154,7 @@ export async function openEmbedded(dataDir: string, warn: Warn = () => {}): Prom
     }
     const owner = readOwner(ownerFile);
     // An owner file naming this process but not served here is stale (a previous process with the same pid).
-    if (owner && owner.pid !== process.pid && isAlive(owner.pid)) {
+    if (owner && owner.pid !== process.pid && processIsAlive(owner.pid)) {
       if (owner.port > 0 && owner.password) {
         const probe = await probePort(owner.port);
         if (probe === "serves") return attached(root, { port: owner.port, password: owner.password }, owner.pid);

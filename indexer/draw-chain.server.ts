@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../app/utils/env.server.ts";
+import { processIsAlive } from "../app/utils/process-alive.server.ts";
 import type { DrawChain } from "./draws.server.ts";
 import { createOrdClient, OrdError } from "./ord-client.server.ts";
 
@@ -43,15 +44,6 @@ export function readDemoChainUrl(dataDir: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (typeof published.url !== "string" || typeof published.pid !== "number" || !processRuns(published.pid)) return undefined;
+  if (typeof published.url !== "string" || typeof published.pid !== "number" || !processIsAlive(published.pid)) return undefined;
   return published.url;
-}
-
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

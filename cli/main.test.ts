@@ -46,7 +46,14 @@ describe("spooks-admin command tree", () => {
         "audit",
       ].sort(),
     );
-    const destructive = ["points clear", "points reset-negative", "giveaways draw", "giveaways delete", "proposals delete"];
+    const destructive = [
+      "points clear",
+      "points reset-negative",
+      "giveaways end",
+      "giveaways draw",
+      "giveaways delete",
+      "proposals delete",
+    ];
     for (const command of commands) {
       expect(command.options, command.name).toContain("--json");
       expect(command.options.includes("--yes"), command.name).toBe(destructive.includes(command.name));

@@ -224,6 +224,9 @@ type FuzzRequest = {
   ownServerErrors: number[];
 };
 
+/** A generated field as a number, as the message texts need it (a generated object, even one without a prototype, is NaN). */
+const numberOf = (value: unknown): number => (typeof value === "number" || typeof value === "string" ? Number(value) : Number.NaN);
+
 /** A signed body, as a wallet would send it for exactly these fields (or for a stale time). */
 function signedFor(route: RouteContract, body: Record<string, unknown>, params: Record<string, string>, at: Date): Record<string, unknown> {
   const item = owned.find((candidate) => candidate.inscriptionId === body.inscriptionId) ?? owned[0];
@@ -235,8 +238,8 @@ function signedFor(route: RouteContract, body: Record<string, unknown>, params: 
     unstakeItem: () => stakeMessage("unstake", item.number, at),
     stakeItems: () => bulkStakeMessage("stake", names, at),
     unstakeItems: () => bulkStakeMessage("unstake", names, at),
-    enterGiveaway: () => entryMessage(Number(body.giveawayId), Number(body.tickets), at),
-    castVote: () => voteMessage(Number(params.id), proposal?.title ?? "?", Number(body.optionId), at),
+    enterGiveaway: () => entryMessage(numberOf(body.giveawayId), numberOf(body.tickets), at),
+    castVote: () => voteMessage(numberOf(params.id), proposal?.title ?? "?", numberOf(body.optionId), at),
   };
   const message = messages[route.operationId]?.() ?? (typeof body.message === "string" ? body.message : "hello");
   return { ...body, address: holder.address, message, signature: holder.sign(message) };

@@ -1,0 +1,50 @@
+/**
+ * What the notification worker (indexer/notifications/worker.server.ts) asks of a delivery channel: the
+ * targets an event goes to, and one delivery attempt. The worker owns the outbox (migration 0018): it claims
+ * due deliveries, calls `deliver`, and records the result; the channel owns its own endpoints and
+ * subscriptions, and decides its retry schedule and when a target is disabled.
+ */
+import type { NotificationEventName } from "../../app/domain/notifications.ts";
+import type { Queryable } from "../../db/client.server.ts";
+
+/** One row of notification_events, as the channels see it. */
+export interface OutboxEvent {
+  id: number;
+  event: NotificationEventName;
+  subject: string;
+  /** The address of a personal event; null when it goes to everyone. */
+  recipient: string | null;
+  occurredAt: Date;
+  title: string;
+  body: string;
+  /** A path of the site (`/rewards`); channels leaving the site make it absolute with PUBLIC_URL. */
+  link: string;
+  data: Record<string, unknown>;
+}
+
+/** One row of notification_deliveries, as the channel sees it on an attempt. */
+export interface DeliveryAttempt {
+  id: number;
+  target: string;
+  /** Attempts made before this one (0 on the first). */
+  attempts: number;
+  createdAt: Date;
+}
+
+export type DeliveryResult =
+  | { outcome: "delivered"; statusCode?: number }
+  /** Try again at `retryAt` (the channel's schedule, or the receiver's Retry-After). */
+  | { outcome: "retry"; retryAt: Date; statusCode?: number; error: string }
+  /** Give up on this delivery for good (the channel has disabled its target, or its attempts are spent). */
+  | { outcome: "failed"; statusCode?: number; error: string };
+
+export interface NotificationChannel {
+  name: "discord" | "webhook" | "email";
+  /**
+   * The targets this event goes to now ('' for a channel with one target), called once per event inside the
+   * worker's transaction that makes its deliveries. An empty list: the event does not go out on this channel.
+   */
+  targets(sql: Queryable, event: OutboxEvent): Promise<string[]>;
+  /** One attempt. Never throws for what the receiver answered: that is a result. */
+  deliver(sql: Queryable, event: OutboxEvent, delivery: DeliveryAttempt): Promise<DeliveryResult>;
+}

@@ -16,6 +16,7 @@
  */
 import type { PGlite } from "@electric-sql/pglite";
 import { RUNTIME_ROLE } from "./roles.server.ts";
+import { cString, wireMessage } from "./wire.server.ts";
 
 const ALLOWED = new Set([
   "select",
@@ -158,15 +159,6 @@ const PARSE = 0x50; // 'P'
 const SIMPLE_QUERY = 0x51; // 'Q'
 const FUNCTION_CALL = 0x46; // 'F'
 
-function frame(type: string, body: Buffer): Uint8Array {
-  const head = Buffer.alloc(5);
-  head.write(type, 0, "latin1");
-  head.writeInt32BE(body.length + 4, 1);
-  return new Uint8Array(Buffer.concat([head, body]));
-}
-
-const cString = (text: string) => Buffer.from(`${text}\0`, "utf8");
-
 /** The statement that makes the backend answer the refusal as an error of its own (42501). */
 function refusalStatement(what: string): string {
   const text = `the embedded database refuses ${what.replace(/[^\w ()…'-]/g, "").slice(0, 60)} to the app's role (${RUNTIME_ROLE})`;
@@ -180,19 +172,19 @@ function refusalStatement(what: string): string {
  */
 export function guardRuntimeMessage(message: Uint8Array): Uint8Array {
   const type = message[0];
-  if (type === FUNCTION_CALL) return frame("Q", cString(refusalStatement("function calls")));
+  if (type === FUNCTION_CALL) return wireMessage("Q", cString(refusalStatement("function calls")));
   if (type !== PARSE && type !== SIMPLE_QUERY) return message;
   const body = Buffer.from(message.buffer, message.byteOffset + 5, message.length - 5);
   if (type === SIMPLE_QUERY) {
     const refused = runtimeRefusal(body.toString("utf8", 0, Math.max(0, body.indexOf(0))));
-    return refused === null ? message : frame("Q", cString(refusalStatement(refused)));
+    return refused === null ? message : wireMessage("Q", cString(refusalStatement(refused)));
   }
   const nameEnd = body.indexOf(0);
   const queryEnd = body.indexOf(0, nameEnd + 1);
   const refused = nameEnd < 0 || queryEnd < 0 ? "a malformed Parse" : runtimeRefusal(body.toString("utf8", nameEnd + 1, queryEnd));
   if (refused === null) return message;
   const name = nameEnd < 0 ? "" : body.toString("utf8", 0, nameEnd);
-  return frame("P", Buffer.concat([cString(name), cString(refusalStatement(refused)), Buffer.from([0, 0])]));
+  return wireMessage("P", Buffer.concat([cString(name), cString(refusalStatement(refused)), Buffer.from([0, 0])]));
 }
 
 /** Run before a runtime login's turn on the shared backend (after another login's): its settings, its role. */

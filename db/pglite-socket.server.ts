@@ -41,6 +41,7 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from
 import net from "node:net";
 import { ACT_AS_OWNER, ACT_AS_RUNTIME, guardRuntimeMessage, prepareRuntimeRole } from "./embedded-runtime.server.ts";
 import { RUNTIME_ROLE } from "./roles.server.ts";
+import { cString, wireMessage } from "./wire.server.ts";
 
 const PROTOCOL_3 = 196608;
 const SSL_REQUEST = 80877103;
@@ -71,13 +72,6 @@ const PASSWORD = 0x70; // 'p'
 
 // Wire messages --------------------------------------------------------------------------------------
 
-function message(type: string, body: Buffer): Buffer {
-  const head = Buffer.alloc(5);
-  head.write(type, 0, "latin1");
-  head.writeInt32BE(body.length + 4, 1);
-  return Buffer.concat([head, body]);
-}
-
 function int32(value: number): Buffer {
   const buffer = Buffer.alloc(4);
   buffer.writeInt32BE(value);
@@ -85,19 +79,22 @@ function int32(value: number): Buffer {
 }
 
 function authentication(code: number, data: Buffer = Buffer.alloc(0)): Buffer {
-  return message("R", Buffer.concat([int32(code), data]));
+  return wireMessage("R", Buffer.concat([int32(code), data]));
 }
 
 function errorResponse(code: string, text: string, severity: "FATAL" | "ERROR" = "FATAL"): Buffer {
   const field = (name: string, value: string) => Buffer.concat([Buffer.from(name, "latin1"), Buffer.from(`${value}\0`, "utf8")]);
-  return message("E", Buffer.concat([field("S", severity), field("V", severity), field("C", code), field("M", text), Buffer.from([0])]));
+  return wireMessage(
+    "E",
+    Buffer.concat([field("S", severity), field("V", severity), field("C", code), field("M", text), Buffer.from([0])]),
+  );
 }
 
 /** ReadyForQuery, idle (after a failed message the backend is always rolled back to idle). */
-const READY_IDLE = message("Z", Buffer.from("I", "latin1"));
+const READY_IDLE = wireMessage("Z", Buffer.from("I", "latin1"));
 
-const simpleQuery = (text: string) => message("Q", Buffer.from(`${text}\0`, "utf8"));
-const SYNC_MESSAGE = message("S", Buffer.alloc(0));
+const simpleQuery = (text: string) => wireMessage("Q", cString(text));
+const SYNC_MESSAGE = wireMessage("S", Buffer.alloc(0));
 
 // SCRAM-SHA-256 (RFC 5802 / 7677), server side -------------------------------------------------------
 

@@ -94,8 +94,8 @@ describe("Rewards left open", () => {
     // Cards show the number of winners; "Verify this draw" is a visible, underlined link (item 14).
     await card(page, costly.id).getByTestId("winners-count").getByText("3 winners").waitFor();
     await lantern.getByTestId("winners-count").getByText("1 winner").waitFor();
-    const verify = lantern.getByRole("link", { name: "Verify this draw: Closing Lantern" });
-    expect(await verify.isVisible()).toBe(true);
+    const verify = lantern.getByRole("link", { name: /^Verify this draw\s?: Closing Lantern$/ });
+    await verify.waitFor(); // visible without opening "Provably fair draw"
     expect(await verify.evaluate((link) => getComputedStyle(link).textDecorationLine)).toBe("underline");
     expect(await verify.getAttribute("href")).toBe(`/giveaways/${closing.id}/verify`);
 
@@ -124,7 +124,7 @@ describe("Rewards left open", () => {
     const activeTab = page.getByRole("tabpanel", { name: "Active Giveaways" });
     expect(await activeTab.locator(`[data-giveaway-id="${closing.id}"]`).count()).toBe(1); // in Recent winners only
     expect(await page.getByRole("tabpanel").locator(`[data-testid="recent-winners"] [data-giveaway-id="${moonlit.id}"]`).count()).toBe(0);
-  });
+  }, 180_000);
 
   test("'Enter Giveaway' is disabled while 'Not Enough Points' shows", async () => {
     await card(page, costly.id).getByRole("button", { name: "Enter Giveaway" }).click();
@@ -133,7 +133,7 @@ describe("Rewards left open", () => {
     expect(await dialog.getByRole("button", { name: "Enter Giveaway" }).isDisabled()).toBe(true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "detached" });
-  });
+  }, 180_000);
 
   test("a giveaway created meanwhile appears when the window regains focus", async () => {
     const surprise = await world.createGiveaway({
@@ -145,7 +145,7 @@ describe("Rewards left open", () => {
     await jump(page, 11_000); // older than the 10 s the list counts as fresh, before the next 30 s poll
     await page.evaluate(() => window.dispatchEvent(new Event("focus")));
     await card(page, surprise.id).getByRole("heading", { name: "Surprise Pumpkin" }).waitFor();
-  });
+  }, 180_000);
 
   test("closed for its draw: 'Drawing at block {H}' with its progress, then the winners, the holder's win and the claim", async () => {
     const verifyPage = await open();
@@ -203,7 +203,7 @@ describe("Rewards left open", () => {
       select address, contact from giveaway_claims where giveaway_id = ${moonlit.id}`;
     expect(rows).toEqual([{ address: world.holder.address, contact: CONTACT }]);
     expect(await page.content()).not.toContain(CONTACT);
-  });
+  }, 180_000);
 });
 
 describe("Governance left open", () => {
@@ -261,7 +261,7 @@ describe("Governance left open", () => {
     );
     await jump(page, 31_000);
     await page.getByRole("tab", { name: "Upcoming (1)" }).waitFor();
-  });
+  }, 180_000);
 });
 
 describe("Admin: drawn giveaways and their claims", () => {
@@ -287,5 +287,5 @@ describe("Admin: drawn giveaways and their claims", () => {
     await claimed.getByText(CONTACT).waitFor();
     await claimed.getByText(world.holder.address).waitFor();
     await row("Costly Crown").getByTestId("giveaway-status").getByText("Active", { exact: true }).waitFor();
-  });
+  }, 180_000);
 });

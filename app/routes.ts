@@ -41,6 +41,8 @@ export default [
     route("giveaways/:id/image", "routes/api/giveaway-image.ts"),
     route("giveaways/:id/select-winner", "routes/api/giveaway-select-winner.ts"),
     route("giveaways/:id/draw", "routes/api/giveaway-draw.ts"),
+    route("giveaways/:id/claim", "routes/api/giveaway-claim.ts"),
+    route("giveaways/:id/claims", "routes/api/giveaway-claims.ts"),
     route("upload-image", "routes/api/upload-image.ts"),
 
     // Admin points

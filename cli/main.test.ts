@@ -31,6 +31,7 @@ describe("spooks-admin command tree", () => {
         "giveaways activate",
         "giveaways set-image",
         "giveaways entries",
+        "giveaways claims",
         "giveaways draw",
         "giveaways verify",
         "giveaways delete",

@@ -28,3 +28,15 @@ export async function tableView<Row>(table: TableProps<Row>) {
   const { Table } = await import("./components/index.ts");
   return <Table {...table} />;
 }
+
+/** A status line over a table (or its `empty` text). */
+export async function titledTableView<Row>(headline: ReactNode, table: TableProps<Row>, status: Status = "info") {
+  const { Box } = await import("ink");
+  const { StatusLine, Table } = await import("./components/index.ts");
+  return (
+    <Box flexDirection="column">
+      <StatusLine status={status}>{headline}</StatusLine>
+      <Table {...table} />
+    </Box>
+  );
+}

@@ -2,6 +2,7 @@
  * Demo mode (no ORD_URL): two local wallets (a holder and the admin) kept in DATA_DIR, the synthetic
  * catalogue, and a simulated chain in which the demo holder owns a dozen items of each collection.
  */
+import { DEMO_BLOCK_MS } from "../app/domain/giveaways.ts";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,7 +20,7 @@ import { demoOwners, startSimulatedChain, type SimulatedChain } from "../indexer
 
 export const DEMO_ITEMS_PER_COLLECTION = 12;
 /** The demo chain mines a block this often, so a demo giveaway's draw block gets its 6 confirmations in about a minute. */
-export const DEMO_BLOCK_INTERVAL_MS = 10_000;
+export const DEMO_BLOCK_INTERVAL_MS = DEMO_BLOCK_MS;
 
 type StoredKeys = { holder: string; admin: string };
 

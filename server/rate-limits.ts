@@ -35,6 +35,7 @@ const ROUTES: { kind: LimitKind | null; methods: string[] | null; path: RegExp }
   { kind: "signIn", methods: ["POST", "DELETE", "PUT", "PATCH"], path: /^\/api\/auth\/session$/ },
   { kind: "signed", methods: null, path: /^\/api\/(?:stake|unstake)(?:\/bulk)?$/ },
   { kind: "signed", methods: null, path: /^\/api\/giveaways\/enter$/ },
+  { kind: "signed", methods: null, path: /^\/api\/giveaways\/[^/]+\/claim$/ },
   { kind: "signed", methods: null, path: /^\/api\/proposals\/[^/]+\/vote$/ },
   { kind: "content", methods: null, path: /^\/content\/[^/]+$/ },
   { kind: null, methods: null, path: PROBE_PATH },

@@ -10,7 +10,14 @@ import pino from "pino";
 import type { AppLoadContext } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { parseBulkStakeMessage, parseEntryMessage, parseSignInMessage, parseStakeMessage, parseVoteMessage } from "../domain/messages.ts";
+import {
+  parseBulkStakeMessage,
+  parseClaimMessage,
+  parseEntryMessage,
+  parseSignInMessage,
+  parseStakeMessage,
+  parseVoteMessage,
+} from "../domain/messages.ts";
 import { loadConfig } from "../utils/env.server.ts";
 import { withRequestLogger } from "../utils/logger.server.ts";
 import { limitOf } from "../../server/rate-limits.ts";
@@ -138,6 +145,7 @@ const SERVER_PARSERS: Record<SignedMessageName, (message: string) => unknown> = 
   "bulk-stake": (message) => parseBulkStakeMessage("stake", message),
   "bulk-unstake": (message) => parseBulkStakeMessage("unstake", message),
   "giveaway-entry": parseEntryMessage,
+  "giveaway-claim": parseClaimMessage,
   vote: parseVoteMessage,
   "sign-in": parseSignInMessage,
 };

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "../domain/giveaways.ts";
 import { IMAGE_URL_RULE, isGiveawayImageUrl } from "../domain/image-url.ts";
+import { MAX_CLAIM_CONTACT } from "../domain/messages.ts";
 import { createGiveawaySchema, MAX_TICKETS, MESSAGES } from "../domain/validation.ts";
 import { EXAMPLE_REWARDS, rewardsSchema } from "./holdings.ts";
 import { dateInput, formBody } from "./forms.ts";
@@ -63,6 +64,18 @@ export const giveawaySchema = z
     }),
     drawBlockHash: z.string().nullable().meta({ description: "Version 2: that block's hash, read once 6 blocks sit on top of it." }),
     winnerAddresses: z.array(z.string()).meta({ description: "The winners in draw order; empty until drawn." }),
+    drawProgress: z
+      .object({
+        blockCount: z.number().int().min(0).meta({ description: "The chain's block count as the indexer last read it." }),
+        blocksToGo: z.number().int().min(0).meta({
+          description: "Blocks still to be mined before the draw block has six on top (0: the indexer's next pass draws).",
+        }),
+        minutesToGo: z.number().int().min(0).meta({ description: "About how long that takes at the chain's block interval." }),
+      })
+      .nullable()
+      .meta({
+        description: "Version 2, entries closed and not drawn yet: how far the draw is ('{n} blocks to go, about {m} min'); else null.",
+      }),
   })
   .meta({ id: "Giveaway" });
 
@@ -84,6 +97,7 @@ const giveawayExample = {
   drawBlockHeight: null,
   drawBlockHash: null,
   winnerAddresses: [],
+  drawProgress: null,
 };
 
 export const giveawayEntrySchema = z
@@ -119,6 +133,9 @@ export const userGiveawayEntrySchema = giveawayEntrySchema
       .min(0)
       .nullable()
       .meta({ description: "Set once a version-2 giveaway's entries closed for its draw." }),
+    claimedAt: timestamp
+      .nullable()
+      .meta({ description: "When this wallet claimed its prize (a winner's entries); null before, and for others." }),
   })
   .meta({ id: "UserGiveawayEntry" });
 
@@ -235,6 +252,22 @@ export const enterGiveawayBody = z.object({
     .int("tickets must be a whole number")
     .min(1, "Tickets must be at least 1")
     .max(MAX_TICKETS, `Tickets must be at most ${MAX_TICKETS}`),
+});
+
+export const claimPrizeBody = z.object({
+  ...signedFields,
+  contact: z
+    .string({ error: "contact is required" })
+    .trim()
+    .min(1, "Say how the admin can reach you (contact)")
+    .max(MAX_CLAIM_CONTACT, `The contact must be at most ${MAX_CLAIM_CONTACT} characters`)
+    .refine(
+      (text) => ![...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f),
+      "The contact must be one line of text",
+    )
+    .meta({
+      description: "How the admin reaches the winner (an e-mail, a Discord or Telegram name…): seen by the admin only, never public.",
+    }),
 });
 
 export const setGiveawayActiveBody = z.object({ active: z.boolean({ error: "active must be true or false" }) });
@@ -372,6 +405,7 @@ export const listEntriesOfAddress = defineRoute({
           active: true,
           winnerAddress: null,
           drawBlockHeight: null,
+          claimedAt: null,
         },
       ],
     },
@@ -562,6 +596,115 @@ export const getGiveawayDraw = defineRoute({
   },
 });
 
+export const claimPrize = defineRoute({
+  operationId: "claimGiveawayPrize",
+  method: "POST",
+  path: "/api/giveaways/{id}/claim",
+  tag: TAG,
+  summary: "A winner claims the prize",
+  description:
+    "A winner of a drawn giveaway says how the admin can reach them, signed with the wallet: the message names the giveaway's " +
+    "exact title and id, the winner's address and the contact, as the body gives them. Once per winner and giveaway; each " +
+    "signature is accepted once, within 10 minutes of server time. The contact is stored for the admin only (GET " +
+    "/api/giveaways/{id}/claims); no public answer carries it. Audited (`giveaway.claim`, without the contact).",
+  auth: "signature",
+  rateLimit: "signed",
+  signedMessage: "giveaway-claim",
+  params: giveawayParams,
+  body: {
+    kind: "json",
+    schema: claimPrizeBody,
+    example: {
+      address: EXAMPLE_ADDRESS,
+      contact: "spooky@example.com",
+      message: `Claim Golden Spook (#7) for ${EXAMPLE_ADDRESS}. Contact: spooky@example.com. Timestamp: 2026-11-01T09:00:00.000Z`,
+      signature: "H/2XG8bVWVYQ7077qlkx7Kwv2XzvN39P0jcGW9MzkfGdK4pK++OgVCWHqWmrlZdfFjugcFy0JJJrDv/tsP5hL+o=",
+    },
+  },
+  responses: {
+    200: {
+      description: "Claimed.",
+      schema: z.object({
+        success: successTrue,
+        claim: z.object({ giveawayId: z.number().int().min(1), address: z.string(), claimedAt: timestamp }),
+      }),
+      example: { success: true, claim: { giveawayId: 7, address: EXAMPLE_ADDRESS, claimedAt: "2026-11-01T09:00:01.000Z" } },
+    },
+    400: {
+      description: "A field breaks its rule (the contact: one line, 1-200 characters), or the body is not JSON.",
+      schema: errorBody,
+      example: { message: "Say how the admin can reach you (contact)" },
+    },
+    403: {
+      description: "The address is not a winner of this giveaway.",
+      schema: errorBody,
+      example: { message: "Only a winner of this giveaway can claim its prize" },
+    },
+    404: notFound,
+    409: {
+      description: "The giveaway is not drawn yet, or this winner already claimed.",
+      schema: errorBody,
+      example: { message: "This prize was already claimed on 2026-11-01T09:00:01.000Z" },
+    },
+  },
+});
+
+export const winnerClaimSchema = z.object({
+  address: z.string(),
+  place: z.number().int().min(1).meta({ description: "Draw order: 1 is the first winner." }),
+  claimedAt: timestamp.nullable().meta({ description: "Null: this winner has not claimed." }),
+  contact: z.string().nullable(),
+  message: z.string().nullable().meta({ description: "The signed claim, as the wallet signed it." }),
+  signature: z.string().nullable(),
+});
+
+export const giveawayClaimsSchema = z
+  .object({
+    giveawayId: z.number().int().min(1),
+    title: z.string(),
+    drawn: z.boolean(),
+    claimed: z.number().int().min(0),
+    unclaimed: z.number().int().min(0),
+    winners: z.array(winnerClaimSchema).meta({ description: "Every winner in draw order, with their claim or none." }),
+  })
+  .meta({ id: "GiveawayClaims" });
+
+export const listClaims = defineRoute({
+  operationId: "listGiveawayClaims",
+  method: "GET",
+  path: "/api/giveaways/{id}/claims",
+  tag: TAG,
+  summary: "Who claimed a giveaway's prize, and how to reach them (admin)",
+  description: "Every winner in draw order with their claim (contact, signed message, signature, time) or none yet.",
+  auth: "admin-session",
+  params: giveawayParams,
+  responses: {
+    200: {
+      description: "The winners and their claims.",
+      schema: giveawayClaimsSchema,
+      example: {
+        giveawayId: 7,
+        title: "Golden Spook",
+        drawn: true,
+        claimed: 1,
+        unclaimed: 1,
+        winners: [
+          {
+            address: EXAMPLE_ADDRESS,
+            place: 1,
+            claimedAt: "2026-11-01T09:00:01.000Z",
+            contact: "spooky@example.com",
+            message: `Claim Golden Spook (#7) for ${EXAMPLE_ADDRESS}. Contact: spooky@example.com. Timestamp: 2026-11-01T09:00:00.000Z`,
+            signature: "H/2XG8bVWVYQ7077qlkx7Kwv2XzvN39P0jcGW9MzkfGdK4pK++OgVCWHqWmrlZdfFjugcFy0JJJrDv/tsP5hL+o=",
+          },
+          { address: OTHER_ADDRESS, place: 2, claimedAt: null, contact: null, message: null, signature: null },
+        ],
+      },
+    },
+    404: notFound,
+  },
+});
+
 export const uploadImage = defineRoute({
   operationId: "uploadImage",
   method: "POST",
@@ -603,3 +746,5 @@ export type EnterGiveawayRequest = RequestBody<typeof enterGiveaway>;
 export type DrawResult = ClientAnswer<typeof drawGiveawayWinner>;
 export type PublishedDrawAnswer = ClientAnswer<typeof getGiveawayDraw>;
 export type UploadImageResponse = ClientAnswer<typeof uploadImage>;
+export type ClaimPrizeResponse = ClientAnswer<typeof claimPrize>;
+export type GiveawayClaims = ClientAnswer<typeof listClaims>;

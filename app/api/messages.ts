@@ -5,9 +5,26 @@
  * so the docs cannot drift from what the client sends and the server accepts. Routes name theirs in
  * `signedMessage`. Browser-safe.
  */
-import { bulkStakeMessage, entryMessage, SIGN_IN_STATEMENT, signInMessage, stakeMessage, voteMessage } from "../domain/messages.ts";
+import {
+  bulkStakeMessage,
+  claimMessage,
+  entryMessage,
+  SIGN_IN_STATEMENT,
+  signInMessage,
+  stakeMessage,
+  voteMessage,
+} from "../domain/messages.ts";
 
-export const SIGNED_MESSAGE_NAMES = ["stake", "unstake", "bulk-stake", "bulk-unstake", "giveaway-entry", "vote", "sign-in"] as const;
+export const SIGNED_MESSAGE_NAMES = [
+  "stake",
+  "unstake",
+  "bulk-stake",
+  "bulk-unstake",
+  "giveaway-entry",
+  "giveaway-claim",
+  "vote",
+  "sign-in",
+] as const;
 
 export type SignedMessageName = (typeof SIGNED_MESSAGE_NAMES)[number];
 
@@ -69,6 +86,18 @@ export const SIGNED_MESSAGES: Record<SignedMessageName, SignedMessageFormat> = {
       timestamp: TIMESTAMP,
     },
     example: entryMessage(7, 3, EXAMPLE_TIME),
+  },
+  "giveaway-claim": {
+    purpose: "A winner claims the prize and says how the admin can reach them (seen by the admin only).",
+    template: "Claim {title} (#{giveawayId}) for {address}. Contact: {contact}. Timestamp: {timestamp}",
+    placeholders: {
+      title: "The giveaway's title, exactly as stored.",
+      giveawayId: "The giveaway's id (the path's `{id}`).",
+      address: "The winner's address, as in the body's `address`.",
+      contact: "The contact, as in the body's `contact` (trimmed, one line).",
+      timestamp: TIMESTAMP,
+    },
+    example: claimMessage("Golden Spook", 7, "DQgYiZSiku7PNs3VhdMwJCTFfU9rcLKTzM", "spooky@example.com", EXAMPLE_TIME),
   },
   vote: {
     purpose: "Cast a vote on a proposal.",

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = {
   "giveaway.image": "Giveaway image changed",
   "giveaway.draw": "Winner drawn",
   "giveaway.delete": "Giveaway deleted",
+  "giveaway.claim": "Prize claimed",
   "proposal.create": "Proposal created",
   "proposal.delete": "Proposal deleted",
   "upload.image": "Image uploaded",

@@ -75,3 +75,72 @@ export function entryStatus(entry: { isWinner: boolean }, giveaway: GiveawayStat
   if (isGiveawayEnded(giveaway, at)) return "Ended";
   return "Pending";
 }
+
+/** A giveaway's state in one word, as the admin list and `spooks-admin giveaways list` say it. */
+export type GiveawayStatusLabel = "Drawn" | "Drawing" | "Inactive" | "Ended" | "Active";
+
+/**
+ * Drawn (its winners are known: nothing more happens), Drawing (entries closed at a block, waiting for it),
+ * Inactive (ended by the admin), Ended (past its end date, not yet closed by the indexer), else Active.
+ */
+export function giveawayStatusLabel(
+  giveaway: { active: boolean; endDate: Date; drawn: boolean; drawBlockHeight: number | null },
+  at: Date,
+): GiveawayStatusLabel {
+  if (giveaway.drawn) return "Drawn";
+  if (giveaway.drawBlockHeight !== null) return "Drawing";
+  if (!giveaway.active) return "Inactive";
+  return giveaway.endDate.getTime() > at.getTime() ? "Active" : "Ended";
+}
+
+/** How a closed version-2 giveaway's draw stands: blocks still to be mined before the indexer can draw it. */
+export type DrawProgress = {
+  /** The chain's block count as the indexer last read it. */
+  blockCount: number;
+  /** Blocks still to come before the draw block has its six on top (0: the next draw pass draws it). */
+  blocksToGo: number;
+  /** About how long that takes at the chain's block interval, in whole minutes (at least 1 while blocks remain). */
+  minutesToGo: number;
+};
+
+/** Dogecoin's target block interval. */
+export const DOGECOIN_BLOCK_MS = 60_000;
+/** The demo's simulated chain mines a block this often (server/demo.server.ts). */
+export const DEMO_BLOCK_MS = 10_000;
+
+/** The block interval the draw's "about {m} min" counts with: the demo chain's in demo mode, else Dogecoin's. */
+export function blockIntervalMs(config: { demo: boolean }): number {
+  return config.demo ? DEMO_BLOCK_MS : DOGECOIN_BLOCK_MS;
+}
+
+/** The indexer draws once /block-count ≥ blockHeight + 7 (app/domain/draw.ts, isDrawable). */
+export function drawProgressOf(blockHeight: number, blockCount: number, blockMs: number = DOGECOIN_BLOCK_MS): DrawProgress {
+  const blocksToGo = Math.max(0, blockHeight + 7 - blockCount);
+  return { blockCount, blocksToGo, minutesToGo: blocksToGo === 0 ? 0 : Math.max(1, Math.ceil((blocksToGo * blockMs) / 60_000)) };
+}
+
+/** "{n} blocks to go, about {m} min" (issue 27, item 8); at 0 blocks the draw is at the indexer's next pass. */
+export function drawProgressText(progress: DrawProgress): string {
+  if (progress.blocksToGo === 0) return "Drawing now";
+  const blocks = progress.blocksToGo === 1 ? "1 block" : `${progress.blocksToGo} blocks`;
+  return `${blocks} to go, about ${progress.minutesToGo} min`;
+}
+
+/** The first of `times` (ms) after `at`, or null: when a status that depends on the clock changes next. */
+export function nextBoundary(times: readonly number[], at: number): number | null {
+  let next: number | null = null;
+  for (const time of times) if (time > at && (next === null || time < next)) next = time;
+  return next;
+}
+
+/**
+ * Why the server would refuse an entry now, in the holder's words (issue 27, rule 3: an action the server
+ * would refuse is disabled with its reason); null while the giveaway is open.
+ */
+export function entryClosedReason(giveaway: GiveawayState & { drawn: boolean }, at: Date): string | null {
+  if (isGiveawayOpen(giveaway, at) && !giveaway.drawn) return null;
+  if (giveaway.drawn || giveaway.winnerAddress) return "Entries are closed: the winners are drawn.";
+  if ((giveaway.drawBlockHeight ?? null) !== null) return `Entries are closed: drawing at block ${giveaway.drawBlockHeight}.`;
+  if (giveaway.endDate.getTime() <= at.getTime()) return "Entries are closed: this giveaway has ended.";
+  return "Entries are closed: the admin ended this giveaway.";
+}

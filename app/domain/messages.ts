@@ -91,6 +91,30 @@ export function parseVoteMessage(message: string): { proposalId: number; title: 
   return proposalId && optionId && timestamp ? { proposalId, title: match[2], optionId, timestamp } : null;
 }
 
+/** Longest contact text a winner may give with a claim (an e-mail, a Discord or Telegram handle…). */
+export const MAX_CLAIM_CONTACT = 200;
+
+/** What a winner signs to claim a prize (issue 27, item 9): the giveaway's title and id, the winner, how to reach them. */
+export function claimMessage(title: string, giveawayId: number, address: string, contact: string, at: Date): string {
+  return `Claim ${title} (#${giveawayId}) for ${address}. Contact: ${contact}. Timestamp: ${at.toISOString()}`;
+}
+
+const CLAIM_PATTERN = new RegExp(String.raw`^Claim ([\s\S]+) \(#(\d+)\) for (\S+)\. Contact: ([\s\S]+)\. Timestamp: ${ISO}$`);
+
+/**
+ * A claim message's parts. The title and the contact are free text, so the server does not trust this split:
+ * it rebuilds the message from the giveaway's title and the body's fields with this timestamp and compares.
+ */
+export function parseClaimMessage(
+  message: string,
+): { title: string; giveawayId: number; address: string; contact: string; timestamp: Date } | null {
+  const match = CLAIM_PATTERN.exec(message);
+  if (!match) return null;
+  const giveawayId = positiveInt(match[2]);
+  const timestamp = parseIso(match[5]);
+  return giveawayId && timestamp ? { title: match[1], giveawayId, address: match[3], contact: match[4], timestamp } : null;
+}
+
 /** Sign-in challenge, laid out as Sign-In With Ethereum (EIP-4361) with "Dogecoin" for "Ethereum". */
 export type SignInChallenge = {
   domain: string;

@@ -6,7 +6,14 @@ import type { Rewards } from "../api/holdings.ts";
 
 export type { Rewards, WalletItem, WalletStats, LeaderboardEntry } from "../api/holdings.ts";
 export type { StakeResponse, BulkStakeResponse } from "../api/staking.ts";
-export type { Giveaway, GiveawayEntry, UserGiveawayEntry, EnterGiveawayResponse } from "../api/giveaways.ts";
+export type {
+  Giveaway,
+  GiveawayEntry,
+  UserGiveawayEntry,
+  EnterGiveawayResponse,
+  ClaimPrizeResponse,
+  GiveawayClaims,
+} from "../api/giveaways.ts";
 
 export class ApiError extends Error {
   constructor(

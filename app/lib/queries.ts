@@ -65,6 +65,20 @@ export const REWARDS_REFRESH = {
 } as const satisfies ApiQuerySettings;
 
 /**
+ * Views whose truth changes on the server while a page stays open (issue 27, rule 3): giveaways, entries and
+ * their draws, proposals and their votes. Refetched every 30 s while the page is shown (never in a hidden
+ * tab) and when the window regains focus; a status that depends on the clock flips at its time by
+ * `useNow`'s boundaries, not by these refetches.
+ */
+export const LIVE_POLL_MS = 30_000;
+export const LIVE_REFRESH = {
+  refetchInterval: LIVE_POLL_MS,
+  refetchIntervalInBackground: false,
+  staleTime: 10_000,
+  refetchOnWindowFocus: true,
+} as const satisfies ApiQuerySettings;
+
+/**
  * A GET path's query key: its segments, then its query parameters if any
  * ("/api/leaderboard?limit=3" -> ["api", "leaderboard", { limit: "3" }]).
  */

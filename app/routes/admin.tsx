@@ -7,6 +7,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import { useCallback, useEffect, useState } from "react";
 import { listGiveaways } from "../../db/queries/giveaways.server.ts";
+import { blockIntervalMs } from "../domain/giveaways.ts";
 import { listUsers } from "../../db/queries/points.server.ts";
 import { listProposals } from "../../db/queries/proposals.server.ts";
 import { errorToast, runAdminIntent } from "../components/admin/admin-actions.server.ts";
@@ -46,7 +47,7 @@ async function load({ request, context }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams.get("q")?.trim() ?? "";
   const [users, giveaways, proposals] = await Promise.all([
     listUsers(context.sql, { search }),
-    listGiveaways(context.sql),
+    listGiveaways(context.sql, blockIntervalMs(context.config)),
     listProposals(context.sql),
   ]);
   return { adminAddress, signedIn, panel: { search, users, giveaways, proposals } };

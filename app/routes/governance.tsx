@@ -1,13 +1,15 @@
 /** /governance: proposals by status, their details and results, and signed voting (spec section 2). */
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { listProposals } from "../../db/queries/proposals.server.ts";
 import { ProposalDialog } from "../components/governance/proposal-dialog.tsx";
 import { ProposalList } from "../components/governance/proposal-list.tsx";
 import type { ProposalView } from "../components/governance/types.ts";
 import { useVotingPower } from "../components/governance/use-vote.ts";
 import { VotingPowerBox } from "../components/governance/voting-power-box.tsx";
+import { useNow } from "../components/rewards/use-now.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
-import type { ProposalStatus } from "../domain/governance.ts";
+import { proposalStatus, type ProposalStatus } from "../domain/governance.ts";
+import { useLiveLoader } from "../lib/use-live-loader.ts";
 import { pageData } from "../utils/pages.server.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/governance";
@@ -28,7 +30,18 @@ const TABS: { status: ProposalStatus; label: string }[] = [
 ];
 
 export default function GovernancePage({ loaderData }: Route.ComponentProps) {
-  const proposals: ProposalView[] = loaderData.proposals;
+  // Issue 27, rule 3: the list is read again while the page is shown, and each proposal's status follows the
+  // clock: it flips at its start and its end (upcoming → active → completed) on a page left open.
+  useLiveLoader();
+  const loaded: ProposalView[] = loaderData.proposals;
+  const now = useNow(
+    30_000,
+    useMemo(() => loaded.flatMap((proposal) => [new Date(proposal.startDate).getTime(), new Date(proposal.endDate).getTime()]), [loaded]),
+  );
+  const proposals = loaded.map((proposal) => ({
+    ...proposal,
+    status: proposalStatus(new Date(proposal.startDate), new Date(proposal.endDate), now),
+  }));
   const wallet = useWallet();
   const address = wallet.connected ? wallet.address : null;
   const power = useVotingPower(address);

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { ConnectWalletPrompt } from "../components/layout/connect-wallet-prompt.tsx";
+import { ClaimDialog, type ClaimTarget } from "../components/rewards/claim-dialog.tsx";
 import { ENTER_DIALOG_DELAY_MS, EnterGiveawayDialog } from "../components/rewards/enter-dialog.tsx";
 import { EntryCard } from "../components/rewards/entry-card.tsx";
 import { GiveawayCard } from "../components/rewards/giveaway-card.tsx";
@@ -16,10 +17,10 @@ import { Skeleton } from "../components/ui/skeleton.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import { toastFailure } from "../components/ui/failure-toast.ts";
 import { toast } from "../components/ui/toast.tsx";
-import { isGiveawayOpen } from "../domain/giveaways.ts";
-import { entryMessage } from "../domain/messages.ts";
-import { apiPost, paths, type EnterGiveawayResponse, type Giveaway, type UserGiveawayEntry } from "../lib/api.ts";
-import { queryKeyOf, useApiQuery } from "../lib/queries.ts";
+import { entryClosedReason, isGiveawayEnded, isGiveawayOpen, type GiveawayState } from "../domain/giveaways.ts";
+import { claimMessage, entryMessage } from "../domain/messages.ts";
+import { apiPost, paths, type ClaimPrizeResponse, type EnterGiveawayResponse, type Giveaway, type UserGiveawayEntry } from "../lib/api.ts";
+import { LIVE_REFRESH, queryKeyOf, useApiQuery } from "../lib/queries.ts";
 import { isWalletHandledError, useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/rewards";
 
@@ -47,16 +48,32 @@ function DisconnectedRewards() {
   );
 }
 
+/** How many ended or drawn giveaways "Recent winners" keeps on the default tab. */
+const RECENT_WINNERS = 6;
+
+const stateOf = (giveaway: Giveaway): GiveawayState => ({
+  active: giveaway.active,
+  endDate: new Date(giveaway.endDate),
+  winnerAddress: giveaway.winnerAddress,
+  drawBlockHeight: giveaway.drawBlockHeight,
+});
+
 function ConnectedRewards({ address }: { address: string }) {
   const wallet = useWallet();
-  const now = useNow();
   const queryClient = useQueryClient();
-  const giveawaysQuery = useApiQuery<Giveaway[]>(paths.giveaways(), { staleTime: 10_000, refetchOnWindowFocus: true });
-  const entriesQuery = useApiQuery<UserGiveawayEntry[]>(paths.userEntries(address), { staleTime: 10_000 });
+  // Issue 27, rule 3: giveaways, their draws and the holder's entries stay true on a page left open.
+  const giveawaysQuery = useApiQuery<Giveaway[]>(paths.giveaways(), LIVE_REFRESH);
+  const entriesQuery = useApiQuery<UserGiveawayEntry[]>(paths.userEntries(address), LIVE_REFRESH);
   const [entering, setEntering] = useState<Giveaway | null>(null);
+  const [claiming, setClaiming] = useState<ClaimTarget | null>(null);
   const [enlarged, setEnlarged] = useState<Giveaway | null>(null);
 
   const giveaways = useMemo(() => giveawaysQuery.data ?? [], [giveawaysQuery.data]);
+  // Each end date is a moment the page changes by itself (open → ended), without waiting for the next tick.
+  const now = useNow(
+    30_000,
+    useMemo(() => giveaways.map((giveaway) => Date.parse(giveaway.endDate)), [giveaways]),
+  );
   const entries = useMemo(
     () => [...(entriesQuery.data ?? [])].sort((a, b) => Date.parse(b.enteredAt) - Date.parse(a.enteredAt)),
     [entriesQuery.data],
@@ -66,18 +83,44 @@ function ConnectedRewards({ address }: { address: string }) {
     for (const entry of entries) tickets.set(entry.giveawayId, (tickets.get(entry.giveawayId) ?? 0) + entry.tickets);
     return tickets;
   }, [entries]);
-  const active = giveaways.filter((giveaway) =>
-    isGiveawayOpen(
-      {
-        active: giveaway.active,
-        endDate: new Date(giveaway.endDate),
-        winnerAddress: giveaway.winnerAddress,
-        drawBlockHeight: giveaway.drawBlockHeight,
-      },
-      now,
-    ),
-  );
+  const active = giveaways.filter((giveaway) => isGiveawayOpen(stateOf(giveaway), now));
+  // Issue 27, item 8: ended and drawn giveaways stay on the default tab, latest first, with their winners.
+  const recent = giveaways
+    .filter((giveaway) => !isGiveawayOpen(stateOf(giveaway), now) && isGiveawayEnded(stateOf(giveaway), now))
+    .sort((a, b) => Date.parse(b.endDate) - Date.parse(a.endDate) || b.id - a.id)
+    .slice(0, RECENT_WINNERS);
   const loading = giveawaysQuery.isLoading && !giveawaysQuery.data;
+  // The dialog follows the giveaway as it is now: closed meanwhile, it says so and enters nothing.
+  const enteringNow = entering ? (giveaways.find((giveaway) => giveaway.id === entering.id) ?? entering) : null;
+  const enteringClosed = enteringNow ? entryClosedReason({ ...stateOf(enteringNow), drawn: enteringNow.drawSeed !== null }, now) : null;
+  // One "Claim Prize" per won giveaway: on its newest winning entry.
+  const claimOn = new Set<number>();
+  for (const giveawayId of new Set(entries.filter((entry) => entry.isWinner).map((entry) => entry.giveawayId))) {
+    claimOn.add(entries.find((entry) => entry.isWinner && entry.giveawayId === giveawayId)!.id);
+  }
+
+  const claim = async (target: ClaimTarget, contact: string): Promise<boolean> => {
+    const message = claimMessage(target.title, target.giveawayId, address, contact, new Date());
+    let signature: string;
+    try {
+      toast({ title: "Waiting for Signature", description: "Please approve the claim in your MyDoge wallet.", duration: 30_000 });
+      signature = await wallet.signMessage(message);
+    } catch (error) {
+      if (!isWalletHandledError(error)) {
+        toast({ title: "Signature Cancelled", description: "The claim was cancelled.", variant: "destructive" });
+      }
+      return false;
+    }
+    try {
+      await apiPost<ClaimPrizeResponse>(`/api/giveaways/${target.giveawayId}/claim`, { address, contact, message, signature });
+      toast({ title: "Prize Claimed", description: "The admin will contact you to deliver your prize.", variant: "success" });
+      await queryClient.invalidateQueries({ queryKey: queryKeyOf(paths.userEntries(address)) });
+      return true;
+    } catch (error) {
+      toastFailure({ title: "Failed to Claim", description: "Your prize could not be claimed." }, error);
+      return false;
+    }
+  };
 
   const enter = async (giveaway: Giveaway, tickets: number): Promise<boolean> => {
     const message = entryMessage(giveaway.id, tickets, new Date());
@@ -165,7 +208,17 @@ function ConnectedRewards({ address }: { address: string }) {
           <TabsTrigger value="active">Active Giveaways</TabsTrigger>
           <TabsTrigger value="all">All Giveaways</TabsTrigger>
         </TabsList>
-        <TabsContent value="active">{grid(active, "No active giveaways at the moment. Check back soon!")}</TabsContent>
+        <TabsContent value="active">
+          {grid(active, "No active giveaways at the moment. Check back soon!")}
+          {recent.length > 0 && (
+            <section aria-labelledby="recent-winners" className="mt-8" data-testid="recent-winners">
+              <h2 id="recent-winners" className="mb-4 text-xl font-semibold text-white">
+                Recent winners
+              </h2>
+              {grid(recent, "")}
+            </section>
+          )}
+        </TabsContent>
         <TabsContent value="all">{grid(giveaways, "No giveaways found.")}</TabsContent>
       </Tabs>
 
@@ -191,18 +244,27 @@ function ConnectedRewards({ address }: { address: string }) {
         ) : (
           <div className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
             {entries.map((entry) => (
-              <EntryCard key={entry.id} entry={entry} now={now} />
+              <EntryCard
+                key={entry.id}
+                entry={entry}
+                now={now}
+                onClaim={
+                  claimOn.has(entry.id) ? () => setClaiming({ giveawayId: entry.giveawayId, title: entry.giveawayTitle }) : undefined
+                }
+              />
             ))}
           </div>
         )}
       </section>
 
       <EnterGiveawayDialog
-        giveaway={entering}
+        giveaway={enteringNow}
+        closedReason={enteringClosed}
         balance={wallet.points ?? 0}
         onOpenChange={(open) => !open && setEntering(null)}
         onEnter={enter}
       />
+      <ClaimDialog target={claiming} onOpenChange={(open) => !open && setClaiming(null)} onClaim={claim} />
       <Dialog open={enlarged !== null} onOpenChange={(open) => !open && setEnlarged(null)}>
         <DialogContent className="max-w-3xl p-3">
           <DialogTitle className="px-2 pt-1 text-base">{enlarged?.title}</DialogTitle>

@@ -4,6 +4,7 @@
  * not drawn yet, or the first step that disagrees. docs/fairness.md does the same by hand.
  */
 import { useQuery } from "@tanstack/react-query";
+import { LIVE_POLL_MS } from "../lib/queries.ts";
 import { useMemo } from "react";
 import { Link, useParams } from "react-router";
 import { ShieldIcon } from "../components/icons.tsx";
@@ -64,7 +65,16 @@ function withRanges(entries: readonly PublishedDraw["entries"][number][]) {
 
 export default function VerifyDrawPage() {
   const { id = "" } = useParams();
-  const query = useQuery({ queryKey: ["verify-draw", id], queryFn: () => checkDraw(id), retry: false, staleTime: Infinity });
+  // Issue 27, rule 3: a draw not made yet is read again while the page is shown (and on focus), so the winners
+  // appear when the indexer draws; a drawn one never changes.
+  const query = useQuery({
+    queryKey: ["verify-draw", id],
+    queryFn: () => checkDraw(id),
+    retry: false,
+    staleTime: Infinity,
+    refetchInterval: (current) => (current.state.data && current.state.data.draw.seed === null ? LIVE_POLL_MS : false),
+    refetchIntervalInBackground: false,
+  });
 
   return (
     <div className="mx-auto grid max-w-4xl gap-6">

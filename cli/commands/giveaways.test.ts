@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { drawV2ResultSchema, giveawaySchema } from "../../app/api/giveaways.ts";
+import { drawV2ResultSchema, giveawayClaimsSchema, giveawaySchema } from "../../app/api/giveaways.ts";
+import { claimMessage } from "../../app/domain/messages.ts";
+import { claimPrize } from "../../db/queries/claims.server.ts";
 import { UNITS_PER_POINT } from "../../app/domain/rewards.ts";
 import { getGiveawayDraw } from "../../db/queries/draws.server.ts";
 import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
@@ -117,7 +119,7 @@ describe("spooks-admin giveaways", () => {
       runJson<{ id: number; endDate: string }[]>(["giveaways", "list"], env),
     ]);
     expect(list.stdout.split("\n").slice(0, 4)).toEqual([
-      expect.stringMatching(/^ID\s+Title\s+Status\s+Cost\s+Ends\s+Entries\s+Tickets\s+Winner$/),
+      expect.stringMatching(/^ID\s+Title\s+Status\s+Cost\s+Ends\s+Entries\s+Tickets\s+Winners$/),
       expect.stringMatching(/^─/),
       expect.stringMatching(/^ 2\s+Spooky raffle\s+Active\s+100\s+2099-10-31 18:00 UTC\s+0\s+0$/),
       expect.stringMatching(/^ 1\s+Spooky raffle\s+Active\s+250\s+2099-10-31 18:00 UTC\s+0\s+0$/),
@@ -188,6 +190,14 @@ describe("spooks-admin giveaways", () => {
     expect(drawing.stdout).toMatch(
       new RegExp(`^✔ Drawing at block ${count + 6}: entries closed at \\d{4}-.* UTC; the indexer draws once 6 blocks sit on top of it\n$`),
     );
+    // Issue 27, item 8: the list says "Drawing", where, and how far (the indexer's last read block count).
+    await db.sql`
+      insert into chain_cursor (highest_block_count, updated_at, advanced_at) values (${count + 3}, now(), now())
+      on conflict (id) do update set highest_block_count = excluded.highest_block_count`;
+    const whileDrawing = await runCli(["giveaways", "list"], env);
+    expect(whileDrawing.stdout).toMatch(
+      new RegExp(`\n\\s*1\\s+Spooky raffle\\s+Drawing\\s.*Drawing at block ${count + 6} \\(10 blocks to go, about 10 min\\)\n`),
+    );
     chain.mine(13);
     const client = createOrdClient({ baseUrl: chain.url, retries: 0 });
     expect((await runDrawPass({ sql: db.sql, chain: client }).finally(() => client.close())).drawn).toEqual([1]);
@@ -199,6 +209,9 @@ describe("spooks-admin giveaways", () => {
       runCli(["giveaways", "delete", "2", "--yes"], env),
     ]);
     expect(again).toEqual({ code: 1, stdout: "", stderr: "error: The winners of this giveaway have already been drawn\n" });
+    // Issue 27, item 8: a drawn giveaway is "Drawn" (not "Active"), with every winner.
+    const drawnList = await runCli(["giveaways", "list"], env);
+    expect(drawnList.stdout).toMatch(new RegExp(`\n\\s*1\\s+Spooky raffle\\s+Drawn\\s.*\\s${winner}\n`));
     expect(deleted).toEqual({ code: 0, stderr: "", stdout: "✔ Giveaway Deleted: #2 (1 entries refunded, 300 points)\n" });
     expect(await getBalanceUnits(db.sql, bob)).toBe(before + 300 * UNITS_PER_POINT);
     expect(await giveawayCount()).toBe(1);
@@ -209,6 +222,32 @@ describe("spooks-admin giveaways", () => {
       { actor: "cli", action: "giveaway.delete" },
       { actor: "cli", action: "giveaway.close" },
     ]);
+  });
+
+  it("claims ID: each winner with their claim and contact, or 'not claimed' (issue 27, item 9)", async () => {
+    const [winner] = (await getGiveawayDraw(db.sql, 1)).winnerAddresses;
+    const before = await runCli(["giveaways", "claims", "1"], env);
+    expect(before).toMatchObject({ code: 0, stderr: "" });
+    expect(before.stdout.split("\n").slice(0, 4)).toEqual([
+      "ℹ Claims of giveaway #1 Spooky raffle: 0 claimed, 1 not claimed",
+      expect.stringMatching(/^#\s+Winner\s+Claimed\s+Contact$/),
+      expect.stringMatching(/^─/),
+      expect.stringMatching(new RegExp(`^1\\s+${winner}\\s+not claimed$`)),
+    ]);
+    const message = claimMessage("Spooky raffle", 1, winner, "ghost@example.com", new Date());
+    await claimPrize(db.sql, { giveawayId: 1, address: winner, contact: "ghost@example.com", message, signature: "c2ln" });
+    const after = await runCli(["giveaways", "claims", "1"], env);
+    expect(after.stdout.split("\n")[0]).toBe("ℹ Claims of giveaway #1 Spooky raffle: 1 claimed, 0 not claimed");
+    expect(after.stdout).toMatch(new RegExp(`1\\s+${winner}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\s+ghost@example\\.com\n`));
+    const json = await runJson<unknown>(["giveaways", "claims", "1"], env);
+    expectBuiltBy(giveawayClaimsSchema, json);
+    expect(json).toMatchObject({
+      giveawayId: 1,
+      claimed: 1,
+      unclaimed: 0,
+      winners: [{ address: winner, contact: "ghost@example.com", message }],
+    });
+    expect(await runCli(["giveaways", "claims", "99"], env)).toEqual({ code: 1, stdout: "", stderr: "error: Giveaway not found\n" });
   });
 
   it("verify: recomputes a draw from the database or from a site's published draw; a tampered one fails at its step", async () => {

@@ -1,5 +1,5 @@
 /**
- * `giveaways list|create|end|activate|set-image|entries|draw|verify|delete` (also `giveaway …`). Rules and
+ * `giveaways list|create|end|activate|set-image|entries|claims|draw|verify|delete` (also `giveaway …`). Rules and
  * writes are db/queries/giveaways.server.ts and indexer/draws.server.ts (audit actor `cli`); input texts are
  * app/domain/validation.ts; `verify` recomputes a draw with app/domain/draw.ts, as the site's view does.
  */
@@ -9,6 +9,7 @@ import {
   drawResultSchema,
   drawV2ResultSchema,
   giveawayDeletedSchema,
+  giveawayClaimsSchema,
   giveawayEntrySchema,
   giveawaySchema,
   publishedDrawSchema,
@@ -16,6 +17,7 @@ import {
 import { verifyDraw, type DrawVerdict, type PublishedDraw } from "../../app/domain/draw.ts";
 import { now } from "../../app/domain/clock.ts";
 import { formatNumber } from "../../app/domain/format.ts";
+import { drawProgressText, giveawayStatusLabel } from "../../app/domain/giveaways.ts";
 import { createGiveawaySchema } from "../../app/domain/validation.ts";
 import {
   createGiveaway,
@@ -28,6 +30,7 @@ import {
   type Giveaway,
   type GiveawayEntry,
 } from "../../db/queries/giveaways.server.ts";
+import { claimsOf } from "../../db/queries/claims.server.ts";
 import { getGiveawayDraw } from "../../db/queries/draws.server.ts";
 import { readDemoChainUrl, withDrawChain } from "../../indexer/draw-chain.server.ts";
 import { selectWinners, type SelectWinnersResult } from "../../indexer/draws.server.ts";
@@ -49,7 +52,7 @@ import {
   type OutputOptions,
   type Session,
 } from "../runtime.ts";
-import { detailsView, statusView, tableView } from "../views.tsx";
+import { detailsView, statusView, tableView, titledTableView } from "../views.tsx";
 
 /** `draw` and `delete` print the API's answer with the giveaway's id (and the points refunded). */
 const drawnSchema = z.union([
@@ -101,6 +104,7 @@ export function registerGiveaways(program: Command): void {
   leaf(group, "activate <id>", "make a giveaway active again").action(action(activate));
   leaf(group, "set-image <id> <image>", "replace a giveaway's image with a file (uploaded) or a URL").action(action(setImage));
   leaf(group, "entries <id>", "a giveaway's entries, in ticket order").action(action(entries));
+  leaf(group, "claims <id>", "a drawn giveaway's winners: each one's claim and contact, or not claimed yet").action(action(claims));
   destructiveLeaf(
     group,
     "draw <id>",
@@ -112,9 +116,9 @@ export function registerGiveaways(program: Command): void {
   destructiveLeaf(group, "delete <id>", "delete a giveaway and its entries (refunded when no winner was drawn)").action(action(remove));
 }
 
+/** Drawn, Drawing, Inactive, Ended or Active: the admin page's words (app/domain/giveaways.ts). */
 function statusOf(giveaway: Giveaway): string {
-  if (!giveaway.active) return "Inactive";
-  return giveaway.endDate.getTime() > now().getTime() ? "Active" : "Ended";
+  return giveawayStatusLabel({ ...giveaway, drawn: giveaway.drawSeed !== null }, now());
 }
 
 async function list(options: OutputOptions) {
@@ -131,7 +135,7 @@ async function list(options: OutputOptions) {
         { header: "Ends", value: (g) => dateTime(g.endDate) },
         { header: "Entries", value: (g) => formatNumber(g.entriesCount), align: "right" },
         { header: "Tickets", value: (g) => formatNumber(g.ticketsCount), align: "right" },
-        { header: "Winner", value: (g) => g.winnerAddress ?? "" },
+        { header: "Winners", value: (g) => winnersText(g) },
       ],
     }),
   );
@@ -176,6 +180,15 @@ async function setImage(idText: string, image: string, options: OutputOptions) {
   await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Image updated", giveaway));
 }
 
+/** Every winner in draw order, or where the draw stands. */
+function winnersText(giveaway: Giveaway): string {
+  if (giveaway.winnerAddresses.length > 0) return giveaway.winnerAddresses.join(", ");
+  if (giveaway.drawSeed !== null) return "none (no entries)";
+  if (giveaway.drawBlockHeight === null) return "";
+  const progress = giveaway.drawProgress ? ` (${drawProgressText(giveaway.drawProgress)})` : "";
+  return `Drawing at block ${giveaway.drawBlockHeight}${progress}`;
+}
+
 function giveawayView(headline: string, giveaway: Giveaway) {
   return detailsView(`${headline}: #${giveaway.id} ${giveaway.title}`, [
     ["Status", statusOf(giveaway)],
@@ -183,11 +196,7 @@ function giveawayView(headline: string, giveaway: Giveaway) {
     ["Ends", dateTime(giveaway.endDate)],
     ["Image", giveaway.imageUrl],
     ["Entries", `${formatNumber(giveaway.entriesCount)} (${formatNumber(giveaway.ticketsCount)} tickets)`],
-    [
-      "Winners",
-      giveaway.winnerAddresses.join(", ") ||
-        (giveaway.drawBlockHeight !== null ? `Drawing at block ${giveaway.drawBlockHeight}` : "none yet"),
-    ],
+    ["Winners", winnersText(giveaway) || "none yet"],
     ["Number of winners", formatNumber(giveaway.winners)],
     ["Draw commitment", giveaway.drawCommitment],
   ]);
@@ -312,5 +321,25 @@ async function remove(idText: string, options: DestructiveOptions) {
   );
   await outputAnswer(options, deletedSchema, result, () =>
     statusView(`Giveaway Deleted: #${id} (${formatNumber(result.refunded)} entries refunded, ${points(result.refundedPoints)} points)`),
+  );
+}
+
+async function claims(idText: string, options: OutputOptions) {
+  const id = parseId(idText, "Giveaway");
+  const answer = await withDatabase(({ sql }) => claimsOf(sql, id));
+  await outputAnswer(options, giveawayClaimsSchema, answer, () =>
+    titledTableView(
+      `Claims of giveaway #${answer.giveawayId} ${answer.title}: ${formatNumber(answer.claimed)} claimed, ${formatNumber(answer.unclaimed)} not claimed`,
+      {
+        rows: answer.winners,
+        empty: answer.drawn ? "No winners (the draw had no entries)" : "Not drawn yet: no winners to claim",
+        columns: [
+          { header: "#", value: (w) => String(w.place), align: "right" },
+          { header: "Winner", value: (w) => w.address },
+          { header: "Claimed", value: (w) => (w.claimedAt ? dateTime(w.claimedAt) : "not claimed") },
+          { header: "Contact", value: (w) => w.contact ?? "" },
+        ],
+      },
+    ),
   );
 }

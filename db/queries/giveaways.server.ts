@@ -6,7 +6,15 @@ import type { z } from "zod";
 import { isDogecoinAddress } from "../../app/domain/address.ts";
 import { now } from "../../app/domain/clock.ts";
 import { badRequest, conflict, notFound } from "../../app/domain/errors.ts";
-import { drawWinner, isGiveawayOpen, newDrawSeed, winningTicket } from "../../app/domain/giveaways.ts";
+import {
+  DOGECOIN_BLOCK_MS,
+  drawProgressOf,
+  drawWinner,
+  isGiveawayOpen,
+  newDrawSeed,
+  winningTicket,
+  type DrawProgress,
+} from "../../app/domain/giveaways.ts";
 import { IMAGE_URL_RULE, isGiveawayImageUrl } from "../../app/domain/image-url.ts";
 import { UNITS_PER_POINT, unitsToPoints } from "../../app/domain/rewards.ts";
 import { createGiveawaySchema, MAX_TICKETS, MESSAGES } from "../../app/domain/validation.ts";
@@ -39,6 +47,8 @@ export type Giveaway = {
   drawBlockHash: string | null;
   /** The winners in draw order (version 1: the one winner). */
   winnerAddresses: string[];
+  /** While entries are closed and the draw waits for its block: the blocks to go (null otherwise). */
+  drawProgress: DrawProgress | null;
 };
 
 export type GiveawayEntry = {
@@ -59,6 +69,8 @@ export type UserGiveawayEntry = GiveawayEntry & {
   winnerAddress: string | null;
   /** Set once a version-2 giveaway's entries closed for its draw. */
   drawBlockHeight: number | null;
+  /** When this wallet claimed its prize (winners only); null before, and for anyone else. */
+  claimedAt: Date | null;
 };
 
 export type CreateGiveawayInput = z.input<typeof createGiveawaySchema>;
@@ -88,17 +100,31 @@ const giveawayColumns = (sql: Queryable) => sql`
   case when g.draw_version = 1 then array_remove(array[g.winner_address], null)
        else array(select w.address from giveaway_winners w where w.giveaway_id = g.id order by w.k) end as winner_addresses,
   (select count(*)::int from giveaway_entries e where e.giveaway_id = g.id) as entries_count,
-  (select coalesce(sum(e.tickets), 0)::int8 from giveaway_entries e where e.giveaway_id = g.id) as tickets_count`;
+  (select coalesce(sum(e.tickets), 0)::int8 from giveaway_entries e where e.giveaway_id = g.id) as tickets_count,
+  g.drawn_at is not null as drawn,
+  (select c.highest_block_count from chain_cursor c limit 1) as chain_block_count`;
 
-export async function listGiveaways(sql: Queryable): Promise<Giveaway[]> {
-  return sql<Giveaway[]>`select ${giveawayColumns(sql)} from giveaways g order by g.id desc`;
+type GiveawayRow = Omit<Giveaway, "drawProgress"> & { drawn: boolean; chainBlockCount: number | null };
+
+/**
+ * `blockMs`: the chain's block interval, for the draw's "about {m} min" (Dogecoin's minute; the demo chain's
+ * 10 s in demo mode). The block count is the highest the indexer's sync passes have read.
+ */
+function withProgress({ drawn, chainBlockCount, ...giveaway }: GiveawayRow, blockMs: number): Giveaway {
+  const waiting = !drawn && giveaway.drawBlockHeight !== null && chainBlockCount !== null;
+  return { ...giveaway, drawProgress: waiting ? drawProgressOf(giveaway.drawBlockHeight!, chainBlockCount, blockMs) : null };
 }
 
-export async function getGiveaway(sql: Queryable, id: number): Promise<Giveaway> {
+export async function listGiveaways(sql: Queryable, blockMs: number = DOGECOIN_BLOCK_MS): Promise<Giveaway[]> {
+  const rows = await sql<GiveawayRow[]>`select ${giveawayColumns(sql)} from giveaways g order by g.id desc`;
+  return rows.map((row) => withProgress(row, blockMs));
+}
+
+export async function getGiveaway(sql: Queryable, id: number, blockMs: number = DOGECOIN_BLOCK_MS): Promise<Giveaway> {
   requireRowId(id, "Giveaway");
-  const [giveaway] = await sql<Giveaway[]>`select ${giveawayColumns(sql)} from giveaways g where g.id = ${id}`;
+  const [giveaway] = await sql<GiveawayRow[]>`select ${giveawayColumns(sql)} from giveaways g where g.id = ${id}`;
   if (!giveaway) throw notFound("Giveaway not found");
-  return giveaway;
+  return withProgress(giveaway, blockMs);
 }
 
 export type LockedGiveaway = {
@@ -195,7 +221,8 @@ export async function listEntriesOfAddress(sql: Queryable, address: string): Pro
   return sql<UserGiveawayEntry[]>`
     select e.id, e.giveaway_id, e.address, e.tickets, e.entered_at, ${isWinner(sql)},
            g.title as giveaway_title, g.points_cost, g.end_date, g.active, g.winner_address,
-           g.draw_block_height
+           g.draw_block_height,
+           (select c.claimed_at from giveaway_claims c where c.giveaway_id = e.giveaway_id and c.address = e.address) as claimed_at
     from giveaway_entries e join giveaways g on g.id = e.giveaway_id
     where e.address = ${address}
     order by e.id desc`;

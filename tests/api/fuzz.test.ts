@@ -18,7 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { API_ROUTES } from "../../app/api/index.ts";
 import type { RouteContract } from "../../app/api/kit.ts";
-import { bulkStakeMessage, entryMessage, stakeMessage, voteMessage } from "../../app/domain/messages.ts";
+import { bulkStakeMessage, claimMessage, entryMessage, stakeMessage, voteMessage } from "../../app/domain/messages.ts";
+import { newDrawSeed } from "../../app/domain/giveaways.ts";
 import { startTestServer, type TestServer } from "../support/app-server.ts";
 import { giveItems, givePoints, minutesFromNow, newWallet, spooks, useApi, type Wallet } from "./support.ts";
 import { sendRaw } from "../support/raw-http.ts";
@@ -39,6 +40,7 @@ const MONEY_LIKE = [
   "proposals",
   "proposal_options",
   "used_signatures",
+  "giveaway_claims",
 ];
 
 let server: TestServer;
@@ -46,6 +48,8 @@ let holder: Wallet;
 let adminCookie: string;
 let owned: { inscriptionId: string; name: string; number: number }[];
 let giveawayId: number;
+/** Titles by giveaway id, for the claims' signed texts. */
+const giveawayTitles = new Map<number, string>();
 let proposal: { id: number; title: string; optionIds: number[] } | undefined;
 
 beforeAll(async () => {
@@ -72,6 +76,14 @@ beforeAll(async () => {
     { cookie: adminCookie },
   );
   giveawayId = giveaway.body.id;
+  giveawayTitles.set(giveawayId, "Fuzz pack");
+  // A drawn (version 1) giveaway the holder won, so a claim can succeed (issue 27, item 9).
+  const { seed, commitment } = newDrawSeed();
+  const [won] = await ctx.sql<{ id: number }[]>`
+    insert into giveaways (title, description, image_url, points_cost, end_date, draw_commitment, draw_seed, winner_address, drawn_at, created_at)
+    values ('Fuzz prize', 'Won', '/uploads/fuzz.png', 1, now(), ${commitment}, ${seed}, ${holder.address}, now(), now())
+    returning id`;
+  giveawayTitles.set(won.id, "Fuzz prize");
   const [row] = await ctx.sql<{ id: number; title: string }[]>`select id, title from proposals order by id limit 1`;
   if (row) {
     const options = await ctx.sql<{ id: number }[]>`select id from proposal_options where proposal_id = ${row.id}`;
@@ -239,6 +251,14 @@ function signedFor(route: RouteContract, body: Record<string, unknown>, params: 
     stakeItems: () => bulkStakeMessage("stake", names, at),
     unstakeItems: () => bulkStakeMessage("unstake", names, at),
     enterGiveaway: () => entryMessage(numberOf(body.giveawayId), numberOf(body.tickets), at),
+    claimGiveawayPrize: () =>
+      claimMessage(
+        giveawayTitles.get(numberOf(params.id)) ?? "?",
+        numberOf(params.id),
+        holder.address,
+        typeof body.contact === "string" ? body.contact.trim() : "?",
+        at,
+      ),
     castVote: () => voteMessage(numberOf(params.id), proposal?.title ?? "?", numberOf(body.optionId), at),
   };
   const message = messages[route.operationId]?.() ?? (typeof body.message === "string" ? body.message : "hello");

@@ -172,10 +172,8 @@ describe("rewards page", () => {
     await alert.getByText("You need 5,000 points for 1 ticket(s), but you only have 700.").waitFor();
     expect(await dialog.getByRole("button", { name: "One ticket more" }).isDisabled()).toBe(true);
     await screenshot(page, "rewards-not-enough-points");
-    const signedBefore = mydoge.signed.length;
-    await dialog.getByRole("button", { name: "Enter Giveaway" }).click();
-    await waitForToast(page, "Not Enough Points", "You need 5,000 points for 1 ticket(s), but you only have 700.");
-    expect(mydoge.signed.length).toBe(signedBefore);
+    // Issue 27, item 14: with "Not Enough Points" on screen, "Enter Giveaway" is disabled (nothing to sign).
+    expect(await dialog.getByRole("button", { name: "Enter Giveaway" }).isDisabled()).toBe(true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
 
     // Typed ticket counts: more than affordable, then not a number (counts as 1).
@@ -183,9 +181,11 @@ describe("rewards page", () => {
     const input = dialog.getByLabel("Number of tickets");
     await input.fill("8");
     await alert.getByText("You need 800 points for 8 ticket(s), but you only have 700.").waitFor();
+    expect(await dialog.getByRole("button", { name: "Enter Giveaway" }).isDisabled()).toBe(true);
     await input.fill("");
     await dialog.getByTestId("enter-total").getByText("100 SPOOK").waitFor();
     expect(await alert.count()).toBe(0);
+    expect(await dialog.getByRole("button", { name: "Enter Giveaway" }).isEnabled()).toBe(true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
     const [row] = await world.db.sql<
       { count: number }[]

@@ -2,7 +2,15 @@
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { useCallback, useRef, useState } from "react";
 import { formatNumber } from "../../domain/format.ts";
-import { DEFAULT_POINTS_COST, DEFAULT_WINNERS, MAX_WINNERS } from "../../domain/giveaways.ts";
+import {
+  DEFAULT_POINTS_COST,
+  DEFAULT_WINNERS,
+  drawProgressText,
+  giveawayStatusLabel,
+  MAX_WINNERS,
+  type DrawProgress,
+} from "../../domain/giveaways.ts";
+import { GiveawayClaimsList } from "./giveaway-claims.tsx";
 import { DateText } from "../governance/date-text.tsx";
 import { TicketIcon, TrophyIcon } from "../icons.tsx";
 import { ConfirmDialog } from "../ui/alert-dialog.tsx";
@@ -39,6 +47,7 @@ export type AdminGiveaway = {
   drawSeed: string | null;
   drawBlockHeight: number | null;
   winnerAddresses: string[];
+  drawProgress: DrawProgress | null;
 };
 
 type Auth = { onUnauthorized: () => void };
@@ -117,6 +126,8 @@ function GiveawayRow({ giveaway, onEditImage, onUnauthorized }: { giveaway: Admi
   const drawn = giveaway.drawSeed !== null;
   const drawingAt = giveaway.drawBlockHeight !== null && !drawn ? giveaway.drawBlockHeight : null;
   const canDraw = giveaway.active && !drawn && drawingAt === null;
+  // Drawn, Drawing, Inactive, Ended or Active, as `spooks-admin giveaways list` says it (issue 27, item 8).
+  const status = giveawayStatusLabel({ ...giveaway, endDate: new Date(giveaway.endDate), drawn }, new Date());
 
   return (
     <li className="grid grid-cols-1 gap-3 p-4" data-testid="admin-giveaway">
@@ -125,7 +136,9 @@ function GiveawayRow({ giveaway, onEditImage, onUnauthorized }: { giveaway: Admi
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
             <h4 className="font-semibold break-words text-zinc-50">{giveaway.title}</h4>
-            <Badge variant={giveaway.active ? "success" : "secondary"}>{giveaway.active ? "Active" : "Inactive"}</Badge>
+            <Badge variant={status === "Active" ? "success" : status === "Drawing" ? "warning" : "secondary"} data-testid="giveaway-status">
+              {status}
+            </Badge>
           </div>
           <dl className="mt-1.5 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-400">
             <div className="flex gap-1">
@@ -167,12 +180,16 @@ function GiveawayRow({ giveaway, onEditImage, onUnauthorized }: { giveaway: Admi
             {drawingAt !== null && (
               <div className="flex w-full gap-1 text-violet-200" data-testid="drawing-at">
                 <dt className="sr-only">Draw:</dt>
-                <dd>Drawing at block {drawingAt}</dd>
+                <dd>
+                  Drawing at block {drawingAt}
+                  {giveaway.drawProgress && ` (${drawProgressText(giveaway.drawProgress)})`}
+                </dd>
               </div>
             )}
           </dl>
         </div>
       </div>
+      {drawn && giveaway.winnerAddresses.length > 0 && <GiveawayClaimsList giveawayId={giveaway.id} />}
       <div className="flex flex-wrap gap-2 sm:justify-end">
         <Button size="sm" variant="secondary" onClick={onEditImage}>
           Edit Image

@@ -3,9 +3,9 @@
  * voted (with results), completed (results), upcoming, not connected, no voting power, or the vote form.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { lazy, useState } from "react";
+import { lazy, useEffect, useRef, useState } from "react";
 import { formatNumber } from "../../domain/format.ts";
-import { queryKeyOf, useApiQuery } from "../../lib/queries.ts";
+import { LIVE_REFRESH, queryKeyOf, useApiQuery } from "../../lib/queries.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
 import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
 import { Badge } from "../ui/badge.tsx";
@@ -53,12 +53,24 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
   const address = wallet.connected ? wallet.address : null;
 
   const queryClient = useQueryClient();
-  const detail = useApiQuery<ProposalDetailView>(governancePaths.proposal(proposal.id));
+  // Issue 27, rule 3: votes and results stay true while the dialog is open.
+  const detail = useApiQuery<ProposalDetailView>(governancePaths.proposal(proposal.id), LIVE_REFRESH);
   const votes = useApiQuery<UserVoteView[]>(address ? governancePaths.userVotes(address) : null);
   const power = useVotingPower(address, proposal.id);
 
   const current = detail.data ?? null;
-  const status = current?.status ?? proposal.status;
+  // The page gives the status at the clock's time (it flips at the start and the end); the server's copy may be older.
+  const status = proposal.status;
+  // When voting opens or closes the results and the snapshot power are read again.
+  const { refetch: refetchDetail } = detail;
+  const { refetch: refetchPower } = power;
+  const seenStatus = useRef(status);
+  useEffect(() => {
+    if (status === seenStatus.current) return;
+    seenStatus.current = status;
+    void refetchDetail();
+    if (address) void refetchPower();
+  }, [status, address, refetchDetail, refetchPower]);
   const options = current?.options ?? proposal.options.map((option) => ({ ...option, voteCount: 0 }));
   const userVote = votes.data?.find((vote) => vote.proposalId === proposal.id) ?? null;
 

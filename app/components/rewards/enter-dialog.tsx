@@ -24,11 +24,14 @@ function notEnoughPointsText(total: number, tickets: number, balance: number): s
 export function EnterGiveawayDialog({
   giveaway,
   balance,
+  closedReason = null,
   onOpenChange,
   onEnter,
 }: {
   giveaway: Giveaway | null;
   balance: number;
+  /** Why the server would now refuse an entry (the giveaway closed while the dialog was open); null while open. */
+  closedReason?: string | null;
   onOpenChange: (open: boolean) => void;
   /** Called only with an affordable number of tickets; resolves true when the entry went through, false after showing why not. */
   onEnter: (giveaway: Giveaway, tickets: number) => Promise<boolean>;
@@ -49,7 +52,7 @@ export function EnterGiveawayDialog({
 
   /** `onEnter` shows its own failures (and resolves false); the dialog only tracks the wait. */
   const enter = async () => {
-    if (!giveaway) return;
+    if (!giveaway || closedReason) return;
     if (short) {
       toast({ title: "Not Enough Points", description: notEnoughPointsText(total, tickets, balance), variant: "destructive" });
       return;
@@ -131,17 +134,25 @@ export function EnterGiveawayDialog({
             </dd>
           </div>
         </dl>
-        {short && (
-          <Alert variant="destructive">
-            <AlertTitle>Not Enough Points</AlertTitle>
-            <AlertDescription>{notEnoughPointsText(total, tickets, balance)}</AlertDescription>
+        {closedReason ? (
+          <Alert variant="destructive" data-testid="enter-closed">
+            <AlertTitle>Entries closed</AlertTitle>
+            <AlertDescription>{closedReason}</AlertDescription>
           </Alert>
+        ) : (
+          short && (
+            <Alert variant="destructive">
+              <AlertTitle>Not Enough Points</AlertTitle>
+              <AlertDescription>{notEnoughPointsText(total, tickets, balance)}</AlertDescription>
+            </Alert>
+          )
         )}
         <DialogFooter>
           <Button variant="secondary" disabled={entering} onClick={close}>
             Cancel
           </Button>
-          <Button disabled={entering || !giveaway} onClick={() => void enter()}>
+          {/* Disabled with its reason on screen: too few points (the alert above) or entries closed (issue 27, item 14 and rule 3). */}
+          <Button disabled={entering || !giveaway || short || closedReason !== null} onClick={() => void enter()}>
             {entering ? (
               <>
                 <Spinner label="Entering" /> Entering...

@@ -19,7 +19,16 @@ export function shareWinUrl(title: string): string {
   return `https://x.com/intent/tweet?text=${encodeURIComponent(text)}`;
 }
 
-export function EntryCard({ entry, now }: { entry: UserGiveawayEntry; now: Date }) {
+export function EntryCard({
+  entry,
+  now,
+  onClaim,
+}: {
+  entry: UserGiveawayEntry;
+  now: Date;
+  /** Offered on one winning entry per giveaway (the newest), until the prize is claimed. */
+  onClaim?: () => void;
+}) {
   const giveaway = {
     active: entry.active,
     endDate: new Date(entry.endDate),
@@ -60,6 +69,18 @@ export function EntryCard({ entry, now }: { entry: UserGiveawayEntry; now: Date 
           </Button>
         </div>
       )}
+      {entry.isWinner &&
+        (entry.claimedAt ? (
+          <p className="mt-3 text-sm text-emerald-300" data-testid="prize-claimed">
+            Prize claimed on {format(new Date(entry.claimedAt), "MMM d, yyyy h:mm a")}
+          </p>
+        ) : (
+          onClaim && (
+            <Button size="sm" className="mt-3 w-full" onClick={onClaim}>
+              <TrophyIcon className="h-4 w-4" /> Claim Prize
+            </Button>
+          )
+        ))}
     </Card>
   );
 }

@@ -2,7 +2,7 @@ import { format } from "date-fns";
 import { useState } from "react";
 import { Link } from "react-router";
 import { formatNumber, shortenAddress, timeRemaining } from "../../domain/format.ts";
-import { isGiveawayEnded, isGiveawayOpen } from "../../domain/giveaways.ts";
+import { drawProgressText, entryClosedReason, isGiveawayEnded, isGiveawayOpen } from "../../domain/giveaways.ts";
 import type { Giveaway } from "../../lib/api.ts";
 import { ClockIcon, ShieldIcon, TicketIcon, TrophyIcon } from "../icons.tsx";
 import { Badge } from "../ui/badge.tsx";
@@ -32,6 +32,9 @@ export function GiveawayCard({
   const ended = isGiveawayEnded(state, now);
   const drawing = giveaway.drawBlockHeight !== null && giveaway.drawSeed === null;
   const remaining = ended ? "Ended" : timeRemaining(endDate, now);
+  // What the server would answer an entry now (rule 3): the button is disabled with this reason.
+  const closedReason = entryClosedReason({ ...state, drawn: giveaway.drawSeed !== null }, now);
+  const reasonId = `giveaway-${giveaway.id}-closed`;
 
   return (
     <Card data-testid="giveaway-card" data-giveaway-id={giveaway.id} className="flex flex-col overflow-hidden p-0">
@@ -87,6 +90,9 @@ export function GiveawayCard({
           <Badge variant="outline">
             {formatNumber(giveaway.entriesCount)} entries · {formatNumber(giveaway.ticketsCount)} tickets
           </Badge>
+          <Badge variant="outline" data-testid="winners-count">
+            <TrophyIcon className="h-3.5 w-3.5" /> {giveaway.winners === 1 ? "1 winner" : `${formatNumber(giveaway.winners)} winners`}
+          </Badge>
         </div>
         {giveaway.winnerAddresses.length > 0 && (
           <div className="flex items-start gap-1.5 rounded-lg border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
@@ -97,9 +103,14 @@ export function GiveawayCard({
           </div>
         )}
         {drawing && (
-          <p className="rounded-lg border border-violet-500/30 bg-violet-500/10 px-3 py-2 text-sm text-violet-100" data-testid="drawing-at">
-            Drawing at block {giveaway.drawBlockHeight}
-          </p>
+          <div className="rounded-lg border border-violet-500/30 bg-violet-500/10 px-3 py-2 text-sm text-violet-100" aria-live="polite">
+            <p data-testid="drawing-at">Drawing at block {giveaway.drawBlockHeight}</p>
+            {giveaway.drawProgress && (
+              <p className="text-xs text-violet-200" data-testid="draw-progress">
+                {drawProgressText(giveaway.drawProgress)}
+              </p>
+            )}
+          </div>
         )}
         <details className="group/fair text-xs text-zinc-400">
           <summary className="flex cursor-pointer items-center gap-1.5 select-none hover:text-zinc-200">
@@ -124,16 +135,25 @@ export function GiveawayCard({
               ? "Winners are drawn with the seed and the hash of a block fixed when entries close, so nobody, the operator included, can know them before."
               : 'Check that SHA-256(seed) equals the commitment; the winning ticket is SHA-256("spooks-draw:" + seed + ":" + total tickets) mod total tickets, over entries in order.'}
           </p>
-          <Link
-            to={`/giveaways/${giveaway.id}/verify`}
-            className="mt-1.5 inline-block font-medium text-violet-300 underline underline-offset-4 hover:text-violet-200"
-          >
-            Verify this draw<span className="sr-only">: {giveaway.title}</span>
-          </Link>
         </details>
-        <Button className="mt-auto" disabled={!open} onClick={() => onEnter(giveaway)}>
-          {yourTickets > 0 ? "Add More Tickets" : "Enter Giveaway"}
-        </Button>
+        {/* A link that looks like one, on the card itself (issue 27, item 14): not hidden in the details above. */}
+        <Link
+          to={`/giveaways/${giveaway.id}/verify`}
+          className="self-start text-sm font-medium text-violet-300 underline underline-offset-4 hover:text-violet-200"
+          data-testid="verify-draw-link"
+        >
+          Verify this draw<span className="sr-only">: {giveaway.title}</span>
+        </Link>
+        <div className="mt-auto grid gap-1.5">
+          <Button disabled={closedReason !== null} aria-describedby={closedReason ? reasonId : undefined} onClick={() => onEnter(giveaway)}>
+            {yourTickets > 0 ? "Add More Tickets" : "Enter Giveaway"}
+          </Button>
+          {closedReason && (
+            <p id={reasonId} className="text-center text-xs text-zinc-400" data-testid="entry-closed-reason">
+              {closedReason}
+            </p>
+          )}
+        </div>
       </div>
     </Card>
   );

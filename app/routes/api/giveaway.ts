@@ -1,11 +1,12 @@
 /** GET /api/giveaways/{id}; PATCH (admin) `{ active }` ends or reactivates it; DELETE (admin) removes it, refunding undrawn entries. */
 import { deleteGiveaway, getGiveaway, setGiveawayActive } from "../../api/giveaways.ts";
+import { blockIntervalMs } from "../../domain/giveaways.ts";
 import { apiMethods, apiRoute, endpoint } from "../../utils/api.server.ts";
 import * as giveaways from "../../../db/queries/giveaways.server.ts";
 import type { Route } from "./+types/giveaway";
 
 export const loader = apiRoute<Route.LoaderArgs>(
-  endpoint(getGiveaway, ({ params, context }) => giveaways.getGiveaway(context.sql, params.id)),
+  endpoint(getGiveaway, ({ params, context }) => giveaways.getGiveaway(context.sql, params.id, blockIntervalMs(context.config))),
 );
 
 export const action = apiMethods<Route.ActionArgs>({

@@ -113,7 +113,7 @@ export function discordChannel(options: DiscordChannelOptions): DiscordChannel {
       return event.recipient === null ? [""] : [];
     },
     async deliver(sql, event, delivery): Promise<DeliveryResult> {
-      const reason = await disabled(sql);
+      const reason = event.test ? null : await disabled(sql);
       if (reason) return { outcome: "failed", error: `The Discord channel is disabled: ${reason}` };
       if (nowMs() < waitUntil) {
         return { outcome: "retry", retryAt: new Date(waitUntil), error: "Waiting for Discord's rate limit to reset" };
@@ -137,6 +137,8 @@ export function discordChannel(options: DiscordChannelOptions): DiscordChannel {
       if (remaining === "0" && Number.isFinite(resetAfter)) waitUntil = Math.max(waitUntil, nowMs() + resetAfter * 1000);
       if (response.ok) {
         await response.body?.cancel().catch(() => {});
+        // A test Discord accepted enables the channel again (the admin fixed the webhook).
+        if (event.test && (await disabled(sql))) await setChannelDisabled(sql, "discord", destination, null);
         return { outcome: "delivered", statusCode: response.status };
       }
       const statusCode = response.status;

@@ -49,7 +49,9 @@ function receiverChannel(url: string): NotificationChannel {
         body: JSON.stringify({ type: event.event, timestamp: event.occurredAt.toISOString(), data: event.data }),
       });
       await response.body?.cancel();
-      return response.ok ? { outcome: "delivered", statusCode: response.status } : { outcome: "failed", statusCode: response.status, error: "no" };
+      return response.ok
+        ? { outcome: "delivered", statusCode: response.status }
+        : { outcome: "failed", statusCode: response.status, error: "no" };
     },
   };
 }
@@ -86,9 +88,13 @@ export async function run(): Promise<void> {
     try {
       // Baseline: a bare fetch loop, one request after another, as the worker sends one target's deliveries.
       const body = JSON.stringify({ type: "giveaway.opened", timestamp: new Date().toISOString(), data: { giveawayId: 1 } });
-      let started = performance.now();
+      const started = performance.now();
       for (let n = 0; n < EVENTS * TARGETS; n++) {
-        const response = await fetch(receiver.url, { method: "POST", headers: { "content-type": "application/json", "webhook-id": `msg_${n}` }, body });
+        const response = await fetch(receiver.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "webhook-id": `msg_${n}` },
+          body,
+        });
         await response.body?.cancel();
       }
       const bareMs = performance.now() - started;
@@ -109,7 +115,7 @@ export async function run(): Promise<void> {
       const webhook = discord.createWebhook();
       await sql`delete from notification_deliveries`;
       await queue(sql, "discord");
-      started = performance.now();
+
       const posted = await drain(sql, [discordChannel({ webhookUrl: webhook.url })]);
       console.log(
         `worker → Discord double ${posted.delivered} posts in ${posted.ms.toFixed(0)} ms: ${perSecond(posted.delivered, posted.ms)} ` +

@@ -38,7 +38,11 @@ const limitSchema = (fallback: number, max: number) =>
 
 export const notificationEntrySchema = z
   .object({
-    id: z.number().int().min(1).meta({ description: "The event's id: newer events have higher ids (the bell counts those above the last opened)." }),
+    id: z
+      .number()
+      .int()
+      .min(1)
+      .meta({ description: "The event's id: newer events have higher ids (the bell counts those above the last opened)." }),
     event: z.enum(NOTIFICATION_EVENTS),
     at: timestamp,
     title: z.string(),
@@ -53,8 +57,6 @@ export const notificationsPageSchema = z
     nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the older entries; null when there are none." }),
   })
   .meta({ id: "NotificationsPage" });
-
-const EXAMPLE_ADDRESS = "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L";
 
 export const listNotifications = defineRoute({
   operationId: "listNotifications",
@@ -117,7 +119,9 @@ export const deliverySchema = z
     recipient: z.string().nullable().meta({ description: "The address of a personal event; null for a public one." }),
     title: z.string(),
     channel: z.enum(CHANNELS),
-    target: z.string().meta({ description: "Which one of the channel: a webhook endpoint's id, an email subscription's id; empty for Discord." }),
+    target: z
+      .string()
+      .meta({ description: "Which one of the channel: a webhook endpoint's id, an email subscription's id; empty for Discord." }),
     state: z.enum(STATES),
     attempts: z.number().int().min(0),
     nextAttemptAt: timestamp,
@@ -154,7 +158,9 @@ export const listDeliveries = defineRoute({
   responses: {
     200: {
       description: "One page of deliveries, newest first.",
-      schema: z.object({ entries: z.array(deliverySchema), nextCursor: z.number().int().min(1).nullable() }).meta({ id: "NotificationDeliveriesPage" }),
+      schema: z
+        .object({ entries: z.array(deliverySchema), nextCursor: z.number().int().min(1).nullable() })
+        .meta({ id: "NotificationDeliveriesPage" }),
       example: {
         entries: [
           {
@@ -178,7 +184,11 @@ export const listDeliveries = defineRoute({
         nextCursor: null,
       },
     },
-    400: { description: "A filter breaks its rule.", schema: errorBody, example: { message: "channel must be one of discord, webhook, email" } },
+    400: {
+      description: "A filter breaks its rule.",
+      schema: errorBody,
+      example: { message: "channel must be one of discord, webhook, email" },
+    },
   },
 });
 
@@ -257,7 +267,11 @@ export const sendTest = defineRoute({
     "One test message (`Test notification from Spooks`) to each target of the channel, at once, outside the outbox; the answers as they came. " +
     "A test Discord accepts enables a disabled Discord channel again. Audited.",
   auth: "admin-session",
-  body: { kind: "json", schema: z.object({ channel: z.enum(CHANNELS, { error: `channel must be one of ${CHANNELS.join(", ")}` }) }), example: { channel: "discord" } },
+  body: {
+    kind: "json",
+    schema: z.object({ channel: z.enum(CHANNELS, { error: `channel must be one of ${CHANNELS.join(", ")}` }) }),
+    example: { channel: "discord" },
+  },
   responses: {
     200: {
       description: "What each target answered.",
@@ -265,7 +279,11 @@ export const sendTest = defineRoute({
       example: { channel: "discord", results: [{ target: "", outcome: "delivered", statusCode: 200, error: null }] },
     },
     400: { description: "Not a channel.", schema: errorBody, example: { message: "channel must be one of discord, webhook, email" } },
-    409: { description: "The channel is not configured.", schema: errorBody, example: { message: "The discord channel is not configured (set DISCORD_WEBHOOK_URL)" } },
+    409: {
+      description: "The channel is not configured.",
+      schema: errorBody,
+      example: { message: "The discord channel is not configured (set DISCORD_WEBHOOK_URL)" },
+    },
   },
 });
 

@@ -164,7 +164,10 @@ const EnvSchema = z.object({
     .default(600),
   NOTIFY_INTERVAL_S: z.coerce.number().min(0.05).max(3600).default(10),
   DISCORD_WEBHOOK_URL: z
-    .url({ protocol: /^https?$/, error: "DISCORD_WEBHOOK_URL must be a Discord channel webhook URL (https://discord.com/api/webhooks/{id}/{token})" })
+    .url({
+      protocol: /^https?$/,
+      error: "DISCORD_WEBHOOK_URL must be a Discord channel webhook URL (https://discord.com/api/webhooks/{id}/{token})",
+    })
     .refine(
       (url) => /\/webhooks\/\d{17,20}\/[^/]+\/?$/.test(new URL(url).pathname),
       "DISCORD_WEBHOOK_URL must be a Discord channel webhook URL (https://discord.com/api/webhooks/{id}/{token})",

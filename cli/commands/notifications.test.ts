@@ -38,7 +38,10 @@ afterAll(async () => {
 
 describe("spooks-admin notifications", () => {
   it("list --failed --json answers the failed deliveries as the API does; list shows them all", async () => {
-    const page = await runJson<{ entries: { id: number; state: string; lastError: string }[] }>(["notifications", "list", "--failed", "--json"], env);
+    const page = await runJson<{ entries: { id: number; state: string; lastError: string }[] }>(
+      ["notifications", "list", "--failed", "--json"],
+      env,
+    );
     expect(page.entries).toEqual([expect.objectContaining({ id: failedId, state: "failed", lastError: "404 Unknown Webhook" })]);
     const table = await runCli(["notifications", "list"], env);
     expect(table.code).toBe(0);

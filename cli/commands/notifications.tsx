@@ -3,7 +3,11 @@
  * the deliveries of the notification worker (docs/notifications.md), as the admin's Notifications tab shows them.
  */
 import type { Command } from "commander";
-import { listDeliveries as listDeliveriesRoute, replayDelivery as replayRoute, sendTest as sendTestRoute } from "../../app/api/notifications.ts";
+import {
+  listDeliveries as listDeliveriesRoute,
+  replayDelivery as replayRoute,
+  sendTest as sendTestRoute,
+} from "../../app/api/notifications.ts";
 import { recordAudit } from "../../db/queries/audit.server.ts";
 import { listDeliveries, replayDelivery, type ChannelName, type DeliveryRow } from "../../db/queries/notifications.server.ts";
 import { inTransaction } from "../../db/queries/transaction.server.ts";
@@ -35,7 +39,8 @@ function parseChannel(text: string): ChannelName {
 
 async function list(options: ListOptions): Promise<void> {
   const limit = Number(options.limit);
-  if (!/^\d+$/.test(options.limit) || limit < 1 || limit > 10_000) throw new CliError(`--limit must be a whole number from 1 to 10000 (got '${options.limit}')`);
+  if (!/^\d+$/.test(options.limit) || limit < 1 || limit > 10_000)
+    throw new CliError(`--limit must be a whole number from 1 to 10000 (got '${options.limit}')`);
   const filter = { failed: options.failed, channel: options.channel === undefined ? undefined : parseChannel(options.channel), limit };
   const page = await withDatabase(({ sql }) => listDeliveries(sql, filter));
   await outputAnswer(options, listDeliveriesRoute.responses[200].schema, page, () => deliveriesView(page.entries));
@@ -62,7 +67,10 @@ async function replay(id: string, options: OutputOptions): Promise<void> {
   const delivery = await withDatabase(({ sql }) =>
     inTransaction(sql, async (tx) => {
       const replayed = await replayDelivery(tx, deliveryId);
-      await recordAudit(tx, CLI_ACTOR, "notifications.replay", `delivery:${deliveryId}`, { channel: replayed.channel, event: replayed.event });
+      await recordAudit(tx, CLI_ACTOR, "notifications.replay", `delivery:${deliveryId}`, {
+        channel: replayed.channel,
+        event: replayed.event,
+      });
       return replayed;
     }),
   );

@@ -84,7 +84,9 @@ it("a worker killed mid-delivery loses nothing and repeats nothing", { timeout: 
   startWorker();
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const [{ open }] = await db.sql<{ open: number }[]>`select count(*)::int as open from notification_deliveries where state <> 'delivered'`;
+    const [{ open }] = await db.sql<
+      { open: number }[]
+    >`select count(*)::int as open from notification_deliveries where state <> 'delivered'`;
     const [{ total }] = await db.sql<{ total: number }[]>`select count(*)::int as total from notification_deliveries`;
     if (total === EVENTS && open === 0) break;
     if (Date.now() > deadline) throw new Error(`not all delivered: ${open} of ${total} open`);

@@ -43,7 +43,11 @@ afterEach(() => {});
 const channel = () => discordChannel({ webhookUrl: webhook.url, publicUrl: "https://spooks.example" });
 const pass = (channels = [channel()]) => runNotificationPass({ sql: db.sql, channels, leaseMs: 5000 });
 const giveaway = (title: string) =>
-  createGiveaway(db.sql, { title, description: "d", imageUrl: "/uploads/x.png", pointsCost: 5, endDate: new Date(now().getTime() + 72 * 3_600_000), winners: 1 }, CLI);
+  createGiveaway(
+    db.sql,
+    { title, description: "d", imageUrl: "/uploads/x.png", pointsCost: 5, endDate: new Date(now().getTime() + 72 * 3_600_000), winners: 1 },
+    CLI,
+  );
 
 async function deliveries() {
   return db.sql<{ state: string; attempts: number; lastStatusCode: number | null; lastError: string | null; nextAttemptAt: Date }[]>`
@@ -124,14 +128,20 @@ describe("the Discord channel", () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const caused = Date.now();
       await giveaway("Timed");
-      while (discord.messages(webhook.id).length === 0 && Date.now() - caused < 10_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (discord.messages(webhook.id).length === 0 && Date.now() - caused < 10_000)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       const postedAt = discord.messages(webhook.id)[0].at;
       expect(postedAt - caused).toBeLessThan(200 + 1500);
       // closing_soon: raised by the pass once 24 h before the end has come (item 7: within 5 minutes of its time).
       const endsAt = Date.now() + 24 * 3_600_000 + 600;
-      await createGiveaway(db.sql, { title: "Soon", description: "d", imageUrl: "/uploads/x.png", pointsCost: 5, endDate: new Date(endsAt), winners: 1 }, CLI);
+      await createGiveaway(
+        db.sql,
+        { title: "Soon", description: "d", imageUrl: "/uploads/x.png", pointsCost: 5, endDate: new Date(endsAt), winners: 1 },
+        CLI,
+      );
       const due = endsAt - 24 * 3_600_000;
-      const soon = () => discord.messages(webhook.id).find((message) => JSON.stringify(message.body).includes("Giveaway closing soon: Soon"));
+      const soon = () =>
+        discord.messages(webhook.id).find((message) => JSON.stringify(message.body).includes("Giveaway closing soon: Soon"));
       while (!soon() && Date.now() - due < 10_000) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(soon()!.at).toBeGreaterThanOrEqual(due);
       expect(soon()!.at - due).toBeLessThan(200 + 1500);

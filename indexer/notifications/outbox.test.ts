@@ -30,7 +30,15 @@ afterEach(() => {
   clock = undefined;
 });
 
-type Row = { event: string; subject: string; recipient: string | null; title: string; body: string; link: string; data: Record<string, unknown> };
+type Row = {
+  event: string;
+  subject: string;
+  recipient: string | null;
+  title: string;
+  body: string;
+  link: string;
+  data: Record<string, unknown>;
+};
 
 async function eventsOf(sql: Sql, subject: string | number, event?: string): Promise<Row[]> {
   return sql<Row[]>`
@@ -38,7 +46,14 @@ async function eventsOf(sql: Sql, subject: string | number, event?: string): Pro
     where subject = ${String(subject)} ${event ? sql`and event = ${event}` : sql``} order by id`;
 }
 
-const giveawayInput = (title: string, endDate: Date) => ({ title, description: "d", imageUrl: "/uploads/x.png", pointsCost: 1, endDate, winners: 1 });
+const giveawayInput = (title: string, endDate: Date) => ({
+  title,
+  description: "d",
+  imageUrl: "/uploads/x.png",
+  pointsCost: 1,
+  endDate,
+  winners: 1,
+});
 
 /** Runs `cause` in a transaction that is then rolled back. */
 async function rolledBack(cause: (tx: Sql) => Promise<unknown>) {

@@ -59,7 +59,8 @@ export async function fanOut(sql: Sql, channels: readonly NotificationChannel[])
             on conflict (event_id, channel, target) do nothing`;
         }
       }
-      if (rows.length) await tx`update notification_events set fanned_out_at = ${at} where id = any(${rows.map((row) => Number(row.id))}::int8[])`;
+      if (rows.length)
+        await tx`update notification_events set fanned_out_at = ${at} where id = any(${rows.map((row) => Number(row.id))}::int8[])`;
       return rows.length;
     });
     total += done;
@@ -129,7 +130,12 @@ async function runLimited<T>(items: readonly T[], limit: number, work: (item: T)
 }
 
 /** One pass of the worker (steps 1-3). */
-export async function runNotificationPass({ sql, channels, logger = silentLogger, leaseMs = DEFAULT_LEASE_MS }: WorkerOptions): Promise<PassSummary> {
+export async function runNotificationPass({
+  sql,
+  channels,
+  logger = silentLogger,
+  leaseMs = DEFAULT_LEASE_MS,
+}: WorkerOptions): Promise<PassSummary> {
   const summary: PassSummary = { raised: 0, fannedOut: 0, delivered: 0, retried: 0, failed: 0 };
   summary.raised = await raiseTimedEvents(sql, now());
   summary.fannedOut = await fanOut(sql, channels);
@@ -143,7 +149,8 @@ export async function runNotificationPass({ sql, channels, logger = silentLogger
       where id = any(${[...new Set(claimed.map((row) => row.eventId))]}::int8[])`;
     const events = new Map(eventRows.map((row) => [Number(row.id), toEvent(row)]));
     const groups = new Map<string, Claimed[]>();
-    for (const row of claimed) groups.set(`${row.channel}\u0000${row.target}`, [...(groups.get(`${row.channel}\u0000${row.target}`) ?? []), row]);
+    for (const row of claimed)
+      groups.set(`${row.channel}\u0000${row.target}`, [...(groups.get(`${row.channel}\u0000${row.target}`) ?? []), row]);
     await runLimited([...groups.values()], TARGETS_AT_ONCE, async (group) => {
       for (let index = 0; index < group.length; index++) {
         const row = group[index];
@@ -154,7 +161,11 @@ export async function runNotificationPass({ sql, channels, logger = silentLogger
           result = await channel.deliver(sql, events.get(row.eventId)!, attempt);
         } catch (error) {
           logger.error({ msg: "notification channel threw", channel: row.channel, delivery: row.id, err: error });
-          result = { outcome: "retry", retryAt: new Date(nowMs() + THREW_RETRY_MS), error: error instanceof Error ? error.message : String(error) };
+          result = {
+            outcome: "retry",
+            retryAt: new Date(nowMs() + THREW_RETRY_MS),
+            error: error instanceof Error ? error.message : String(error),
+          };
         }
         const recorded = await recordResult(sql, row.id, until, result);
         if (!recorded) logger.warn({ msg: "notification delivery's claim ran out before its result was recorded", delivery: row.id });

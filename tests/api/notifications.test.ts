@@ -38,7 +38,9 @@ describe("GET /api/notifications/{address}", () => {
     expect(created.status).toBe(201);
     const page = await ctx.call("GET", `/api/notifications/${holder.address}?limit=1`);
     expect(page.status).toBe(200);
-    expect(page.body.entries).toEqual([expect.objectContaining({ event: "giveaway.opened", title: "New giveaway: Lantern", link: "/rewards" })]);
+    expect(page.body.entries).toEqual([
+      expect.objectContaining({ event: "giveaway.opened", title: "New giveaway: Lantern", link: "/rewards" }),
+    ]);
     const older = await ctx.call("GET", `/api/notifications/${holder.address}?cursor=${page.body.nextCursor}`);
     expect(older.body.entries.map((entry: { event: string }) => entry.event)).toContain("points.adjusted");
     const personal = older.body.entries.filter((entry: { event: string }) => entry.event === "points.adjusted");

@@ -17,7 +17,12 @@ let page: Page;
 beforeAll(async () => {
   [world, browser] = await Promise.all([startE2eWorld({ holderOwns: 1, perCollection: 2 }), launchBrowser()]);
   await world.addPoints(world.holder.address, 40); // points.adjusted, the holder's own
-  await world.createGiveaway({ title: "Haunted Hoodie", description: "Glows.", pointsCost: 10, endDate: new Date(Date.now() + 3 * 86_400_000) });
+  await world.createGiveaway({
+    title: "Haunted Hoodie",
+    description: "Glows.",
+    pointsCost: 10,
+    endDate: new Date(Date.now() + 3 * 86_400_000),
+  });
   await world.addPoints(world.admin.address, 5); // someone else's: never shown to the holder
 }, 300_000);
 

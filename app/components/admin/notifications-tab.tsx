@@ -115,7 +115,12 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
               {deliveries.error && !deliveries.data ? (
                 <tr>
                   <td colSpan={6} className="px-4 py-6">
-                    <LoadFailed what="the deliveries" error={deliveries.error} onRetry={deliveries.refetch} retrying={deliveries.isFetching} />
+                    <LoadFailed
+                      what="the deliveries"
+                      error={deliveries.error}
+                      onRetry={deliveries.refetch}
+                      retrying={deliveries.isFetching}
+                    />
                   </td>
                 </tr>
               ) : deliveries.data?.entries.length ? (

@@ -3,7 +3,7 @@
  * in this browser, per address), and a panel listing them with their links. Public events and the connected
  * address's own (GET /api/notifications/{address}), read again every minute.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import type { NotificationEntry, NotificationsPage } from "../../api/notifications.ts";
 import { useApiQuery } from "../../lib/queries.ts";
@@ -34,14 +34,15 @@ export function NotificationBell() {
   const { address, connected } = useWallet();
   const path = connected && address ? `/api/notifications/${address}?limit=${PANEL_SIZE}` : null;
   const { data } = useApiQuery<NotificationsPage>(path, { refetchInterval: NOTIFICATIONS_POLL_MS, staleTime: 10_000 });
-  const [lastOpened, setLastOpened] = useState(0);
-  useEffect(() => setLastOpened(address ? readLastOpened(address) : 0), [address]);
+  // What this page opened, else what the browser kept (read while rendering: the bell renders only in the browser).
+  const [opened, setOpened] = useState<{ address: string; id: number } | null>(null);
   if (!path || !address) return null;
+  const lastOpened = opened?.address === address ? opened.id : readLastOpened(address);
   const entries: NotificationEntry[] = data?.entries ?? [];
   const unread = entries.filter((entry) => entry.id > lastOpened).length;
   const label = unread === 0 ? "Notifications" : `Notifications, ${unread}${unread === PANEL_SIZE ? "+" : ""} new`;
 
-  const opened = (open: boolean) => {
+  const onOpenChange = (open: boolean) => {
     if (!open || entries.length === 0) return;
     const newest = entries[0].id;
     try {
@@ -49,11 +50,11 @@ export function NotificationBell() {
     } catch {
       // Storage refused (private mode): the count simply starts again next visit.
     }
-    setLastOpened(newest);
+    setOpened({ address, id: newest });
   };
 
   return (
-    <DropdownMenu onOpenChange={opened}>
+    <DropdownMenu onOpenChange={onOpenChange}>
       <DropdownMenuTrigger asChild>
         <Button variant="outline" size="responsive" aria-label={label} title={label} className="relative">
           <BellIcon />

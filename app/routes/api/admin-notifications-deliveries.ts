@@ -4,6 +4,8 @@ import { apiRoute, endpoint, onlyMethods } from "../../utils/api.server.ts";
 import * as notifications from "../../../db/queries/notifications.server.ts";
 import type { Route } from "./+types/admin-notifications-deliveries";
 
-export const loader = apiRoute<Route.LoaderArgs>(endpoint(listDeliveries, ({ query, context }) => notifications.listDeliveries(context.sql, query)));
+export const loader = apiRoute<Route.LoaderArgs>(
+  endpoint(listDeliveries, ({ query, context }) => notifications.listDeliveries(context.sql, query)),
+);
 
 export const action = onlyMethods("GET");

@@ -11,10 +11,17 @@ export const action = apiMethods<Route.ActionArgs>({
     inTransaction(context.sql, async (tx) => {
       const before = (await notifications.listDeliveries(tx, { cursor: params.id + 1, limit: 1 })).entries[0];
       const delivery = await notifications.replayDelivery(tx, params.id);
-      await recordAudit(tx, actor, "notifications.replay", `delivery:${params.id}`, { channel: delivery.channel, event: delivery.event }, {
-        before: { state: before?.state },
-        after: { state: delivery.state },
-      });
+      await recordAudit(
+        tx,
+        actor,
+        "notifications.replay",
+        `delivery:${params.id}`,
+        { channel: delivery.channel, event: delivery.event },
+        {
+          before: { state: before?.state },
+          after: { state: delivery.state },
+        },
+      );
       return delivery;
     }),
   ),

@@ -53,6 +53,13 @@ export default [
     route("admin/reset-negative-balances", "routes/api/admin-reset-negative-balances.ts"),
     route("admin/audit", "routes/api/admin-audit.ts"),
 
+    // Notifications (issue 24)
+    route("notifications/:address", "routes/api/notifications.ts"),
+    route("admin/notifications/deliveries", "routes/api/admin-notifications-deliveries.ts"),
+    route("admin/notifications/deliveries/:id/replay", "routes/api/admin-notifications-replay.ts"),
+    route("admin/notifications/channels", "routes/api/admin-notifications-channels.ts"),
+    route("admin/notifications/test", "routes/api/admin-notifications-test.ts"),
+
     // Governance
     route("proposals", "routes/api/proposals.ts"),
     route("proposals/user/:address", "routes/api/proposals-user.ts"),

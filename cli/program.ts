@@ -8,6 +8,7 @@ import { registerAudit } from "./commands/audit.tsx";
 import { registerCatalogue } from "./commands/catalogue.tsx";
 import { registerGiveaways } from "./commands/giveaways.tsx";
 import { registerIndexer } from "./commands/indexer.tsx";
+import { registerNotifications } from "./commands/notifications.tsx";
 import { registerPoints } from "./commands/points.tsx";
 import { registerProposals } from "./commands/proposals.tsx";
 import { registerUsers } from "./commands/users.tsx";
@@ -22,7 +23,9 @@ Examples:
   spooks-admin catalogue import catalogue.csv
   spooks-admin indexer sync
   spooks-admin audit --since 24h --action points
-  spooks-admin proposals verify 4`;
+  spooks-admin proposals verify 4
+  spooks-admin notifications list --failed
+  spooks-admin notifications test discord`;
 
 export function createProgram(): Command {
   const program = new Command("spooks-admin")
@@ -41,5 +44,6 @@ export function createProgram(): Command {
   registerCatalogue(program);
   registerIndexer(program);
   registerAudit(program);
+  registerNotifications(program);
   return program;
 }

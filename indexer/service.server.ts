@@ -18,13 +18,22 @@ import { now } from "../app/domain/clock.ts";
 import { pruneExpired } from "../db/queries/housekeeping.server.ts";
 import { accruePending } from "./accrual.server.ts";
 import { runIndexerPass } from "./pass.server.ts";
+import type { NotificationChannel } from "./notifications/channel.server.ts";
+import { notificationChannels } from "./notifications/channels.server.ts";
+import { startNotificationWorker } from "./notifications/worker.server.ts";
 
 /** Half past each hour, away from the accrual at minute 0. */
 export const HOUSEKEEPING_CRON = "30 * * * *";
 
 export type IndexerService = { ready: Promise<void>; stop(): Promise<void> };
 
-export type IndexerOptions = { sql: Sql; config: Pick<Config, "indexer"> & { ordUrl: string }; logger: Logger };
+export type IndexerOptions = {
+  sql: Sql;
+  config: Pick<Config, "indexer"> & Partial<Pick<Config, "notifications" | "publicUrl">> & { ordUrl: string };
+  logger: Logger;
+  /** The notification worker's channels; by default those the settings configure (notificationChannels). */
+  channels?: readonly NotificationChannel[];
+};
 
 /** node-cron's own messages in our log: its routine ones at debug, a failed task with its error's stack. */
 function cronLogger(logger: Logger): CronLogger {
@@ -42,7 +51,7 @@ function checkCron(name: string, expression: string) {
   if (!cron.validate(expression)) throw new Error(`${name} is not a valid cron expression: ${expression}`);
 }
 
-export async function startIndexer({ sql, config, logger }: IndexerOptions): Promise<IndexerService> {
+export async function startIndexer({ sql, config, logger, channels }: IndexerOptions): Promise<IndexerService> {
   const { syncCron, accrualCron, catchUpHours } = config.indexer;
   checkCron("INDEXER_SYNC_CRON", syncCron);
   checkCron("INDEXER_ACCRUAL_CRON", accrualCron);
@@ -78,7 +87,15 @@ export async function startIndexer({ sql, config, logger }: IndexerOptions): Pro
     cron.schedule(accrualCron, () => accrue("scheduled"), { ...options, name: "spooks-accrual" }),
     cron.schedule(HOUSEKEEPING_CRON, housekeep, { ...options, name: "spooks-housekeeping" }),
   ];
-  logger.info({ msg: "indexer started", ord: new URL(config.ordUrl).origin, syncCron, accrualCron, catchUpHours });
+  // The notification worker (issue 24): a pass at once, then NOTIFY_INTERVAL_S after each.
+  const notifyIntervalS = config.notifications?.intervalS ?? 10;
+  const notifier = startNotificationWorker({
+    sql,
+    channels: channels ?? notificationChannels(config, logger),
+    logger,
+    intervalMs: notifyIntervalS * 1000,
+  });
+  logger.info({ msg: "indexer started", ord: new URL(config.ordUrl).origin, syncCron, accrualCron, catchUpHours, notifyIntervalS });
 
   let stopping: Promise<void> | undefined;
   return {
@@ -87,6 +104,7 @@ export async function startIndexer({ sql, config, logger }: IndexerOptions): Pro
       (stopping ??= (async () => {
         for (const task of tasks) await task.destroy();
         shutdown.abort();
+        await notifier.stop();
         await Promise.all([...inFlight]);
         logger.info({ msg: "indexer stopped" });
       })()),

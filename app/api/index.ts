@@ -8,12 +8,13 @@ import * as auth from "./auth.ts";
 import * as content from "./content.ts";
 import * as giveaways from "./giveaways.ts";
 import * as holdings from "./holdings.ts";
+import * as notifications from "./notifications.ts";
 import * as points from "./points.ts";
 import * as proposals from "./proposals.ts";
 import * as staking from "./staking.ts";
 import * as system from "./system.ts";
 
-const GROUPS: Record<string, unknown>[] = [holdings, points, content, staking, giveaways, proposals, auth, admin, system];
+const GROUPS: Record<string, unknown>[] = [holdings, points, content, staking, giveaways, proposals, notifications, auth, admin, system];
 
 function isRouteContract(value: unknown): value is RouteContract {
   return typeof value === "object" && value !== null && "operationId" in value && "method" in value && "responses" in value;

@@ -149,3 +149,8 @@ export const ImageOffIcon = (p: IconProps) => (
     <path d="M3 3l18 18M10.5 5H19a2 2 0 0 1 2 2v8.5M17 21H5a2 2 0 0 1-2-2V7M3 16l5-5 4 4M14 14l1-1 6 6" />
   </Icon>
 );
+export const BellIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M18 8a6 6 0 1 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.73 21a2 2 0 0 1-3.46 0" />
+  </Icon>
+);

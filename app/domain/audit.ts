@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = {
   "upload.image": "Image uploaded",
   "catalogue.import": "Catalogue imported",
   "indexer.sync": "Ownership sync (CLI)",
+  "notifications.replay": "Notification sent again",
+  "notifications.test": "Test notification sent",
   "auth.sign-in": "Admin signed in",
   "auth.sign-out": "Admin signed out",
 } as const satisfies Record<string, string>;

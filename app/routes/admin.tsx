@@ -13,6 +13,7 @@ import { listProposals } from "../../db/queries/proposals.server.ts";
 import { errorToast, runAdminIntent } from "../components/admin/admin-actions.server.ts";
 import { AuditTab } from "../components/admin/audit-tab.tsx";
 import { GiveawaysTab } from "../components/admin/giveaways-tab.tsx";
+import { NotificationsTab } from "../components/admin/notifications-tab.tsx";
 import { ProposalsTab } from "../components/admin/proposals-tab.tsx";
 import { ADMIN_FORMS, isAdminIntent, validationTitle, type AdminActionData } from "../components/admin/schemas.ts";
 import { firstError } from "../components/admin/use-admin-form.ts";
@@ -217,6 +218,7 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
           <TabsTrigger value="points">User Points</TabsTrigger>
           <TabsTrigger value="giveaways">Giveaways</TabsTrigger>
           <TabsTrigger value="governance">Governance</TabsTrigger>
+          <TabsTrigger value="notifications">Notifications</TabsTrigger>
           <TabsTrigger value="audit">Audit</TabsTrigger>
         </TabsList>
         <TabsContent value="points">
@@ -227,6 +229,9 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
         </TabsContent>
         <TabsContent value="governance">
           <ProposalsTab proposals={panel.proposals} onUnauthorized={onUnauthorized} />
+        </TabsContent>
+        <TabsContent value="notifications">
+          <NotificationsTab onUnauthorized={onUnauthorized} />
         </TabsContent>
         <TabsContent value="audit">
           <AuditTab onUnauthorized={onUnauthorized} />

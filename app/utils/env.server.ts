@@ -162,6 +162,17 @@ const EnvSchema = z.object({
     .min(60)
     .max(7 * 24 * 3600)
     .default(600),
+  NOTIFY_INTERVAL_S: z.coerce.number().min(0.05).max(3600).default(10),
+  DISCORD_WEBHOOK_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: "DISCORD_WEBHOOK_URL must be a Discord channel webhook URL (https://discord.com/api/webhooks/{id}/{token})",
+    })
+    .refine(
+      (url) => /\/webhooks\/\d{17,20}\/[^/]+\/?$/.test(new URL(url).pathname),
+      "DISCORD_WEBHOOK_URL must be a Discord channel webhook URL (https://discord.com/api/webhooks/{id}/{token})",
+    )
+    .optional(),
 });
 
 export type Config = {
@@ -215,6 +226,11 @@ export type Config = {
    * ownership pass was applied for INDEXER_STALE_AFTER_S seconds (held-back passes do not count).
    */
   ops: { metricsPort?: number; metricsHost: string; indexerStaleAfterSeconds: number };
+  /**
+   * Notifications (docs/notifications.md): the indexer's worker runs every NOTIFY_INTERVAL_S seconds (default 10);
+   * with DISCORD_WEBHOOK_URL every public event is posted to that Discord channel webhook.
+   */
+  notifications: { intervalS: number; discordWebhookUrl?: string };
 };
 
 export class ConfigError extends Error {}
@@ -279,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     ops: { metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST, indexerStaleAfterSeconds: e.INDEXER_STALE_AFTER_S },
+    notifications: { intervalS: e.NOTIFY_INTERVAL_S, discordWebhookUrl: e.DISCORD_WEBHOOK_URL },
   };
 }
 

@@ -9,6 +9,7 @@ import { conflict } from "../../app/domain/errors.ts";
 import type { Queryable, TransactionSql } from "../client.server.ts";
 import { recordAudit, type Actor } from "./audit.server.ts";
 import { getGiveaway, lockGiveaway } from "./giveaways.server.ts";
+import { giveawayDrawn, notify } from "./notifications.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
 /** Where a giveaway's draw stands: entries open, closed at a block (drawing), or drawn. */
@@ -184,6 +185,7 @@ export async function recordDraw(sql: Queryable, id: number, blockHash: string, 
         after: { drawBlockHash: blockHash, winnerAddresses: picks.map((pick) => pick.address) },
       },
     );
+    await notify(tx, giveawayDrawn({ id, title: giveaway.title, winners: picks.map((pick) => pick.address) }));
     return drawOutcome(tx, id);
   });
 }

@@ -22,6 +22,7 @@ import type { Queryable, TransactionSql } from "../client.server.ts";
 import { recordAudit, type Actor } from "./audit.server.ts";
 import { appendLedger, lockBalanceUnits } from "./points.server.ts";
 import { parseOrRefuse, requireRowId } from "./input.server.ts";
+import { giveawayDrawn, giveawayOpened, notify } from "./notifications.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
 export type Giveaway = {
@@ -173,6 +174,7 @@ export async function createGiveaway(sql: Queryable, input: CreateGiveawayInput,
       { title, pointsCost, endDate, winners, drawVersion: 2, drawCommitment: commitment },
       { after: created },
     );
+    await notify(tx, [giveawayOpened(created)]);
     return created;
   });
 }
@@ -184,7 +186,10 @@ export async function setGiveawayActive(sql: Queryable, id: number, active: bool
     await tx`update giveaways set active = ${active} where id = ${id}`;
     const change = { before: { active: before.active }, after: { active } };
     await recordAudit(tx, actor, active ? "giveaway.activate" : "giveaway.end", `giveaway:${id}`, {}, change);
-    return getGiveaway(tx, id);
+    const after = await getGiveaway(tx, id);
+    // Activated while entries can still open: announced (once for good, by the outbox's key).
+    if (active && !before.active && !before.drawnAt && before.endDate > now()) await notify(tx, [giveawayOpened(after)]);
+    return after;
   });
 }
 
@@ -295,6 +300,7 @@ export async function drawGiveawayWinner(sql: Queryable, id: number, actor: Acto
     };
     const change = { before: { winnerAddress: null }, after: { winnerAddress: winningEntry.address } };
     await recordAudit(tx, actor, "giveaway.draw", `giveaway:${id}`, { ...result, entryId: winningEntry.id }, change);
+    await notify(tx, giveawayDrawn({ id, title: giveaway.title, winners: [winningEntry.address] }));
     return result;
   });
 }

@@ -6,6 +6,7 @@
 import { redactUrlsIn } from "../../app/domain/redact.ts";
 import type { Queryable, Sql } from "../client.server.ts";
 import { auditStakesEndedByTransfer } from "./audit.server.ts";
+import { notifyStakesEndedByTransfer } from "./notifications.server.ts";
 
 export type SyncSource = "scheduled" | "cli" | "startup";
 
@@ -99,6 +100,8 @@ export async function applyMove(sql: Sql, move: Move): Promise<AppliedMove> {
           returning id, address, item_id, started_at, ended_at, ${address}::text as holder, ${kind}::text as holder_kind
         ), audited as (
           ${auditStakesEndedByTransfer(tx, at)}
+        ), notified as (
+          ${notifyStakesEndedByTransfer(tx, at)}
         )
         select exists (select 1 from recorded) as moved,
                (select owner_address from previous) as from_address,
@@ -209,6 +212,8 @@ export async function endForeignStakes(sql: Queryable, at: Date): Promise<number
       returning s.id, s.address, s.item_id, s.started_at, s.ended_at, o.owner_address as holder, o.owner_kind as holder_kind
     ), audited as (
       ${auditStakesEndedByTransfer(sql, at)}
+    ), notified as (
+      ${notifyStakesEndedByTransfer(sql, at)}
     )
     select id from ended`;
   return rows.length;

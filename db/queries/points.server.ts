@@ -11,6 +11,7 @@ import { addPointsSchema, MESSAGES } from "../../app/domain/validation.ts";
 import type { Queryable, TransactionSql } from "../client.server.ts";
 import { actorLabel, recordAudit, type Actor } from "./audit.server.ts";
 import { parseOrRefuse } from "./input.server.ts";
+import { notify, pointsAdjusted } from "./notifications.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
 export type { LedgerKind };
@@ -35,8 +36,8 @@ function requireAddress(address: string): void {
 }
 
 /** Appends ledger rows (never accrual: the indexer owns those). The trigger updates `balances`. */
-export async function appendLedger(sql: Queryable, rows: readonly LedgerInsert[]): Promise<void> {
-  if (rows.length === 0) return;
+export async function appendLedger(sql: Queryable, rows: readonly LedgerInsert[]): Promise<{ id: number; address: string }[]> {
+  if (rows.length === 0) return [];
   const at = now();
   const values = rows.map((row) => ({
     address: row.address,
@@ -50,7 +51,7 @@ export async function appendLedger(sql: Queryable, rows: readonly LedgerInsert[]
     actor: actorLabel(row.actor),
     createdAt: at,
   }));
-  await sql`insert into points_ledger ${sql(
+  const inserted = await sql`insert into points_ledger ${sql(
     values,
     "address",
     "kind",
@@ -62,7 +63,8 @@ export async function appendLedger(sql: Queryable, rows: readonly LedgerInsert[]
     "tickets",
     "actor",
     "createdAt",
-  )}`;
+  )} returning id, address`;
+  return inserted.map((row) => ({ id: Number(row.id), address: String(row.address) }));
 }
 
 export async function getBalanceUnits(sql: Queryable, address: string): Promise<number> {
@@ -99,8 +101,9 @@ export async function addPoints(sql: Queryable, input: AddPointsInput): Promise<
   const units = pointsToUnits(points);
   return inTransaction(sql, async (tx) => {
     const before = await lockBalanceUnits(tx, address);
-    await appendLedger(tx, [{ address, kind: "admin_add", units, description, actor: input.actor }]);
+    const [ledger] = await appendLedger(tx, [{ address, kind: "admin_add", units, description, actor: input.actor }]);
     const totalPoints = unitsToPoints(await getBalanceUnits(tx, address));
+    await notify(tx, [pointsAdjusted({ ledgerId: ledger.id, address, points, description, balance: totalPoints })]);
     await recordAudit(
       tx,
       input.actor,
@@ -122,7 +125,9 @@ export async function clearPoints(
   return inTransaction(sql, async (tx) => {
     const units = await lockBalanceUnits(tx, address);
     if (units !== 0) {
-      await appendLedger(tx, [{ address, kind: "admin_clear", units: -units, description: "Cleared by admin", actor }]);
+      const description = "Cleared by admin";
+      const [ledger] = await appendLedger(tx, [{ address, kind: "admin_clear", units: -units, description, actor }]);
+      await notify(tx, [pointsAdjusted({ ledgerId: ledger.id, address, points: -unitsToPoints(units), description, balance: 0 })]);
     }
     const change = { before: { points: unitsToPoints(units) }, after: { points: 0 } };
     await recordAudit(tx, actor, "points.clear", address, { clearedPoints: unitsToPoints(units) }, change);
@@ -193,15 +198,17 @@ export async function resetNegativeBalances(sql: Queryable, actor: Actor): Promi
   return inTransaction(sql, async (tx) => {
     const negatives = await tx<{ address: string; units: number }[]>`
       select address, units from balances where units < 0 order by address for update`;
-    await appendLedger(
+    const description = "Negative balance reset to 0";
+    const written = await appendLedger(
       tx,
-      negatives.map((row) => ({
-        address: row.address,
-        kind: "negative_reset" as const,
-        units: -row.units,
-        description: "Negative balance reset to 0",
-        actor,
-      })),
+      negatives.map((row) => ({ address: row.address, kind: "negative_reset" as const, units: -row.units, description, actor })),
+    );
+    await notify(
+      tx,
+      written.map((ledger) => {
+        const points = unitsToPoints(-negatives.find((row) => row.address === ledger.address)!.units);
+        return pointsAdjusted({ ledgerId: ledger.id, address: ledger.address, points, description, balance: 0 });
+      }),
     );
     const change = balancesChange(negatives.map((row) => ({ address: row.address, before: row.units, after: 0 })));
     await recordAudit(tx, actor, "points.reset-negative", null, { adjustmentsApplied: negatives.length }, change);

@@ -10,6 +10,7 @@ import { createProposalSchema } from "../../app/domain/validation.ts";
 import type { Queryable } from "../client.server.ts";
 import { recordAudit, type Actor } from "./audit.server.ts";
 import { isRowId, parseOrRefuse, requireRowId } from "./input.server.ts";
+import { notify, proposalOpened } from "./notifications.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
 export type ProposalOption = { id: number; optionText: string };
@@ -100,6 +101,8 @@ export async function createProposal(sql: Queryable, input: CreateProposalInput,
     await tx`insert into proposal_options ${tx(optionRows, "proposalId", "position", "optionText")}`;
     const [created] = await listProposals(tx, now(), [id]);
     await recordAudit(tx, actor, "proposal.create", `proposal:${id}`, { title, voteType, startDate, endDate, options }, { after: created });
+    // Open already: announced with its creation; one starting later is announced by the notification worker at its start.
+    if (created.status === "active") await notify(tx, [proposalOpened(created)]);
     return created;
   });
 }

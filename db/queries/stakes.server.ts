@@ -8,6 +8,7 @@ import type { StakeAction } from "../../app/domain/messages.ts";
 import type { Queryable, TransactionSql } from "../client.server.ts";
 import { auditStakesEndedByTransfer } from "./audit.server.ts";
 import { itemsByInscriptionIds, type ItemRow } from "./catalogue.server.ts";
+import { notifyStakesEndedByTransfer } from "./notifications.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
 export type StakeTarget = Pick<ItemRow, "id" | "name">;
@@ -56,6 +57,8 @@ async function stake(tx: TransactionSql, address: string, items: readonly StakeT
       with ended as (
         update stakes set ended_at = ${at}, end_reason = 'transferred' where id = any(${stale}::int8[])
         returning id, address, item_id, started_at, ended_at, ${address}::text as holder, 'p2pkh'::text as holder_kind
+      ), notified as (
+        ${notifyStakesEndedByTransfer(tx, at)}
       )
       ${auditStakesEndedByTransfer(tx, at)}`;
   }

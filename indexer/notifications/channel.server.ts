@@ -20,6 +20,12 @@ export interface OutboxEvent {
   /** A path of the site (`/rewards`); channels leaving the site make it absolute with PUBLIC_URL. */
   link: string;
   data: Record<string, unknown>;
+  /**
+   * Set on the test the admin sends ("send a test", `spooks-admin notifications test CHANNEL`): not an outbox row
+   * (id 0), `event` is then "notifications.test"; a channel sends it even when it disabled its target, and a
+   * success may enable it again.
+   */
+  test?: boolean;
 }
 
 /** One row of notification_deliveries, as the channel sees it on an attempt. */

@@ -2,6 +2,7 @@ import { Link, NavLink } from "react-router";
 import { ChatIcon, GhostIcon, GlobeIcon, XLogoIcon } from "../icons.tsx";
 import { cn } from "../ui/cn.ts";
 import { NAV_LINKS, SOCIAL_LINKS, TAGLINE } from "./links.ts";
+import { NotificationBell } from "./notification-bell.tsx";
 import { WalletButton, WalletPanel } from "./wallet-button.tsx";
 
 const SOCIAL_ICONS = { globe: GlobeIcon, x: XLogoIcon, chat: ChatIcon } as const;
@@ -59,6 +60,7 @@ export function Header() {
               );
             })}
           </ul>
+          <NotificationBell />
           <WalletButton />
         </div>
       </div>

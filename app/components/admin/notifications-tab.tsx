@@ -1,0 +1,183 @@
+/**
+ * Notifications (issue 24 item 8): each channel (configured, disabled and why, deliveries by state, "Send a test"),
+ * then every delivery, newest first, with its state and the answer received, failures first when filtered, and
+ * Replay. Reads GET /api/admin/notifications/channels and /deliveries with the admin's session.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import type { ChannelStatus, DeliveriesPage, Delivery, TestSendAnswer } from "../../api/notifications.ts";
+import { ApiError, apiPost } from "../../lib/api.ts";
+import { queryKeyOf, useApiQuery } from "../../lib/queries.ts";
+import { Button } from "../ui/button.tsx";
+import { Card } from "../ui/card.tsx";
+import { LoadFailed } from "../ui/load-failed.tsx";
+import { toast } from "../ui/toast.tsx";
+
+const PAGE_SIZE = 50;
+const CHANNEL_NAMES: Record<string, string> = { discord: "Discord channel", webhook: "Signed webhooks", email: "Email" };
+
+export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => void }) {
+  const [failedOnly, setFailedOnly] = useState(false);
+  const [cursors, setCursors] = useState<(number | null)[]>([null]);
+  const cursor = cursors[cursors.length - 1];
+  const queryClient = useQueryClient();
+  const channels = useApiQuery<ChannelStatus[]>("/api/admin/notifications/channels", { staleTime: 0 });
+  const deliveriesPath = `/api/admin/notifications/deliveries?limit=${PAGE_SIZE}${failedOnly ? "&failed=true" : ""}${cursor ? `&cursor=${cursor}` : ""}`;
+  const deliveries = useApiQuery<DeliveriesPage>(deliveriesPath, { staleTime: 0, refetchOnWindowFocus: false });
+  const unauthorized = [channels.error, deliveries.error].some((error) => error instanceof ApiError && error.status === 401);
+  useEffect(() => {
+    if (unauthorized) onUnauthorized();
+  }, [unauthorized, onUnauthorized]);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeyOf("/api/admin/notifications") });
+
+  const sendTest = async (channel: string) => {
+    try {
+      const answer = await apiPost<TestSendAnswer>("/api/admin/notifications/test", { channel });
+      const failed = answer.results.filter((result) => result.outcome !== "delivered");
+      toast(
+        failed.length === 0
+          ? { title: "Test sent", description: `${CHANNEL_NAMES[channel]} accepted the test.`, variant: "success" }
+          : { title: "Test not delivered", description: failed.map((result) => result.error).join("; "), variant: "destructive" },
+      );
+    } catch (error) {
+      toast({ title: "Test not sent", description: error instanceof Error ? error.message : String(error), variant: "destructive" });
+    }
+    await refresh();
+  };
+
+  const replay = async (delivery: Delivery) => {
+    try {
+      await apiPost(`/api/admin/notifications/deliveries/${delivery.id}/replay`);
+      toast({ title: "Queued again", description: `Delivery ${delivery.id} goes out on the worker's next pass.`, variant: "success" });
+    } catch (error) {
+      toast({ title: "Not replayed", description: error instanceof Error ? error.message : String(error), variant: "destructive" });
+    }
+    await refresh();
+  };
+
+  return (
+    <div className="grid grid-cols-1 gap-4" data-testid="notifications-tab">
+      <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
+        {channels.error && !channels.data ? (
+          <LoadFailed what="the channels" error={channels.error} onRetry={channels.refetch} retrying={channels.isFetching} />
+        ) : (
+          (channels.data ?? []).map((channel) => (
+            <Card key={channel.channel} className="grid gap-2 p-4" data-testid={`channel-${channel.channel}`}>
+              <h3 className="font-semibold text-zinc-100">{CHANNEL_NAMES[channel.channel]}</h3>
+              <p className="text-sm text-zinc-400">
+                {!channel.configured ? "Not configured" : channel.disabledAt ? "Disabled" : "Active"}
+                {Object.keys(channel.counts).length > 0 &&
+                  ` · ${Object.entries(channel.counts)
+                    .map(([state, count]) => `${count} ${state}`)
+                    .join(", ")}`}
+              </p>
+              {channel.disabledReason && (
+                <p role="alert" className="text-sm text-red-300">
+                  {channel.disabledReason}
+                </p>
+              )}
+              <Button size="sm" variant="outline" disabled={!channel.configured} onClick={() => void sendTest(channel.channel)}>
+                Send a test
+              </Button>
+            </Card>
+          ))
+        )}
+      </div>
+      {/* Signed webhooks' endpoints and their secrets' rotation (item 5) are managed here once merged: GET /api/admin/webhooks. */}
+      <div data-testid="webhook-endpoints" />
+
+      <label className="flex items-center gap-2 text-sm text-zinc-300">
+        <input
+          type="checkbox"
+          checked={failedOnly}
+          onChange={(event) => {
+            setFailedOnly(event.target.checked);
+            setCursors([null]);
+          }}
+        />
+        Only failures
+      </label>
+      <Card className="overflow-hidden">
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[48rem] text-left text-sm">
+            <caption className="sr-only">Notification deliveries, newest first</caption>
+            <thead className="border-b border-zinc-800 bg-zinc-900/80 text-xs tracking-wider text-zinc-400 uppercase">
+              <tr>
+                {["Id", "Channel", "Event", "State", "Answer received", ""].map((header) => (
+                  <th key={header} scope="col" className="px-4 py-3 font-medium">
+                    {header || <span className="sr-only">Actions</span>}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-800/70">
+              {deliveries.error && !deliveries.data ? (
+                <tr>
+                  <td colSpan={6} className="px-4 py-6">
+                    <LoadFailed
+                      what="the deliveries"
+                      error={deliveries.error}
+                      onRetry={deliveries.refetch}
+                      retrying={deliveries.isFetching}
+                    />
+                  </td>
+                </tr>
+              ) : deliveries.data?.entries.length ? (
+                deliveries.data.entries.map((delivery) => (
+                  <tr key={delivery.id} className="align-top" data-testid="delivery-row">
+                    <td className="px-4 py-3 tabular-nums text-zinc-300">{delivery.id}</td>
+                    <td className="px-4 py-3 text-zinc-200">
+                      {delivery.channel}
+                      {delivery.target && <span className="block font-mono text-xs text-zinc-400">{delivery.target}</span>}
+                    </td>
+                    <td className="px-4 py-3 text-zinc-100">
+                      {delivery.title}
+                      <span className="block font-mono text-xs text-zinc-400">
+                        {delivery.event}
+                        {delivery.recipient ? ` → ${delivery.recipient}` : ""}
+                      </span>
+                    </td>
+                    <td className="px-4 py-3 text-zinc-200">
+                      {delivery.state}
+                      <span className="block text-xs text-zinc-400">
+                        {delivery.attempts} attempt{delivery.attempts === 1 ? "" : "s"}
+                      </span>
+                    </td>
+                    <td className="px-4 py-3 font-mono text-xs break-all text-zinc-300">
+                      {delivery.lastError ?? (delivery.lastStatusCode === null ? "—" : delivery.lastStatusCode)}
+                    </td>
+                    <td className="px-4 py-3">
+                      <Button size="sm" variant="outline" disabled={delivery.state === "sending"} onClick={() => void replay(delivery)}>
+                        Replay
+                      </Button>
+                    </td>
+                  </tr>
+                ))
+              ) : (
+                <tr>
+                  <td colSpan={6} className="px-4 py-10 text-center text-zinc-400">
+                    No deliveries
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      </Card>
+      <div className="flex gap-2">
+        <Button variant="outline" size="sm" disabled={cursors.length <= 1} onClick={() => setCursors((stack) => stack.slice(0, -1))}>
+          Newer
+        </Button>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={!deliveries.data?.nextCursor}
+          onClick={() => deliveries.data?.nextCursor && setCursors((stack) => [...stack, deliveries.data.nextCursor])}
+        >
+          Older
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,227 @@
+/**
+ * The notification worker (issue 24 item 1; docs/notifications.md "The worker"), in the indexer process every
+ * NOTIFY_INTERVAL_S seconds. One pass:
+ * 1. raises the timed events whose time has come (`*.closing_soon`, a later `proposal.opened`, `proposal.closed`);
+ * 2. fans each new event out: one delivery per channel and target (`targets`), and `fanned_out_at`, in one
+ *    transaction, so an event is fanned out whole or not at all;
+ * 3. claims the due deliveries (pending or retrying and due, or `sending` past its lease: a worker that died
+ *    holding it) in a transaction, marks them `sending` with a lease, sends each (one target's in order, one
+ *    at a time), and records each result where the claim still holds (`claimed_until` is the fencing token).
+ * A crash anywhere leaves either an event not fanned out (fanned out next pass), a delivery not yet claimed
+ * (sent next pass), or one `sending` whose lease runs out (sent again, with the same delivery id: what "once"
+ * rests on for each channel is in docs/notifications.md).
+ */
+import { now, nowMs } from "../../app/domain/clock.ts";
+import { silentLogger, type Logger } from "../../app/utils/logger.server.ts";
+import type { Sql } from "../../db/client.server.ts";
+import { raiseTimedEvents } from "../../db/queries/notifications.server.ts";
+import type { DeliveryAttempt, DeliveryResult, NotificationChannel, OutboxEvent } from "./channel.server.ts";
+
+export const DEFAULT_LEASE_MS = 60_000;
+const FAN_OUT_BATCH = 200;
+const CLAIM_BATCH = 100;
+/** Targets sent to at once (each target's deliveries go one at a time, in order). */
+const TARGETS_AT_ONCE = 8;
+/** A channel that threw (a bug, not an answer) is tried again after this. */
+const THREW_RETRY_MS = 30_000;
+
+export type WorkerOptions = {
+  sql: Sql;
+  channels: readonly NotificationChannel[];
+  logger?: Logger;
+  /** How long a claim holds a delivery (longer than any channel's request time-out). */
+  leaseMs?: number;
+};
+
+export type PassSummary = { raised: number; fannedOut: number; delivered: number; retried: number; failed: number };
+
+type EventRow = Omit<OutboxEvent, "id"> & { id: number | string };
+
+const toEvent = (row: EventRow): OutboxEvent => ({ ...row, id: Number(row.id), data: row.data ?? {} });
+
+/** Step 2: deliveries for every event not fanned out yet. Answers how many events were. */
+export async function fanOut(sql: Sql, channels: readonly NotificationChannel[]): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const done = await sql.begin(async (tx) => {
+      const rows = await tx<EventRow[]>`
+        select id, event, subject, recipient, occurred_at, title, body, link, data from notification_events
+        where fanned_out_at is null order by id limit ${FAN_OUT_BATCH} for update skip locked`;
+      const at = now();
+      for (const row of rows) {
+        const event = toEvent(row);
+        for (const channel of channels) {
+          const targets = [...new Set(await channel.targets(tx, event))];
+          if (targets.length === 0) continue;
+          await tx`
+            insert into notification_deliveries (event_id, channel, target, next_attempt_at, created_at)
+            select ${event.id}, ${channel.name}, target, ${at}, ${at} from unnest(${targets}::text[]) as t(target)
+            on conflict (event_id, channel, target) do nothing`;
+        }
+      }
+      if (rows.length)
+        await tx`update notification_events set fanned_out_at = ${at} where id = any(${rows.map((row) => Number(row.id))}::int8[])`;
+      return rows.length;
+    });
+    total += done;
+    if (done < FAN_OUT_BATCH) return total;
+  }
+}
+
+type Claimed = { id: number; eventId: number; channel: NotificationChannel["name"]; target: string; attempts: number; createdAt: Date };
+
+/** Step 3a: claims up to `limit` due deliveries of these channels, in a transaction; answers them with the claim's end. */
+export async function claimDue(sql: Sql, channelNames: readonly string[], leaseMs: number, limit = CLAIM_BATCH) {
+  const at = now();
+  const until = new Date(at.getTime() + leaseMs);
+  const rows = await sql<(Claimed & { id: string | number; eventId: string | number })[]>`
+    update notification_deliveries d set state = 'sending', claimed_until = ${until}
+    from (
+      select id from notification_deliveries
+      where channel = any(${channelNames as string[]}::text[])
+        and ((state in ('pending', 'retrying') and next_attempt_at <= ${at}) or (state = 'sending' and claimed_until <= ${at}))
+      order by next_attempt_at, id limit ${limit}
+      for update skip locked
+    ) due
+    where d.id = due.id
+    returning d.id, d.event_id, d.channel, d.target, d.attempts, d.created_at`;
+  const claimed = rows.map((row) => ({ ...row, id: Number(row.id), eventId: Number(row.eventId) })).sort((a, b) => a.id - b.id);
+  return { claimed, until };
+}
+
+/** Step 3c: records one attempt's result, only while this worker's claim (`until`) still holds it. */
+export async function recordResult(sql: Sql, id: number, until: Date, result: DeliveryResult): Promise<boolean> {
+  const at = now();
+  const statusCode = result.statusCode ?? null;
+  const rows =
+    result.outcome === "delivered"
+      ? await sql`
+          update notification_deliveries set state = 'delivered', attempts = attempts + 1, claimed_until = null,
+            last_status_code = ${statusCode}, last_error = null, delivered_at = ${at}
+          where id = ${id} and state = 'sending' and claimed_until = ${until} returning id`
+      : result.outcome === "retry"
+        ? await sql`
+          update notification_deliveries set state = 'retrying', attempts = attempts + 1, claimed_until = null,
+            next_attempt_at = ${result.retryAt}, last_status_code = ${statusCode}, last_error = ${result.error.slice(0, 2000)}
+          where id = ${id} and state = 'sending' and claimed_until = ${until} returning id`
+        : await sql`
+          update notification_deliveries set state = 'failed', attempts = attempts + 1, claimed_until = null,
+            last_status_code = ${statusCode}, last_error = ${result.error.slice(0, 2000)}
+          where id = ${id} and state = 'sending' and claimed_until = ${until} returning id`;
+  return rows.length > 0;
+}
+
+/** Gives back claimed deliveries not attempted (their target asked to wait), due at `at`, their attempts unchanged. */
+async function release(sql: Sql, ids: readonly number[], until: Date, at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    update notification_deliveries set state = case when attempts = 0 then 'pending' else 'retrying' end,
+      claimed_until = null, next_attempt_at = ${at}
+    where id = any(${ids as number[]}::int8[]) and state = 'sending' and claimed_until = ${until}`;
+}
+
+async function runLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
+}
+
+/** One pass of the worker (steps 1-3). */
+export async function runNotificationPass({
+  sql,
+  channels,
+  logger = silentLogger,
+  leaseMs = DEFAULT_LEASE_MS,
+}: WorkerOptions): Promise<PassSummary> {
+  const summary: PassSummary = { raised: 0, fannedOut: 0, delivered: 0, retried: 0, failed: 0 };
+  summary.raised = await raiseTimedEvents(sql, now());
+  summary.fannedOut = await fanOut(sql, channels);
+  const byName = new Map(channels.map((channel) => [channel.name, channel]));
+  if (byName.size === 0) return summary;
+  for (;;) {
+    const { claimed, until } = await claimDue(sql, [...byName.keys()], leaseMs);
+    if (claimed.length === 0) break;
+    const eventRows = await sql<EventRow[]>`
+      select id, event, subject, recipient, occurred_at, title, body, link, data from notification_events
+      where id = any(${[...new Set(claimed.map((row) => row.eventId))]}::int8[])`;
+    const events = new Map(eventRows.map((row) => [Number(row.id), toEvent(row)]));
+    const groups = new Map<string, Claimed[]>();
+    for (const row of claimed)
+      groups.set(`${row.channel}\u0000${row.target}`, [...(groups.get(`${row.channel}\u0000${row.target}`) ?? []), row]);
+    await runLimited([...groups.values()], TARGETS_AT_ONCE, async (group) => {
+      for (let index = 0; index < group.length; index++) {
+        const row = group[index];
+        const channel = byName.get(row.channel)!;
+        const attempt: DeliveryAttempt = { id: row.id, target: row.target, attempts: row.attempts, createdAt: row.createdAt };
+        let result: DeliveryResult;
+        try {
+          result = await channel.deliver(sql, events.get(row.eventId)!, attempt);
+        } catch (error) {
+          logger.error({ msg: "notification channel threw", channel: row.channel, delivery: row.id, err: error });
+          result = {
+            outcome: "retry",
+            retryAt: new Date(nowMs() + THREW_RETRY_MS),
+            error: error instanceof Error ? error.message : String(error),
+          };
+        }
+        const recorded = await recordResult(sql, row.id, until, result);
+        if (!recorded) logger.warn({ msg: "notification delivery's claim ran out before its result was recorded", delivery: row.id });
+        if (result.outcome === "delivered") summary.delivered += 1;
+        else if (result.outcome === "failed") {
+          summary.failed += 1;
+          logger.warn({ msg: "notification delivery failed", channel: row.channel, delivery: row.id, error: result.error });
+        } else {
+          summary.retried += 1;
+          // The target asked to wait (a rate limit) or is failing: its other deliveries wait too, in order.
+          await release(
+            sql,
+            group.slice(index + 1).map((rest) => rest.id),
+            until,
+            result.retryAt,
+          );
+          return;
+        }
+      }
+    });
+  }
+  return summary;
+}
+
+export type NotificationWorker = { stop(): Promise<void>; /** Runs a pass now (after the current one). */ wake(): Promise<void> };
+
+/** Runs a pass at once and then every `intervalMs` after the previous one ended; stop() waits for the pass in flight. */
+export function startNotificationWorker(options: WorkerOptions & { intervalMs: number }): NotificationWorker {
+  const { intervalMs, logger = silentLogger } = options;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const pass = () => {
+    running = running.then(async () => {
+      if (stopped) return;
+      try {
+        const summary = await runNotificationPass(options);
+        if (summary.raised + summary.delivered + summary.failed > 0) logger.info({ msg: "notifications", ...summary });
+      } catch (error) {
+        logger.error({ msg: "notification pass failed", err: error });
+      }
+    });
+    return running;
+  };
+  const loop = () => {
+    void pass().then(() => {
+      if (!stopped) timer = setTimeout(loop, intervalMs);
+    });
+  };
+  loop();
+  return {
+    wake: () => pass(),
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -51,6 +51,13 @@ export default [
     route("admin/reset-negative-balances", "routes/api/admin-reset-negative-balances.ts"),
     route("admin/audit", "routes/api/admin-audit.ts"),
 
+    // Signed webhooks and email notifications (issue 24)
+    route("admin/webhooks", "routes/api/admin-webhooks.ts"),
+    route("admin/webhooks/:id", "routes/api/admin-webhook.ts"),
+    route("admin/webhooks/:id/rotate-secret", "routes/api/admin-webhook-rotate.ts"),
+    route("admin/webhooks/:id/deliveries", "routes/api/admin-webhook-deliveries.ts"),
+    route("admin/webhooks/:id/deliveries/:deliveryId/replay", "routes/api/admin-webhook-replay.ts"),
+
     // Governance
     route("proposals", "routes/api/proposals.ts"),
     route("proposals/user/:address", "routes/api/proposals-user.ts"),

@@ -12,8 +12,9 @@ import * as points from "./points.ts";
 import * as proposals from "./proposals.ts";
 import * as staking from "./staking.ts";
 import * as system from "./system.ts";
+import * as webhooks from "./webhooks.ts";
 
-const GROUPS: Record<string, unknown>[] = [holdings, points, content, staking, giveaways, proposals, auth, admin, system];
+const GROUPS: Record<string, unknown>[] = [holdings, points, content, staking, giveaways, proposals, auth, admin, webhooks, system];
 
 function isRouteContract(value: unknown): value is RouteContract {
   return typeof value === "object" && value !== null && "operationId" in value && "method" in value && "responses" in value;

@@ -24,6 +24,11 @@ export const AUDIT_ACTIONS = {
   "upload.image": "Image uploaded",
   "catalogue.import": "Catalogue imported",
   "indexer.sync": "Ownership sync (CLI)",
+  "webhook.create": "Webhook added",
+  "webhook.delete": "Webhook deleted",
+  "webhook.rotate-secret": "Webhook secret rotated",
+  "webhook.replay": "Webhook delivery replayed",
+  "webhook.disable": "Webhook disabled",
   "auth.sign-in": "Admin signed in",
   "auth.sign-out": "Admin signed out",
 } as const satisfies Record<string, string>;

@@ -57,6 +57,11 @@ export default [
     route("admin/webhooks/:id/rotate-secret", "routes/api/admin-webhook-rotate.ts"),
     route("admin/webhooks/:id/deliveries", "routes/api/admin-webhook-deliveries.ts"),
     route("admin/webhooks/:id/deliveries/:deliveryId/replay", "routes/api/admin-webhook-replay.ts"),
+    route("admin/mail-outbox", "routes/api/admin-mail-outbox.ts"),
+    route("notifications/email", "routes/api/notifications-email.ts"),
+    route("notifications/email/confirm/:token", "routes/api/notifications-email-confirm.ts"),
+    route("notifications/email/unsubscribe/:token", "routes/api/notifications-email-unsubscribe.ts"),
+    route("notifications/email/:address", "routes/api/notifications-email-status.ts"),
 
     // Governance
     route("proposals", "routes/api/proposals.ts"),

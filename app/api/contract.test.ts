@@ -10,7 +10,10 @@ import pino from "pino";
 import type { AppLoadContext } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { parseBulkStakeMessage, parseEntryMessage, parseSignInMessage, parseStakeMessage, parseVoteMessage } from "../domain/messages.ts";
+import {
+  parseBulkStakeMessage,
+  parseEmailSubscribeMessage,
+  parseEntryMessage, parseSignInMessage, parseStakeMessage, parseVoteMessage } from "../domain/messages.ts";
 import { loadConfig } from "../utils/env.server.ts";
 import { withRequestLogger } from "../utils/logger.server.ts";
 import { limitOf } from "../../server/rate-limits.ts";
@@ -140,6 +143,7 @@ const SERVER_PARSERS: Record<SignedMessageName, (message: string) => unknown> = 
   "giveaway-entry": parseEntryMessage,
   vote: parseVoteMessage,
   "sign-in": parseSignInMessage,
+  "email-subscribe": parseEmailSubscribeMessage,
 };
 
 describe("the signed message formats", () => {

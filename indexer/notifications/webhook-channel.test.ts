@@ -6,6 +6,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { NotificationEventName } from "../../app/domain/notifications.ts";
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from "../../app/domain/webhooks.ts";
 import { isPublicAddress } from "../../app/utils/public-destination.server.ts";
 import { postWebhook } from "../../app/utils/webhook-post.server.ts";
@@ -42,7 +43,7 @@ beforeEach(async () => {
 const channel = (options: Partial<Parameters<typeof webhookChannel>[0]> = {}) =>
   webhookChannel({ allowPrivate: true, publicUrl: "https://spooks.example", now: () => clock, random: () => 0.5, ...options });
 
-async function endpoint(events = ["giveaway.opened" as const], path = "/hook") {
+async function endpoint(events: NotificationEventName[] = ["giveaway.opened"], path = "/hook") {
   const created = await createWebhook(db.sql, { url: `${receiver.url}${path}`, events, actor: CLI });
   receiver.secrets.push(created.secret);
   return created;
@@ -265,7 +266,7 @@ describe("webhook channel", () => {
     const event = await insertEvent(db.sql, { event: "giveaway.opened" });
     const [id] = await fanOut(db.sql, channel(), event, T0);
     expect((await attempt(db.sql, channel(), event, id)).outcome).toBe("delivered");
-    expect(receiver.received[0].headers["webhook-signature"]?.split(" ")).toHaveLength(2);
+    expect(receiver.received[0].headers["webhook-signature"]?.toString().split(" ")).toHaveLength(2);
     expect(receiver.received[0].verifiedWith).toEqual([created.secret, rotated.secret]);
 
     await db.sql`update webhook_endpoints set previous_secret_expires_at = ${new Date(Date.now() - 1000)} where id = ${created.id}`;

@@ -13,7 +13,11 @@ import { z } from "zod";
 import {
   parseBulkStakeMessage,
   parseEmailSubscribeMessage,
-  parseEntryMessage, parseSignInMessage, parseStakeMessage, parseVoteMessage } from "../domain/messages.ts";
+  parseEntryMessage,
+  parseSignInMessage,
+  parseStakeMessage,
+  parseVoteMessage,
+} from "../domain/messages.ts";
 import { loadConfig } from "../utils/env.server.ts";
 import { withRequestLogger } from "../utils/logger.server.ts";
 import { limitOf } from "../../server/rate-limits.ts";

@@ -91,7 +91,10 @@ export const subscribeEmail = defineRoute({
     400: failure("A field breaks its rule, or the signed message names another address or email.", "email must be an email address"),
     404: failure("This site sends no email (SMTP_URL and MAIL_FROM are not set).", "This site does not send email notifications"),
     503: {
-      ...failure("The confirmation email could not be sent now; nothing was recorded, try again.", "The confirmation email could not be sent; try again in a few minutes"),
+      ...failure(
+        "The confirmation email could not be sent now; nothing was recorded, try again.",
+        "The confirmation email could not be sent; try again in a few minutes",
+      ),
       headers: { "Retry-After": "Seconds to wait before trying again." },
     },
   },
@@ -128,7 +131,8 @@ export const confirmEmailPage = defineRoute({
   path: "/api/notifications/email/confirm/{token}",
   tag: TAG,
   summary: "The confirmation link's page",
-  description: "A page with one Confirm button (a POST to the same URL): opening the link alone confirms nothing, so a mail scanner fetching it cannot.",
+  description:
+    "A page with one Confirm button (a POST to the same URL): opening the link alone confirms nothing, so a mail scanner fetching it cannot.",
   auth: "none",
   params: confirmParams,
   responses: {
@@ -202,7 +206,9 @@ const capturedMailSchema = z
     id: z.number().int().min(1),
     recipient: z.string(),
     subject: z.string(),
-    headers: z.record(z.string(), z.string()).meta({ description: "The message's headers as they would have gone out (List-Unsubscribe among them)." }),
+    headers: z
+      .record(z.string(), z.string())
+      .meta({ description: "The message's headers as they would have gone out (List-Unsubscribe among them)." }),
     textBody: z.string(),
     capturedAt: timestamp,
   })

@@ -5,9 +5,26 @@
  * so the docs cannot drift from what the client sends and the server accepts. Routes name theirs in
  * `signedMessage`. Browser-safe.
  */
-import { bulkStakeMessage, emailSubscribeMessage, entryMessage, SIGN_IN_STATEMENT, signInMessage, stakeMessage, voteMessage } from "../domain/messages.ts";
+import {
+  bulkStakeMessage,
+  emailSubscribeMessage,
+  entryMessage,
+  SIGN_IN_STATEMENT,
+  signInMessage,
+  stakeMessage,
+  voteMessage,
+} from "../domain/messages.ts";
 
-export const SIGNED_MESSAGE_NAMES = ["stake", "unstake", "bulk-stake", "bulk-unstake", "giveaway-entry", "vote", "sign-in", "email-subscribe"] as const;
+export const SIGNED_MESSAGE_NAMES = [
+  "stake",
+  "unstake",
+  "bulk-stake",
+  "bulk-unstake",
+  "giveaway-entry",
+  "vote",
+  "sign-in",
+  "email-subscribe",
+] as const;
 
 export type SignedMessageName = (typeof SIGNED_MESSAGE_NAMES)[number];
 
@@ -82,7 +99,8 @@ export const SIGNED_MESSAGES: Record<SignedMessageName, SignedMessageFormat> = {
     example: voteMessage(4, "Add a third collection?", 11, EXAMPLE_TIME),
   },
   "email-subscribe": {
-    purpose: "Consent to email notifications for this wallet at this address (a confirmation email follows; nothing else is sent until it is opened).",
+    purpose:
+      "Consent to email notifications for this wallet at this address (a confirmation email follows; nothing else is sent until it is opened).",
     template: "Send Spooks notifications for {address} to {email}. Timestamp: {timestamp}",
     placeholders: {
       address: "The wallet's address, as in the body's `address`.",

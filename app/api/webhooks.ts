@@ -23,7 +23,10 @@ export const webhookEventsSchema = z
   .min(1, "events must name at least one event")
   .max(NOTIFICATION_EVENTS.length, "events names an event more than once")
   .refine((events) => new Set(events).size === events.length, "events names an event more than once")
-  .meta({ description: "The events sent to this endpoint (docs/notifications.md lists them).", examples: [["giveaway.opened", "giveaway.drawn"]] });
+  .meta({
+    description: "The events sent to this endpoint (docs/notifications.md lists them).",
+    examples: [["giveaway.opened", "giveaway.drawn"]],
+  });
 
 export const createWebhookBody = z.object({
   url: z
@@ -71,7 +74,10 @@ const deliverySchema = z
       description: "delivered (a 2xx), retrying (not delivered yet; another attempt is due at nextAttemptAt), failed (given up).",
     }),
     lastStatusCode: z.number().int().nullable().meta({ description: "The HTTP status of the last attempt; null when none answered." }),
-    lastError: z.string().nullable().meta({ description: "What the last failed attempt received (status and the answer's start, or the network error)." }),
+    lastError: z
+      .string()
+      .nullable()
+      .meta({ description: "What the last failed attempt received (status and the answer's start, or the network error)." }),
     nextAttemptAt: timestamp.nullable(),
     createdAt: timestamp,
     deliveredAt: timestamp.nullable(),
@@ -118,12 +124,22 @@ export const createWebhook = defineRoute({
     "Every event named in `events` is POSTed to `url` as a Standard Webhooks message, signed with the secret answered here (and only here). " +
     "The host is resolved now and on every delivery; a destination that is not public is refused. Audited (without the secret).",
   auth: "admin-session",
-  body: { kind: "json", schema: createWebhookBody, example: { url: "https://bot.example/spooks-webhook", events: ["giveaway.opened", "giveaway.drawn"] } },
+  body: {
+    kind: "json",
+    schema: createWebhookBody,
+    example: { url: "https://bot.example/spooks-webhook", events: ["giveaway.opened", "giveaway.drawn"] },
+  },
   responses: {
     201: {
       description: "Added; the secret is shown this once.",
       schema: createdWebhookSchema,
-      example: { id: 3, url: "https://bot.example/spooks-webhook", events: ["giveaway.opened", "giveaway.drawn"], secret: EXAMPLE_SECRET, active: true },
+      example: {
+        id: 3,
+        url: "https://bot.example/spooks-webhook",
+        events: ["giveaway.opened", "giveaway.drawn"],
+        secret: EXAMPLE_SECRET,
+        active: true,
+      },
     },
     400: failure("The URL is not https, not public or does not resolve, or an event name is unknown.", "url must be an https:// URL"),
   },
@@ -229,6 +245,9 @@ export const replayWebhookDelivery = defineRoute({
       example: { id: EXAMPLE_MESSAGE_ID, status: "retrying", nextAttemptAt: "2026-11-01T18:10:00.000Z" },
     },
     404: failure("No such webhook, or no such delivery of it.", "Delivery not found"),
-    409: failure("The webhook is disabled, or an attempt is under way.", "The webhook is disabled (The receiver answered 410 Gone): add it again to send to it"),
+    409: failure(
+      "The webhook is disabled, or an attempt is under way.",
+      "The webhook is disabled (The receiver answered 410 Gone): add it again to send to it",
+    ),
   },
 });

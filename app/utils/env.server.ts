@@ -107,7 +107,10 @@ const itemImageUrls = z
 const booleanText = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
 
 /** SMTP_URL: nodemailer's connection URL, smtp:// (STARTTLS when offered) or smtps:// (TLS from the start). */
-const smtpUrl = z.url({ protocol: /^smtps?$/, error: "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@smtp.example:465" });
+const smtpUrl = z.url({
+  protocol: /^smtps?$/,
+  error: "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@smtp.example:465",
+});
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -271,7 +274,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError("MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_KEY_FILE go together: set all three or none");
   }
   if (e.NODE_ENV === "production" && e.WEBHOOK_ALLOW_PRIVATE) {
-    throw new ConfigError("WEBHOOK_ALLOW_PRIVATE=true is for tests and the demo: with NODE_ENV=production webhooks go to public https URLs only");
+    throw new ConfigError(
+      "WEBHOOK_ALLOW_PRIVATE=true is for tests and the demo: with NODE_ENV=production webhooks go to public https URLs only",
+    );
   }
   if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError("SMTP_URL is set without MAIL_FROM: the address mail is sent from");
   const dataDir = path.resolve(e.DATA_DIR);

@@ -70,7 +70,8 @@ export class DestinationError extends Error {}
 
 export type Lookup = (hostname: string) => Promise<string[]>;
 
-const systemLookup: Lookup = async (hostname) => (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+const systemLookup: Lookup = async (hostname) =>
+  (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** How long resolving a destination may take when an endpoint is added. */
 const LOOKUP_TIMEOUT_MS = 5000;
@@ -131,7 +132,7 @@ export function guardedLookup(allowPrivate: boolean): net.LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, "", 0);
-      const list = addresses as unknown as dns.LookupAddress[];
+      const list = addresses;
       const inside = allowPrivate ? undefined : list.find((entry) => !isPublicAddress(entry.address));
       if (inside) {
         const refusal = Object.assign(new Error(`${hostname} resolves to ${inside.address}, which is not a public address`), {

@@ -44,7 +44,10 @@ export const postWebhook: WebhookPost = (url, { headers, body, timeoutMs, allowP
       // One connection per attempt: a kept-alive socket would skip the address check of the next.
       agent: false,
     });
-    const timer = setTimeout(() => request.destroy(new WebhookTransportError(`No answer within ${timeoutMs / 1000} s`, "ETIMEDOUT")), timeoutMs);
+    const timer = setTimeout(
+      () => request.destroy(new WebhookTransportError(`No answer within ${timeoutMs / 1000} s`, "ETIMEDOUT")),
+      timeoutMs,
+    );
     request.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(error instanceof WebhookTransportError ? error : new WebhookTransportError(error.message, error.code ?? "ENETWORK"));

@@ -236,7 +236,14 @@ export async function disableWebhook(sql: Queryable, id: number, reason: string,
       update webhook_endpoints set active = false, disabled_reason = ${reason}, disabled_at = ${at}
       where id = ${id} and active returning id`;
     if (rows.length === 1) {
-      await recordAudit(tx, { kind: "system" }, "webhook.disable", `webhook:${id}`, { reason }, { before: { active: true }, after: { active: false } });
+      await recordAudit(
+        tx,
+        { kind: "system" },
+        "webhook.disable",
+        `webhook:${id}`,
+        { reason },
+        { before: { active: true }, after: { active: false } },
+      );
     }
   });
 }

@@ -66,7 +66,13 @@ export async function deliveryRow(sql: Queryable, id: number): Promise<DeliveryR
 }
 
 /** One attempt of delivery `id`, recorded as the worker records it; answers the channel's result. */
-export async function attempt(sql: Queryable, channel: NotificationChannel, event: OutboxEvent, id: number, at = new Date()): Promise<DeliveryResult> {
+export async function attempt(
+  sql: Queryable,
+  channel: NotificationChannel,
+  event: OutboxEvent,
+  id: number,
+  at = new Date(),
+): Promise<DeliveryResult> {
   const row = await deliveryRow(sql, id);
   const result = await channel.deliver(sql, event, { id, target: row.target, attempts: row.attempts, createdAt: row.createdAt });
   const state = result.outcome === "retry" ? "retrying" : result.outcome;

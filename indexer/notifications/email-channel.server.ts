@@ -51,7 +51,10 @@ export function emailChannel(options: EmailChannelOptions): NotificationChannel 
       const subscription = Number.isSafeInteger(id) ? await findSubscription(sql, id) : null;
       if (!subscription) return { outcome: "failed", error: "The subscription was replaced or removed" };
       if (subscription.unsubscribedAt) {
-        return { outcome: "failed", error: subscription.unsubscribeReason === "bounced" ? "Unsubscribed after 3 hard bounces" : "Unsubscribed" };
+        return {
+          outcome: "failed",
+          error: subscription.unsubscribeReason === "bounced" ? "Unsubscribed after 3 hard bounces" : "Unsubscribed",
+        };
       }
       if (!subscription.confirmedAt) return { outcome: "failed", error: "The address was never confirmed" };
       const at = now();
@@ -88,7 +91,10 @@ export function emailChannel(options: EmailChannelOptions): NotificationChannel 
         const said = failure instanceof Error ? failure.message : String(failure);
         if (code !== undefined && code >= 500) {
           const bounces = await recordHardBounce(sql, subscription.id);
-          const end = bounces >= HARD_BOUNCES_UNSUBSCRIBE ? `; hard bounce ${bounces}: unsubscribed` : `; hard bounce ${bounces} of ${HARD_BOUNCES_UNSUBSCRIBE}`;
+          const end =
+            bounces >= HARD_BOUNCES_UNSUBSCRIBE
+              ? `; hard bounce ${bounces}: unsubscribed`
+              : `; hard bounce ${bounces} of ${HARD_BOUNCES_UNSUBSCRIBE}`;
           return { outcome: "failed", statusCode: code, error: `SMTP ${said}${end}` };
         }
         const retryAt = new Date(at.getTime() + emailRetryDelay(delivery.attempts + 1));

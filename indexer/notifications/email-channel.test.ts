@@ -52,7 +52,13 @@ async function subscriber(events: NotificationEventName[] = ["giveaway.won", "st
 }
 
 const personal = (recipient: string, event: NotificationEventName = "stake.ended") =>
-  insertEvent(db.sql, { event, recipient, title: "Your stake of Spooks #12 ended", body: "Spooks #12 moved to another wallet.", link: "/rewards/history" });
+  insertEvent(db.sql, {
+    event,
+    recipient,
+    title: "Your stake of Spooks #12 ended",
+    body: "Spooks #12 moved to another wallet.",
+    link: "/rewards/history",
+  });
 
 describe("email channel", () => {
   it("goes only to confirmed, subscribed mailboxes that asked for the event; a personal one only to its wallet's", async () => {
@@ -86,9 +92,14 @@ describe("email channel", () => {
     const unsubscribeUrl = `https://spooks.example/api/notifications/email/unsubscribe/${alice.unsubscribeToken}`;
     expect(alice.unsubscribeToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The header section, long lines unfolded (RFC 5322 folding is whitespace, not content).
-    const headerLines = message.raw.split(/\r?\n\r?\n/, 1)[0].replace(/\r?\n(?=[ \t])/g, "").split(/\r?\n/);
+    const headerLines = message.raw
+      .split(/\r?\n\r?\n/, 1)[0]
+      .replace(/\r?\n(?=[ \t])/g, "")
+      .split(/\r?\n/);
     expect(headerLines.filter((line) => /^list-unsubscribe:/i.test(line))).toEqual([`List-Unsubscribe: <${unsubscribeUrl}>`]);
-    expect(headerLines.filter((line) => /^list-unsubscribe-post:/i.test(line))).toEqual(["List-Unsubscribe-Post: List-Unsubscribe=One-Click"]);
+    expect(headerLines.filter((line) => /^list-unsubscribe-post:/i.test(line))).toEqual([
+      "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
+    ]);
     expect(message.parsed.text).toContain(unsubscribeUrl);
   });
 
@@ -216,7 +227,9 @@ describe("email channel", () => {
     expect(mail.received).toHaveLength(0);
     const [captured] = await db.sql`select recipient, subject, headers, text_body from captured_mail order by id desc limit 1`;
     expect(captured).toMatchObject({ recipient: alice.email, subject: "Your stake of Spooks #12 ended" });
-    expect(captured.headers["List-Unsubscribe"]).toBe(`<https://spooks.example/api/notifications/email/unsubscribe/${alice.unsubscribeToken}>`);
+    expect(captured.headers["List-Unsubscribe"]).toBe(
+      `<https://spooks.example/api/notifications/email/unsubscribe/${alice.unsubscribeToken}>`,
+    );
     expect(captured.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
     expect(captured.textBody).toContain("Spooks #12 moved");
   });

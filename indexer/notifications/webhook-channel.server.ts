@@ -125,7 +125,7 @@ export function webhookChannel(options: WebhookChannelOptions): NotificationChan
         const destination =
           failure instanceof DestinationError || (failure instanceof WebhookTransportError && failure.code === "EDESTINATION");
         if (destination) {
-          const reason = `The destination is not allowed: ${(failure as Error).message}`;
+          const reason = `The destination is not allowed: ${failure.message}`;
           await disableWebhook(sql, endpoint.id, reason, at);
           return { outcome: "failed", error: reason };
         }
@@ -143,7 +143,8 @@ export function webhookChannel(options: WebhookChannelOptions): NotificationChan
       if (delay === null || attemptsMade >= WEBHOOK_MAX_ATTEMPTS) {
         return { outcome: "failed", statusCode: status, error: `${error}; all ${WEBHOOK_MAX_ATTEMPTS} attempts failed` };
       }
-      const wait = retryAfter === null ? delay : Math.min(retryAfter, WEBHOOK_MAX_RETRY_AFTER_MS);
+      // At least a second even when the receiver says 0, at most a day whatever it says.
+      const wait = retryAfter === null ? delay : Math.min(Math.max(retryAfter, 1000), WEBHOOK_MAX_RETRY_AFTER_MS);
       return { outcome: "retry", retryAt: new Date(at.getTime() + wait), statusCode: status, error };
     },
   };

@@ -93,7 +93,13 @@ describe("webhook channel", () => {
       },
     });
     const [listed] = await listWebhookDeliveries(db.sql, { id: wanted.id, limit: 10 });
-    expect(listed).toMatchObject({ id: message.headers["webhook-id"], status: "delivered", attempts: 1, lastStatusCode: 204, nextAttemptAt: null });
+    expect(listed).toMatchObject({
+      id: message.headers["webhook-id"],
+      status: "delivered",
+      attempts: 1,
+      lastStatusCode: 204,
+      nextAttemptAt: null,
+    });
   });
 
   it("retries every non-2xx on the schedule with jitter, the same webhook-id each time, and gives up after 10 attempts", async () => {
@@ -239,7 +245,10 @@ describe("webhook channel", () => {
     const event = await insertEvent(db.sql, { event: "giveaway.opened" });
     const [id] = await fanOut(db.sql, channel(), event, T0);
     const result = await attempt(db.sql, channel({ allowPrivate: false }), event, id, T0);
-    expect(result).toEqual({ outcome: "failed", error: "The destination is not allowed: url must be an https:// URL (http is not allowed)" });
+    expect(result).toEqual({
+      outcome: "failed",
+      error: "The destination is not allowed: url must be an https:// URL (http is not allowed)",
+    });
     expect((await findWebhook(db.sql, plain.id))?.active).toBe(false);
     expect(receiver.received).toHaveLength(0);
 

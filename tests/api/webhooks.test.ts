@@ -11,7 +11,12 @@ const admin = async () => ({ cookie: await ctx.adminCookie() });
 describe("admin webhooks", () => {
   it("adds an endpoint with a secret shown once, lists it without, and audits it without the secret", async () => {
     // The test server runs without WEBHOOK_ALLOW_PRIVATE: public https only. A literal public address needs no DNS.
-    const created = await ctx.call("POST", "/api/admin/webhooks", { url: "https://93.184.216.34/hook", events: ["giveaway.opened", "stake.ended"] }, await admin());
+    const created = await ctx.call(
+      "POST",
+      "/api/admin/webhooks",
+      { url: "https://93.184.216.34/hook", events: ["giveaway.opened", "stake.ended"] },
+      await admin(),
+    );
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(Number),
@@ -22,9 +27,16 @@ describe("admin webhooks", () => {
     });
     const listed = await ctx.call("GET", "/api/admin/webhooks", undefined, await admin());
     expect(listed.status).toBe(200);
-    expect(listed.body).toContainEqual({ id: created.body.id, url: "https://93.184.216.34/hook", events: ["giveaway.opened", "stake.ended"], active: true, disabledReason: null });
+    expect(listed.body).toContainEqual({
+      id: created.body.id,
+      url: "https://93.184.216.34/hook",
+      events: ["giveaway.opened", "stake.ended"],
+      active: true,
+      disabledReason: null,
+    });
     expect(JSON.stringify(listed.body)).not.toContain("whsec_");
-    const [audit] = await ctx.sql`select actor, actor_address, action, after::text as after from audit_log where target = ${`webhook:${created.body.id}`}`;
+    const [audit] =
+      await ctx.sql`select actor, actor_address, action, after::text as after from audit_log where target = ${`webhook:${created.body.id}`}`;
     expect(audit).toMatchObject({ actor: "web", actorAddress: ctx.admin.address, action: "webhook.create" });
     expect(audit.after).not.toContain("whsec_");
   });
@@ -33,10 +45,19 @@ describe("admin webhooks", () => {
     const before = await ctx.sql`select count(*)::int as n from webhook_endpoints`;
     const refusals: [unknown, string][] = [
       [{ url: "http://93.184.216.34/hook", events: ["giveaway.opened"] }, "url must be an https:// URL (http is not allowed)"],
-      [{ url: "https://127.0.0.1/hook", events: ["giveaway.opened"] }, "url's host 127.0.0.1 resolves to 127.0.0.1, which is not a public address"],
-      [{ url: "https://10.0.0.5/hook", events: ["giveaway.opened"] }, "url's host 10.0.0.5 resolves to 10.0.0.5, which is not a public address"],
+      [
+        { url: "https://127.0.0.1/hook", events: ["giveaway.opened"] },
+        "url's host 127.0.0.1 resolves to 127.0.0.1, which is not a public address",
+      ],
+      [
+        { url: "https://10.0.0.5/hook", events: ["giveaway.opened"] },
+        "url's host 10.0.0.5 resolves to 10.0.0.5, which is not a public address",
+      ],
       [{ url: "https://[::1]/hook", events: ["giveaway.opened"] }, "url's host ::1 resolves to ::1, which is not a public address"],
-      [{ url: "https://169.254.169.254/latest", events: ["giveaway.opened"] }, "url's host 169.254.169.254 resolves to 169.254.169.254, which is not a public address"],
+      [
+        { url: "https://169.254.169.254/latest", events: ["giveaway.opened"] },
+        "url's host 169.254.169.254 resolves to 169.254.169.254, which is not a public address",
+      ],
       [{ url: "https://localhost/hook", events: ["giveaway.opened"] }, "url's host localhost resolves to"],
       [{ url: "https://user:pw@93.184.216.34/", events: ["giveaway.opened"] }, "url must not carry a user name or password"],
       [{ url: "ftp://93.184.216.34/", events: ["giveaway.opened"] }, "url must be an https:// URL"],
@@ -81,14 +102,23 @@ describe("admin webhooks", () => {
     expect(delivery.lastError).toMatch(/ECONNREFUSED|connect/);
     expect(Date.parse(delivery.nextAttemptAt)).toBeGreaterThan(Date.now());
 
-    const replayed = await ctx.call("POST", `/api/admin/webhooks/${endpoint.id}/deliveries/${delivery.id}/replay`, undefined, await admin());
+    const replayed = await ctx.call(
+      "POST",
+      `/api/admin/webhooks/${endpoint.id}/deliveries/${delivery.id}/replay`,
+      undefined,
+      await admin(),
+    );
     expect(replayed.status).toBe(200);
     expect(replayed.body).toMatchObject({ id: delivery.id, status: "retrying" });
     const [row] = await ctx.sql`select state, attempts from notification_deliveries where id = ${deliveryId}`;
     expect(row).toEqual({ state: "pending", attempts: 0 });
     const wrongSalt = delivery.id.replace(/^msg_[A-Za-z0-9]+_/, "msg_other_");
-    expect((await ctx.call("POST", `/api/admin/webhooks/${endpoint.id}/deliveries/${wrongSalt}/replay`, undefined, await admin())).status).toBe(404);
-    expect((await ctx.call("POST", `/api/admin/webhooks/${endpoint.id}/deliveries/nonsense/replay`, undefined, await admin())).status).toBe(404);
+    expect(
+      (await ctx.call("POST", `/api/admin/webhooks/${endpoint.id}/deliveries/${wrongSalt}/replay`, undefined, await admin())).status,
+    ).toBe(404);
+    expect((await ctx.call("POST", `/api/admin/webhooks/${endpoint.id}/deliveries/nonsense/replay`, undefined, await admin())).status).toBe(
+      404,
+    );
     expect((await ctx.call("GET", "/api/admin/webhooks/999999/deliveries", undefined, await admin())).status).toBe(404);
 
     const rotated = await ctx.call("POST", `/api/admin/webhooks/${endpoint.id}/rotate-secret`, undefined, await admin());
@@ -98,10 +128,18 @@ describe("admin webhooks", () => {
     expect(Date.parse(rotated.body.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
 
     await ctx.sql`update webhook_endpoints set active = false, disabled_reason = 'The receiver answered 410 Gone' where id = ${endpoint.id}`;
-    const disabled = await ctx.call("POST", `/api/admin/webhooks/${endpoint.id}/deliveries/${delivery.id}/replay`, undefined, await admin());
+    const disabled = await ctx.call(
+      "POST",
+      `/api/admin/webhooks/${endpoint.id}/deliveries/${delivery.id}/replay`,
+      undefined,
+      await admin(),
+    );
     expect(disabled.status).toBe(409);
     const shown = await ctx.call("GET", "/api/admin/webhooks", undefined, await admin());
-    expect(shown.body.find((hook: { id: number }) => hook.id === endpoint.id)).toMatchObject({ active: false, disabledReason: "The receiver answered 410 Gone" });
+    expect(shown.body.find((hook: { id: number }) => hook.id === endpoint.id)).toMatchObject({
+      active: false,
+      disabledReason: "The receiver answered 410 Gone",
+    });
 
     const deleted = await ctx.call("DELETE", `/api/admin/webhooks/${endpoint.id}`, undefined, await admin());
     expect(deleted.status).toBe(200);

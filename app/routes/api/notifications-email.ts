@@ -49,7 +49,12 @@ export const action = apiMethods<Route.ActionArgs>({
       return { address: subscription.address, email: subscription.email, events: subscription.events, confirmed: false };
     } catch (error) {
       if (error instanceof NotSent) {
-        return answer(subscribeEmail, 503, { message: "The confirmation email could not be sent; try again in a few minutes" }, { "Retry-After": "60" });
+        return answer(
+          subscribeEmail,
+          503,
+          { message: "The confirmation email could not be sent; try again in a few minutes" },
+          { "Retry-After": "60" },
+        );
       }
       throw error;
     }

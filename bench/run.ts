@@ -15,6 +15,7 @@ const SUITES = {
   "pglite-memory": () => import("./pglite-memory.ts"),
   "draw-verify": () => import("./draw-verify.ts"),
   "vote-verify": () => import("./vote-verify.ts"),
+  "email-deliver": () => import("./email-deliver.ts"),
 } as const;
 
 type Suite = keyof typeof SUITES;

@@ -54,7 +54,10 @@ const subscriptionSchema = z
   })
   .meta({ id: "EmailSubscription" });
 
-const htmlPage = (description: string) => ({ description, mediaType: "text/html", schema: z.string() });
+const EXAMPLE_PAGE =
+  '<!doctype html>\n<html lang="en"><head>…</head><body><main><h1>…</h1><p>…</p><form method="post">…</form></main></body></html>\n';
+
+const htmlPage = (description: string) => ({ description, mediaType: "text/html", schema: z.string(), example: EXAMPLE_PAGE });
 
 // Routes -------------------------------------------------------------------------------------------
 
@@ -155,7 +158,7 @@ export const confirmEmail = defineRoute({
       description: "Confirmed: JSON, or a page saying so to a browser (Accept: text/html, as the page's button sends).",
       schema: z.object({ confirmed: z.literal(true), address: z.string() }),
       example: { confirmed: true, address: EXAMPLE_ADDRESS },
-      alternatives: { "text/html": { schema: z.string() } },
+      alternatives: { "text/html": { schema: z.string(), example: EXAMPLE_PAGE } },
     },
     404: failure("No subscription has this link.", "Confirmation link not found"),
   },
@@ -193,7 +196,7 @@ export const unsubscribeEmail = defineRoute({
       description: "Unsubscribed: JSON, or a page saying so to a browser (Accept: text/html).",
       schema: z.object({ unsubscribed: z.literal(true) }),
       example: { unsubscribed: true },
-      alternatives: { "text/html": { schema: z.string() } },
+      alternatives: { "text/html": { schema: z.string(), example: EXAMPLE_PAGE } },
     },
     400: failure("The body is not a form holding List-Unsubscribe=One-Click.", "Send List-Unsubscribe=One-Click as a form"),
     413: failure("The body is larger than 16 KB.", "Request body is larger than 16 KB"),

@@ -154,10 +154,14 @@ describe("one-click unsubscribe (RFC 8058)", () => {
     const before = mail.received.length;
     expect((await postJson("/api/notifications/email", consent(holder, email))).status).toBe(201);
     const [message] = (await mail.waitFor(before + 1)).slice(before);
-    const unsubscribeHeader = String(message.parsed.headers.get("list-unsubscribe") ? message.raw : "");
-    expect(unsubscribeHeader).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+    const headers = message.raw.split(/\r?\n\r?\n/, 1)[0].replace(/\r?\n(?=[ \t])/g, "");
+    expect(headers).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+    expect(headers).toMatch(/^List-Unsubscribe: <https?:\/\/[^>]+\/api\/notifications\/email\/unsubscribe\/[A-Za-z0-9_-]{43}>$/m);
     await send("POST", linkIn(message.parsed.text ?? "", "confirm"));
-    return { holder, path: linkIn(message.parsed.text ?? "", "unsubscribe") };
+    // The URL a mail client POSTs to: the List-Unsubscribe header's.
+    const path = /^List-Unsubscribe: <https?:\/\/[^/>]+(\/[^>]+)>$/m.exec(headers)?.[1];
+    if (!path) throw new Error(`no List-Unsubscribe URL in:\n${headers}`);
+    return { holder, path };
   }
 
   it("stops all mail at once on an urlencoded POST from anywhere, without a cookie: 200, never a redirect", async () => {

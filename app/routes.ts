@@ -59,6 +59,17 @@ export default [
     route("admin/notifications/deliveries/:id/replay", "routes/api/admin-notifications-replay.ts"),
     route("admin/notifications/channels", "routes/api/admin-notifications-channels.ts"),
     route("admin/notifications/test", "routes/api/admin-notifications-test.ts"),
+    // Signed webhooks and email notifications (issue 24)
+    route("admin/webhooks", "routes/api/admin-webhooks.ts"),
+    route("admin/webhooks/:id", "routes/api/admin-webhook.ts"),
+    route("admin/webhooks/:id/rotate-secret", "routes/api/admin-webhook-rotate.ts"),
+    route("admin/webhooks/:id/deliveries", "routes/api/admin-webhook-deliveries.ts"),
+    route("admin/webhooks/:id/deliveries/:deliveryId/replay", "routes/api/admin-webhook-replay.ts"),
+    route("admin/mail-outbox", "routes/api/admin-mail-outbox.ts"),
+    route("notifications/email", "routes/api/notifications-email.ts"),
+    route("notifications/email/confirm/:token", "routes/api/notifications-email-confirm.ts"),
+    route("notifications/email/unsubscribe/:token", "routes/api/notifications-email-unsubscribe.ts"),
+    route("notifications/email/:address", "routes/api/notifications-email-status.ts"),
 
     // Governance
     route("proposals", "routes/api/proposals.ts"),

@@ -16,6 +16,7 @@ const SUITES = {
   "draw-verify": () => import("./draw-verify.ts"),
   "vote-verify": () => import("./vote-verify.ts"),
   notifications: () => import("./notifications.ts"),
+  "email-deliver": () => import("./email-deliver.ts"),
 } as const;
 
 type Suite = keyof typeof SUITES;

@@ -91,7 +91,7 @@ export async function startIndexer({ sql, config, logger, channels }: IndexerOpt
   const notifyIntervalS = config.notifications?.intervalS ?? 10;
   const notifier = startNotificationWorker({
     sql,
-    channels: channels ?? notificationChannels(config, logger),
+    channels: channels ?? notificationChannels(config, { logger, sql }),
     logger,
     intervalMs: notifyIntervalS * 1000,
   });

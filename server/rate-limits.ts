@@ -2,7 +2,7 @@
  * Abuse limits per client IP (express-rate-limit, fixed one-minute windows, counted in PostgreSQL so that
  * every web replica on one database shares one count: server/rate-limit-store.ts):
  * - sign-in: GET /api/auth/challenge and the changes of /api/auth/session, RATE_LIMIT_SIGNIN_PER_MIN (default 30);
- * - every other route that checks a signature (stake, unstake, bulk, giveaway entry, vote),
+ * - every other route that checks a signature (stake, unstake, bulk, giveaway entry, vote, email consent),
  *   RATE_LIMIT_SIGNED_PER_MIN (default 300);
  * - item pictures, GET /content/{id} (each may cost a fetch from the ord server), RATE_LIMIT_CONTENT_PER_MIN (600);
  * - everything else React Router answers (pages, their data, the public reads of /api), RATE_LIMIT_READS_PER_MIN
@@ -37,6 +37,7 @@ const ROUTES: { kind: LimitKind | null; methods: string[] | null; path: RegExp }
   { kind: "signed", methods: null, path: /^\/api\/giveaways\/enter$/ },
   { kind: "signed", methods: null, path: /^\/api\/giveaways\/[^/]+\/claim$/ },
   { kind: "signed", methods: null, path: /^\/api\/proposals\/[^/]+\/vote$/ },
+  { kind: "signed", methods: ["POST"], path: /^\/api\/notifications\/email$/ },
   { kind: "content", methods: null, path: /^\/content\/[^/]+$/ },
   { kind: null, methods: null, path: PROBE_PATH },
 ];

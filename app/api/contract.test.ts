@@ -13,6 +13,7 @@ import { z } from "zod";
 import {
   parseBulkStakeMessage,
   parseClaimMessage,
+  parseEmailSubscribeMessage,
   parseEntryMessage,
   parseSignInMessage,
   parseStakeMessage,
@@ -148,6 +149,7 @@ const SERVER_PARSERS: Record<SignedMessageName, (message: string) => unknown> = 
   "giveaway-claim": parseClaimMessage,
   vote: parseVoteMessage,
   "sign-in": parseSignInMessage,
+  "email-subscribe": parseEmailSubscribeMessage,
 };
 
 describe("the signed message formats", () => {

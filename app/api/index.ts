@@ -6,6 +6,7 @@ import type { RouteContract } from "./kit.ts";
 import * as admin from "./admin.ts";
 import * as auth from "./auth.ts";
 import * as content from "./content.ts";
+import * as email from "./email.ts";
 import * as giveaways from "./giveaways.ts";
 import * as holdings from "./holdings.ts";
 import * as notifications from "./notifications.ts";
@@ -13,8 +14,22 @@ import * as points from "./points.ts";
 import * as proposals from "./proposals.ts";
 import * as staking from "./staking.ts";
 import * as system from "./system.ts";
+import * as webhooks from "./webhooks.ts";
 
-const GROUPS: Record<string, unknown>[] = [holdings, points, content, staking, giveaways, proposals, notifications, auth, admin, system];
+const GROUPS: Record<string, unknown>[] = [
+  holdings,
+  points,
+  content,
+  staking,
+  giveaways,
+  proposals,
+  notifications,
+  auth,
+  admin,
+  webhooks,
+  email,
+  system,
+];
 
 function isRouteContract(value: unknown): value is RouteContract {
   return typeof value === "object" && value !== null && "operationId" in value && "method" in value && "responses" in value;

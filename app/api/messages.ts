@@ -8,6 +8,7 @@
 import {
   bulkStakeMessage,
   claimMessage,
+  emailSubscribeMessage,
   entryMessage,
   SIGN_IN_STATEMENT,
   signInMessage,
@@ -24,6 +25,7 @@ export const SIGNED_MESSAGE_NAMES = [
   "giveaway-claim",
   "vote",
   "sign-in",
+  "email-subscribe",
 ] as const;
 
 export type SignedMessageName = (typeof SIGNED_MESSAGE_NAMES)[number];
@@ -109,6 +111,17 @@ export const SIGNED_MESSAGES: Record<SignedMessageName, SignedMessageFormat> = {
       timestamp: TIMESTAMP,
     },
     example: voteMessage(4, "Add a third collection?", 11, EXAMPLE_TIME),
+  },
+  "email-subscribe": {
+    purpose:
+      "Consent to email notifications for this wallet at this address (a confirmation email follows; nothing else is sent until it is opened).",
+    template: "Send Spooks notifications for {address} to {email}. Timestamp: {timestamp}",
+    placeholders: {
+      address: "The wallet's address, as in the body's `address`.",
+      email: "The email address, exactly as in the body's `email`.",
+      timestamp: TIMESTAMP,
+    },
+    example: emailSubscribeMessage("DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", "holder@example.com", EXAMPLE_TIME),
   },
   "sign-in": {
     purpose:

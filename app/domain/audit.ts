@@ -27,6 +27,11 @@ export const AUDIT_ACTIONS = {
   "indexer.sync": "Ownership sync (CLI)",
   "notifications.replay": "Notification sent again",
   "notifications.test": "Test notification sent",
+  "webhook.create": "Webhook added",
+  "webhook.delete": "Webhook deleted",
+  "webhook.rotate-secret": "Webhook secret rotated",
+  "webhook.replay": "Webhook delivery replayed",
+  "webhook.disable": "Webhook disabled",
   "auth.sign-in": "Admin signed in",
   "auth.sign-out": "Admin signed out",
 } as const satisfies Record<string, string>;

@@ -115,6 +115,20 @@ export function parseClaimMessage(
   return giveawayId && timestamp ? { title: match[1], giveawayId, address: match[3], contact: match[4], timestamp } : null;
 }
 
+/** The consent to email notifications (issue 24, item 6): the wallet names itself and the mailbox. */
+export function emailSubscribeMessage(address: string, email: string, at: Date): string {
+  return `Send Spooks notifications for ${address} to ${email}. Timestamp: ${at.toISOString()}`;
+}
+
+const EMAIL_SUBSCRIBE_PATTERN = new RegExp(String.raw`^Send Spooks notifications for (\S+) to (\S+)\. Timestamp: ${ISO}$`);
+
+export function parseEmailSubscribeMessage(message: string): { address: string; email: string; timestamp: Date } | null {
+  const match = EMAIL_SUBSCRIBE_PATTERN.exec(message);
+  if (!match) return null;
+  const timestamp = parseIso(match[3]);
+  return timestamp ? { address: match[1], email: match[2], timestamp } : null;
+}
+
 /** Sign-in challenge, laid out as Sign-In With Ethereum (EIP-4361) with "Dogecoin" for "Ethereum". */
 export type SignInChallenge = {
   domain: string;

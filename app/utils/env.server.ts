@@ -103,6 +103,15 @@ const itemImageUrls = z
     return templates;
   });
 
+/** A yes/no setting: `true` or `false`. */
+const booleanText = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
+
+/** SMTP_URL: nodemailer's connection URL, smtp:// (STARTTLS when offered) or smtps:// (TLS from the start). */
+const smtpUrl = z.url({
+  protocol: /^smtps?$/,
+  error: "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@smtp.example:465",
+});
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().trim().min(1).optional(),
@@ -173,6 +182,13 @@ const EnvSchema = z.object({
       "DISCORD_WEBHOOK_URL must be a Discord channel webhook URL (https://discord.com/api/webhooks/{id}/{token})",
     )
     .optional(),
+  // Signed webhooks and email (issue 24; docs/notifications.md).
+  WEBHOOK_ALLOW_PRIVATE: booleanText.default(false),
+  SMTP_URL: smtpUrl.optional(),
+  MAIL_FROM: z.string().trim().min(3).max(320).optional(),
+  MAIL_DKIM_DOMAIN: z.string().trim().min(1).optional(),
+  MAIL_DKIM_SELECTOR: z.string().trim().min(1).optional(),
+  MAIL_DKIM_KEY_FILE: z.string().trim().min(1).optional(),
 });
 
 export type Config = {
@@ -231,6 +247,18 @@ export type Config = {
    * with DISCORD_WEBHOOK_URL every public event is posted to that Discord channel webhook.
    */
   notifications: { intervalS: number; discordWebhookUrl?: string };
+  /** Signed webhooks: WEBHOOK_ALLOW_PRIVATE also allows http and private/loopback destinations (tests, demo). */
+  webhooks: { allowPrivate: boolean };
+  /**
+   * Email (SMTP_URL, MAIL_FROM; DKIM signing with MAIL_DKIM_*). Email is on when both are set, or in demo mode,
+   * where mail is captured for the admin's outbox view instead of sent (`capture`).
+   */
+  mail: {
+    smtpUrl?: string;
+    from?: string;
+    capture: boolean;
+    dkim?: { domainName: string; keySelector: string; keyFile: string };
+  };
 };
 
 export class ConfigError extends Error {}
@@ -257,6 +285,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.MIGRATE_DATABASE_URL && !e.DATABASE_URL) {
     throw new ConfigError("MIGRATE_DATABASE_URL is set without DATABASE_URL: the embedded database migrates as its own owner role");
   }
+  const dkimSettings = [e.MAIL_DKIM_DOMAIN, e.MAIL_DKIM_SELECTOR, e.MAIL_DKIM_KEY_FILE].filter(Boolean).length;
+  if (dkimSettings !== 0 && dkimSettings !== 3) {
+    throw new ConfigError("MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR and MAIL_DKIM_KEY_FILE go together: set all three or none");
+  }
+  if (e.NODE_ENV === "production" && e.WEBHOOK_ALLOW_PRIVATE) {
+    throw new ConfigError(
+      "WEBHOOK_ALLOW_PRIVATE=true is for tests and the demo: with NODE_ENV=production webhooks go to public https URLs only",
+    );
+  }
+  if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError("SMTP_URL is set without MAIL_FROM: the address mail is sent from");
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     nodeEnv: e.NODE_ENV,
@@ -296,8 +334,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT,
     ops: { metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST, indexerStaleAfterSeconds: e.INDEXER_STALE_AFTER_S },
     notifications: { intervalS: e.NOTIFY_INTERVAL_S, discordWebhookUrl: e.DISCORD_WEBHOOK_URL },
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? (e.ORD_URL ? undefined : DEMO_MAIL_FROM),
+      // Demo mode without SMTP_URL: nothing leaves the machine.
+      capture: !e.ORD_URL && !e.SMTP_URL,
+      dkim:
+        e.MAIL_DKIM_DOMAIN && e.MAIL_DKIM_SELECTOR && e.MAIL_DKIM_KEY_FILE
+          ? { domainName: e.MAIL_DKIM_DOMAIN, keySelector: e.MAIL_DKIM_SELECTOR, keyFile: path.resolve(e.MAIL_DKIM_KEY_FILE) }
+          : undefined,
+    },
   };
 }
+
+/** The sender of demo mode's captured mail when MAIL_FROM is unset. */
+export const DEMO_MAIL_FROM = "Spooks <notifications@spooks.invalid>";
 
 /**
  * What the web server needs beyond loadConfig (the indexer and the CLI do not serve pages): in production

@@ -80,7 +80,7 @@ async function replay(id: string, options: OutputOptions): Promise<void> {
 async function test(channelText: string, options: OutputOptions): Promise<void> {
   const channel = parseChannel(channelText);
   const answer = await withDatabase(async ({ sql, config }) => {
-    const results = await sendTestNotification(sql, notificationChannels(config), channel);
+    const results = await sendTestNotification(sql, notificationChannels(config, { sql }), channel);
     await recordAudit(sql, CLI_ACTOR, "notifications.test", channel, { results });
     return { channel, results };
   });

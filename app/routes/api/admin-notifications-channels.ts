@@ -8,7 +8,7 @@ import type { Route } from "./+types/admin-notifications-channels";
 
 export const loader = apiRoute<Route.LoaderArgs>(
   endpoint(listChannels, async ({ context }) => {
-    const configured = new Set(notificationChannels(context.config).map((channel) => channel.name));
+    const configured = new Set(notificationChannels(context.config, { sql: context.sql }).map((channel) => channel.name));
     const counts = await deliveryCounts(context.sql);
     return Promise.all(
       NOTIFICATION_CHANNELS.map(async (channel) => {

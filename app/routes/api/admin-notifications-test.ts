@@ -8,7 +8,7 @@ import type { Route } from "./+types/admin-notifications-test";
 
 export const action = apiMethods<Route.ActionArgs>({
   POST: endpoint(sendTest, async ({ body, actor, context }) => {
-    const results = await sendTestNotification(context.sql, notificationChannels(context.config), body.channel);
+    const results = await sendTestNotification(context.sql, notificationChannels(context.config, { sql: context.sql }), body.channel);
     await recordAudit(context.sql, actor, "notifications.test", body.channel, { results });
     return { channel: body.channel, results };
   }),

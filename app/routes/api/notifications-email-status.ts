@@ -1,0 +1,11 @@
+/** GET /api/notifications/email/{address}: whether the wallet's notifications go to an email address (masked). */
+import { getEmailSubscription } from "../../api/email.ts";
+import { apiRoute, endpoint, onlyMethods } from "../../utils/api.server.ts";
+import * as subscriptions from "../../../db/queries/email-subscriptions.server.ts";
+import type { Route } from "./+types/notifications-email-status";
+
+export const loader = apiRoute<Route.LoaderArgs>(
+  endpoint(getEmailSubscription, ({ params, context }) => subscriptions.subscriptionStatus(context.sql, params.address)),
+);
+
+export const action = onlyMethods("GET");

@@ -199,7 +199,7 @@ describe("spooks-admin giveaways", () => {
       runCli(["giveaways", "delete", "2", "--yes"], env),
     ]);
     expect(again).toEqual({ code: 1, stdout: "", stderr: "error: The winners of this giveaway have already been drawn\n" });
-    expect(deleted).toEqual({ code: 0, stderr: "", stdout: "✔ Giveaway Deleted: #2 (1 entries refunded, 300 points)\n" });
+    expect(deleted).toEqual({ code: 0, stderr: "", stdout: "✔ Giveaway Deleted: #2 (1 entries refunded, 300.00 points)\n" });
     expect(await getBalanceUnits(db.sql, bob)).toBe(before + 300 * UNITS_PER_POINT);
     expect(await giveawayCount()).toBe(1);
     const audit = await db.sql`

@@ -131,7 +131,7 @@ function Dashboard({ address }: { address: string }) {
   };
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] xl:grid-cols-[minmax(0,1fr)_22rem]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] xl:grid-cols-[minmax(0,1fr)_22rem]">
       <section aria-labelledby="your-spooks" className="min-w-0">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <div>

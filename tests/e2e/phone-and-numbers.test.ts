@@ -100,7 +100,7 @@ beforeAll(async () => {
     ),
   );
   proposalId = proposal.id;
-}, 180_000);
+}, 600_000);
 
 afterAll(async () => {
   for (const { context } of opened) await context.close().catch(() => {});
@@ -120,14 +120,19 @@ async function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: 
   return page.evaluate(() => {
     const innerWidth = window.innerWidth;
     const culprits: string[] = [];
-    for (const element of Array.from(document.querySelectorAll("body *"))) {
+    const sticksOut = (element: Element) => {
       const box = element.getBoundingClientRect();
-      if (box.right > innerWidth + 0.5 && box.width > 0) {
+      return box.right > innerWidth + 0.5 && box.width > 0;
+    };
+    // The innermost elements sticking out: what makes the page wide, not every box around it.
+    for (const element of Array.from(document.querySelectorAll("body *"))) {
+      if (sticksOut(element) && !Array.from(element.children).some(sticksOut)) {
+        const box = element.getBoundingClientRect();
         const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""}.${String(element.getAttribute("class") ?? "")
           .split(" ")
           .slice(0, 3)
           .join(".")}`;
-        culprits.push(`${name} right=${Math.round(box.right)}`);
+        culprits.push(`${name} "${(element.textContent ?? "").trim().slice(0, 30)}" right=${Math.round(box.right)}`);
       }
     }
     return { scrollWidth: document.documentElement.scrollWidth, innerWidth, culprits: culprits.slice(0, 8) };
@@ -184,6 +189,8 @@ describe("rule 5: the phone fits (360×740)", () => {
         await page.locator("main").first().waitFor();
         if (path === "/") await page.getByTestId("item-card").first().waitFor();
         if (path === "/rewards/history") await page.getByTestId("history-entry").first().waitFor();
+        // The holder's entry (a long giveaway title) once "My Entries" has loaded.
+        if (path === "/rewards") await page.getByTestId("entries-count").waitFor();
         await measureFit(page, `holder ${path}`, wide);
       }
 

@@ -109,14 +109,10 @@ export const rewardsSchema = z
       .object({
         start: timestamp.meta({ description: "The start of the UTC hour under way." }),
         creditedAt: timestamp.meta({ description: "When the hour ends and is credited (the next whole hour)." }),
-        stakedCount: z
-          .number()
-          .int()
-          .min(0)
-          .meta({
-            description:
-              "Stakes open for the whole hour so far: started at or before `start`, not ended. Items staked later earn from the next hour.",
-          }),
+        stakedCount: z.number().int().min(0).meta({
+          description:
+            "Stakes open for the whole hour so far: started at or before `start`, not ended. Items staked later earn from the next hour.",
+        }),
         tier: z.number().int().min(1).max(5).meta({ description: "The tier of `stakedCount`." }),
         points: z.number().min(0).meta({ description: "What the hour credits at `creditedAt` if nothing is unstaked (not rounded)." }),
       })

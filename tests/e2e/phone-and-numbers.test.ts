@@ -36,7 +36,9 @@ let proposalId = 0;
 
 async function open(): Promise<Page> {
   const { context, page, problems } = await newPage(browser, world.url);
-  page.setDefaultTimeout(15_000);
+  // Eight pages per sweep on a shared 2-core machine: a page may take more than 15 s to load there.
+  page.setDefaultTimeout(30_000);
+  page.setDefaultNavigationTimeout(30_000);
   opened.push({ context, problems });
   return page;
 }

@@ -1,9 +1,9 @@
 /** How the CLI writes figures and times: exact enough for an operator, stable for scripts. */
-import { formatNumber } from "../app/domain/format.ts";
+import { formatPointsExact } from "../app/domain/format.ts";
 
-/** Points to 2 decimals at most, US-English separators ('1,234.5'). */
+/** Points to two decimals, US-English separators ('1,234.50'), as the points history shows them (DECISIONS "Points"). */
 export function points(value: number): string {
-  return formatNumber(Math.round(value * 100) / 100);
+  return formatPointsExact(value);
 }
 
 /** A point in time in UTC, to the minute ('2025-10-31 18:00 UTC'). */

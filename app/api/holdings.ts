@@ -86,6 +86,13 @@ export const EXAMPLE_REWARDS = {
   stakingPercentage: 80,
   stakingSince: "2026-10-01T12:00:00.000Z",
   rank: 3,
+  currentHour: {
+    start: "2026-10-31T21:00:00.000Z",
+    creditedAt: "2026-10-31T22:00:00.000Z",
+    stakedCount: 4,
+    tier: 1,
+    points: 16.666666666666668,
+  },
 };
 
 export const rewardsSchema = z
@@ -98,6 +105,18 @@ export const rewardsSchema = z
     stakingPercentage: z.number().min(0).max(100),
     stakingSince: timestamp.nullable().meta({ description: "When the oldest open stake began; null with none." }),
     rank: z.number().int().min(0).meta({ description: "Place on the leaderboard; 0 when not ranked." }),
+    currentHour: z
+      .object({
+        start: timestamp.meta({ description: "The start of the UTC hour under way." }),
+        creditedAt: timestamp.meta({ description: "When the hour ends and is credited (the next whole hour)." }),
+        stakedCount: z.number().int().min(0).meta({
+          description:
+            "Stakes open for the whole hour so far: started at or before `start`, not ended. Items staked later earn from the next hour.",
+        }),
+        tier: z.number().int().min(1).max(5).meta({ description: "The tier of `stakedCount`." }),
+        points: z.number().min(0).meta({ description: "What the hour credits at `creditedAt` if nothing is unstaked (not rounded)." }),
+      })
+      .meta({ id: "PendingHour", description: "The hour under way and what its end credits (hourly accrual)." }),
   })
   .meta({ id: "Rewards" });
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { formatDoge, formatNumber, formatPoints, previewText, shortenAddress, timeRemaining } from "./format.ts";
+import {
+  formatDoge,
+  formatNumber,
+  formatPoints,
+  formatPointsDelta,
+  formatPointsExact,
+  pointsDecimal,
+  previewText,
+  shortenAddress,
+  timeRemaining,
+} from "./format.ts";
 
 const ADDRESS = "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L";
 
@@ -77,5 +87,20 @@ describe("previewText (150 characters then '...')", () => {
     expect(previewText("x".repeat(150))).toBe("x".repeat(150));
     expect(previewText("x".repeat(151))).toBe(`${"x".repeat(150)}...`);
     expect(previewText(`${"a".repeat(150)}bcdef`)).toBe(`${"a".repeat(150)}...`);
+  });
+});
+
+describe("points: whole points round down, the exact value has two decimals (DECISIONS 'Points')", () => {
+  it("737.5 is 737 whole and 737.50 exact; 0.999 is 0, never 1", () => {
+    expect(formatPoints(737.5)).toBe("737");
+    expect(formatPoints(0.999)).toBe("0");
+    expect(formatPoints(1234567.99)).toBe("1,234,567");
+    expect(formatPointsExact(737.5)).toBe("737.50");
+    expect(formatPointsExact(100 / 24)).toBe("4.17");
+    expect(formatPointsExact(1234567)).toBe("1,234,567.00");
+  });
+  it("deltas carry their sign; files get plain decimals", () => {
+    expect([formatPointsDelta(100 / 24), formatPointsDelta(-200), formatPointsDelta(0)]).toEqual(["+4.17", "-200.00", "0.00"]);
+    expect([pointsDecimal(737.5), pointsDecimal(-1200), pointsDecimal(1234567.125)]).toEqual(["737.50", "-1200.00", "1234567.13"]);
   });
 });

@@ -6,9 +6,32 @@ export function formatNumber(value: number): string {
   return US_NUMBER.format(value);
 }
 
-/** Whole points, US-English separators (DECISIONS: pages show whole points). */
+/**
+ * Whole points, US-English separators, rounded DOWN (DECISIONS "Points": a whole-point display never shows
+ * points not yet had; 737.5 is '737'). Pages show it with `formatPointsExact` on hover and focus
+ * (app/components/ui/points-figure.tsx).
+ */
 export function formatPoints(points: number): string {
   return US_NUMBER.format(Math.floor(points));
+}
+
+/**
+ * Points to exactly two decimals, US-English separators ('1,234.50', '4.17'): the exact value behind a
+ * whole-point display, and what the points history, the CLI and sentences (toasts) show.
+ */
+export function formatPointsExact(points: number): string {
+  return US_NUMBER_2DP.format(Math.round(points * 100) / 100);
+}
+
+/** A signed change to two decimals ('+4.17', '-200.00', '0.00'). */
+export function formatPointsDelta(points: number): string {
+  const rounded = Math.round(points * 100) / 100;
+  return `${rounded > 0 ? "+" : ""}${formatPointsExact(rounded)}`;
+}
+
+/** Points to two decimals without separators ('1234.50'), for files read by programs (the CSV). */
+export function pointsDecimal(points: number): string {
+  return (Math.round(points * 100) / 100).toFixed(2);
 }
 
 /** A koinu balance (1 DOGE = 100,000,000 koinu) as DOGE to 2 decimals. */

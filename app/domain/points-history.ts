@@ -3,9 +3,9 @@
  * for the API, its CSV and JSON exports, the history page and `spooks-admin points history`.
  */
 import { COLLECTIONS } from "./collections.ts";
-import { formatNumber } from "./format.ts";
+import { formatNumber, pointsDecimal } from "./format.ts";
 import { UNITS_PER_POINT, unitsToPoints } from "./rewards.ts";
-import { csvRecord } from "./csv.ts";
+import { csvRecord, verbatim } from "./csv.ts";
 
 /** Every cause of a change of balance, as the ledger names it (db/migrations/0001_init.sql). */
 export const LEDGER_KINDS = [
@@ -152,5 +152,12 @@ export function historyEntry(row: LedgerRow): HistoryEntry {
 
 /** One CSV line (with its line break) in the header's order. */
 export function csvLine(entry: HistoryEntry): string {
-  return csvRecord([entry.at.toISOString(), entry.kind, entry.delta, entry.balanceAfter, entry.details.summary]);
+  // Two decimals, as the page and the CLI show them (DECISIONS "Points"): 737.50, never 737.5.
+  return csvRecord([
+    entry.at.toISOString(),
+    entry.kind,
+    verbatim(pointsDecimal(entry.delta)),
+    verbatim(pointsDecimal(entry.balanceAfter)),
+    entry.details.summary,
+  ]);
 }

@@ -45,6 +45,23 @@ export function pointsToUnits(points: number): number {
   return units;
 }
 
+/**
+ * The hour under way (DECISIONS "Accrual"): hour [start, creditedAt) is credited once it has ended, to the
+ * stakes open for all of it (started at or before `start`, still open), at the tier of their count. What an
+ * item staked during the hour earns starts with the next whole hour.
+ */
+export type PendingHour = { start: Date; creditedAt: Date; stakedCount: number; tier: number; points: number };
+
+export function pendingHour(start: Date, openAllHour: number): PendingHour {
+  return {
+    start,
+    creditedAt: new Date(start.getTime() + 3_600_000),
+    stakedCount: openAllHour,
+    tier: tierFor(openAllHour).tier,
+    points: hourlyCreditUnits(openAllHour) / UNITS_PER_POINT,
+  };
+}
+
 /** Share of a wallet's items that are staked, 0-100. */
 export function stakingPercentage(stakedCount: number, totalCount: number): number {
   if (totalCount <= 0) return 0;

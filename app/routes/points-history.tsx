@@ -31,7 +31,8 @@ const historyPath = (address: string, query: Record<string, string>) =>
 export default function PointsHistoryPage() {
   const wallet = useWallet();
   return (
-    <div className="grid gap-8">
+    // min-w-0: a wide table scrolls in its card, never the page (issue 27, rule 5).
+    <div className="grid min-w-0 gap-8 *:min-w-0">
       <div>
         <h1 className="text-3xl font-bold tracking-tight text-white">Points History</h1>
         <p className="mt-1 text-zinc-400">
@@ -69,6 +70,8 @@ function ConnectedHistory({ address }: { address: string }) {
   const entries = useMemo(() => history.data?.pages.flatMap((page) => page.entries) ?? [], [history.data]);
   const days = useMemo(() => groupByDay(entries), [entries]);
   const line = useMemo(() => balanceLine(entries), [entries]);
+  // The downloads are of what the page shows: the kind chosen, every entry of it.
+  const filter: Record<string, string> = kind ? { kind } : {};
 
   return (
     <>
@@ -93,10 +96,10 @@ function ConnectedHistory({ address }: { address: string }) {
             </select>
           </div>
           <div className="flex flex-wrap gap-2">
-            <a className={buttonClasses("outline")} href={historyPath(address, { format: "csv" })} download>
+            <a className={buttonClasses("outline")} href={historyPath(address, { ...filter, format: "csv" })} download>
               Download CSV
             </a>
-            <a className={buttonClasses("outline")} href={historyPath(address, { format: "json" })} download>
+            <a className={buttonClasses("outline")} href={historyPath(address, { ...filter, format: "json" })} download>
               Download JSON
             </a>
           </div>
@@ -109,6 +112,13 @@ function ConnectedHistory({ address }: { address: string }) {
             <Skeleton className="h-56 w-full sm:h-64" />
           ) : history.isError && !history.data ? (
             <p className="text-sm text-zinc-400">No chart: the history could not be loaded.</p>
+          ) : line.length === 0 ? (
+            <p
+              className="grid h-32 place-items-center rounded-lg border border-dashed border-zinc-800 text-sm text-zinc-400"
+              data-testid="chart-empty"
+            >
+              {kind ? `No ${LEDGER_KIND_LABELS[kind]} entries to chart.` : "No entries to chart yet."}
+            </p>
           ) : (
             <BalanceChart points={line} />
           )}
@@ -162,19 +172,19 @@ function DayGroup({ day }: { day: HistoryDay }) {
           <table className="w-full text-left text-sm">
             <thead className="text-xs text-zinc-400">
               <tr>
-                <th scope="col" className="px-4 py-2 font-medium">
+                <th scope="col" className="px-2 py-2 font-medium sm:px-4">
                   Time
                 </th>
-                <th scope="col" className="px-4 py-2 font-medium">
+                <th scope="col" className="px-2 py-2 font-medium sm:px-4">
                   Kind
                 </th>
-                <th scope="col" className="px-4 py-2 font-medium">
+                <th scope="col" className="hidden px-4 py-2 font-medium sm:table-cell">
                   Details
                 </th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">
+                <th scope="col" className="px-2 py-2 text-right font-medium sm:px-4">
                   Points
                 </th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">
+                <th scope="col" className="px-2 py-2 text-right font-medium sm:px-4">
                   Balance
                 </th>
               </tr>
@@ -182,15 +192,19 @@ function DayGroup({ day }: { day: HistoryDay }) {
             <tbody>
               {day.entries.map((entry) => (
                 <tr key={entry.id} className="border-t border-zinc-800/70" data-testid="history-entry" data-kind={entry.kind}>
-                  <td className="px-4 py-2 whitespace-nowrap text-zinc-300 tabular-nums">{entry.at.slice(11, 16)}</td>
-                  <td className="px-4 py-2 whitespace-nowrap text-zinc-200">{LEDGER_KIND_LABELS[entry.kind]}</td>
-                  <td className="min-w-64 px-4 py-2 text-zinc-300">{entry.details.summary}</td>
+                  <td className="px-2 py-2 align-top whitespace-nowrap text-zinc-300 tabular-nums sm:px-4">{entry.at.slice(11, 16)}</td>
+                  <td className="px-2 py-2 align-top text-zinc-200 sm:px-4 sm:whitespace-nowrap">
+                    {LEDGER_KIND_LABELS[entry.kind]}
+                    {/* On a phone the details go under the kind: five columns do not fit 360 px. */}
+                    <span className="mt-0.5 block text-xs text-zinc-400 sm:hidden">{entry.details.summary}</span>
+                  </td>
+                  <td className="hidden min-w-64 px-4 py-2 text-zinc-300 sm:table-cell">{entry.details.summary}</td>
                   <td
-                    className={`px-4 py-2 text-right whitespace-nowrap tabular-nums ${entry.delta < 0 ? "text-rose-300" : "text-emerald-300"}`}
+                    className={`px-2 py-2 text-right align-top whitespace-nowrap tabular-nums sm:px-4 ${entry.delta < 0 ? "text-rose-300" : "text-emerald-300"}`}
                   >
                     {formatDelta(entry.delta)}
                   </td>
-                  <td className="px-4 py-2 text-right whitespace-nowrap text-zinc-100 tabular-nums">
+                  <td className="px-2 py-2 text-right align-top whitespace-nowrap text-zinc-100 tabular-nums sm:px-4">
                     {formatHistoryPoints(entry.balanceAfter)}
                   </td>
                 </tr>

@@ -170,7 +170,7 @@ function ConnectedRewards({ address }: { address: string }) {
     giveawaysQuery.isError && !giveawaysQuery.data ? (
       <LoadFailed what="giveaways" error={giveawaysQuery.error} onRetry={giveawaysQuery.refetch} retrying={giveawaysQuery.isFetching} />
     ) : loading ? (
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {Array.from({ length: 3 }, (_, index) => (
           <Skeleton key={index} className="h-96 rounded-xl" />
         ))}
@@ -181,7 +181,7 @@ function ConnectedRewards({ address }: { address: string }) {
         <p className="mt-3 text-zinc-400">{empty}</p>
       </Card>
     ) : (
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {list.map((giveaway) => (
           <GiveawayCard
             key={giveaway.id}
@@ -196,7 +196,7 @@ function ConnectedRewards({ address }: { address: string }) {
     );
 
   return (
-    <div className="grid gap-8">
+    <div className="grid grid-cols-1 gap-8">
       <div>
         <h1 className="text-3xl font-bold tracking-tight text-white">Spook Rewards</h1>
         <p className="mt-1 text-zinc-400">Spend your Spook Points on giveaway tickets. More tickets, better odds.</p>
@@ -242,7 +242,7 @@ function ConnectedRewards({ address }: { address: string }) {
             <p className="mt-1 text-sm text-zinc-400">Enter a giveaway above and your tickets show up here.</p>
           </Card>
         ) : (
-          <div className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
+          <div className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-3">
             {entries.map((entry) => (
               <EntryCard
                 key={entry.id}

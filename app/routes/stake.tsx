@@ -3,7 +3,8 @@ import { GhostIcon, WalletIcon } from "../components/icons.tsx";
 import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
 import { HowStakingWorks } from "../components/staking/how-staking-works.tsx";
 import { ItemCard, ItemCardSkeleton } from "../components/staking/item-card.tsx";
-import { RewardsPanel } from "../components/staking/rewards-panel.tsx";
+import { bulkStakeNote, earnsFrom, unstakeNote } from "../components/staking/earnings.ts";
+import { EarningsSummary, RewardsPanel } from "../components/staking/rewards-panel.tsx";
 import { bulkTargets, inFilter, useStaking, type StakeFilter } from "../components/staking/use-staking.ts";
 import { Button } from "../components/ui/button.tsx";
 import { Card } from "../components/ui/card.tsx";
@@ -15,7 +16,7 @@ import { itemNumberFromName } from "../domain/collections.ts";
 import type { StakeAction } from "../domain/messages.ts";
 import { paths, type WalletItem } from "../lib/api.ts";
 import { useApiQuery } from "../lib/queries.ts";
-import { useWallet } from "../wallet/wallet-context.tsx";
+import { useRewards, useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/stake";
 
 export const meta: Route.MetaFunction = () => [
@@ -109,6 +110,7 @@ function Dashboard({ address }: { address: string }) {
   const [bulkBusy, setBulkBusy] = useState(false);
   const itemsQuery = useApiQuery<WalletItem[]>(paths.walletItems(address), { staleTime: 10_000 });
   const { stake, unstake, bulk, ensureIdle } = useStaking(address);
+  const { rewards } = useRewards();
 
   // A failed load shows as failed, with a retry, never as an empty wallet (DECISIONS "Errors holders can act on").
   const items = useMemo(() => [...(itemsQuery.data ?? [])].sort(byCollectionAndNumber), [itemsQuery.data]);
@@ -129,7 +131,7 @@ function Dashboard({ address }: { address: string }) {
   };
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] xl:grid-cols-[minmax(0,1fr)_22rem]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] xl:grid-cols-[minmax(0,1fr)_22rem]">
       <section aria-labelledby="your-spooks" className="min-w-0">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <div>
@@ -138,16 +140,20 @@ function Dashboard({ address }: { address: string }) {
             </h1>
             <p className="text-sm text-zinc-400">Stake your Spooks to earn SPOOK Points every hour.</p>
           </div>
-          {filter === "staked" ? (
+          {/* 'Stake All' on every tab but Staked (spec); 'Unstake All' on every tab (issue 27, item 6). */}
+          <div className="flex flex-wrap gap-2">
+            {filter !== "staked" && (
+              <Button disabled={!anyUnstaked || bulkBusy} onClick={() => askBulk("stake")}>
+                Stake All
+              </Button>
+            )}
             <Button variant="secondary" disabled={!anyStaked || bulkBusy} onClick={() => askBulk("unstake")}>
               Unstake All
             </Button>
-          ) : (
-            <Button disabled={!anyUnstaked || bulkBusy} onClick={() => askBulk("stake")}>
-              Stake All
-            </Button>
-          )}
+          </div>
         </div>
+
+        <EarningsSummary />
 
         <Tabs value={filter} onValueChange={(value) => setFilter(value as StakeFilter)} className="mt-4">
           <TabsList aria-label="Filter Spooks">
@@ -173,8 +179,9 @@ function Dashboard({ address }: { address: string }) {
                       key={item.inscriptionId}
                       item={item}
                       busy={bulkBusy}
+                      earnsFrom={rewards ? earnsFrom(item, rewards.currentHour) : null}
                       onStake={(target) => ensureIdle(target) && setStaking(target)}
-                      onUnstake={(target) => void unstake(target)}
+                      onUnstake={(target) => void unstake(target, rewards ? unstakeNote([target], rewards) : null)}
                     />
                   ))}
             </div>
@@ -193,6 +200,7 @@ function Dashboard({ address }: { address: string }) {
       <OpenedOnce open={staking !== null}>
         <StakeDialog
           item={staking}
+          rewards={rewards}
           onOpenChange={(open) => !open && setStaking(null)}
           onConfirm={(item, message) => stake(item, message)}
         />
@@ -206,6 +214,13 @@ function Dashboard({ address }: { address: string }) {
             confirm?.action === "stake"
               ? "You will sign one message listing every Spook. They stay in your wallet and start earning SPOOK Points."
               : "You will sign one message listing every Spook. They stop earning SPOOK Points."
+          }
+          note={
+            confirm && rewards
+              ? confirm.action === "unstake"
+                ? unstakeNote(confirm.targets, rewards)
+                : bulkStakeNote(confirm.targets.length, rewards)
+              : null
           }
           confirmLabel={confirm?.action === "stake" ? "Stake All" : "Unstake All"}
           destructive={confirm?.action === "unstake"}

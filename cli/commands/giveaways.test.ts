@@ -212,7 +212,7 @@ describe("spooks-admin giveaways", () => {
     // Issue 27, item 8: a drawn giveaway is "Drawn" (not "Active"), with every winner.
     const drawnList = await runCli(["giveaways", "list"], env);
     expect(drawnList.stdout).toMatch(new RegExp(`\n\\s*1\\s+Spooky raffle\\s+Drawn\\s.*\\s${winner}\n`));
-    expect(deleted).toEqual({ code: 0, stderr: "", stdout: "✔ Giveaway Deleted: #2 (1 entries refunded, 300 points)\n" });
+    expect(deleted).toEqual({ code: 0, stderr: "", stdout: "✔ Giveaway Deleted: #2 (1 entries refunded, 300.00 points)\n" });
     expect(await getBalanceUnits(db.sql, bob)).toBe(before + 300 * UNITS_PER_POINT);
     expect(await giveawayCount()).toBe(1);
     const audit = await db.sql`

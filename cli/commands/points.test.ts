@@ -33,7 +33,7 @@ describe("spooks-admin users and points", () => {
       runJson(["points", "add", bob, "1234567"], env),
     ]);
     expect(added).toMatchObject({ code: 0, stderr: "" });
-    expect(added.stdout).toBe(`✔ Points added: 150 to ${alice} (balance 150)\n`);
+    expect(added.stdout).toBe(`✔ Points added: 150.00 to ${alice} (balance 150.00)\n`);
     expect(await runJson(["points", "add", alice, "2.5"], env)).toEqual({
       address: alice,
       totalPoints: 152.5,
@@ -60,8 +60,8 @@ describe("spooks-admin users and points", () => {
     expect(table.stdout.split("\n")).toEqual([
       expect.stringMatching(/^Wallet Address\s+Total Points\s+Staked Doginals$/),
       expect.stringMatching(/^─+/),
-      expect.stringMatching(new RegExp(`^${bob}\\s+1,234,567\\s+0$`)),
-      expect.stringMatching(new RegExp(`^${alice}\\s+152.5\\s+0$`)),
+      expect.stringMatching(new RegExp(`^${bob}\\s+1,234,567\\.00\\s+0$`)),
+      expect.stringMatching(new RegExp(`^${alice}\\s+152\\.50\\s+0$`)),
       "",
     ]);
     expect(searched).toEqual([{ address: alice, totalPoints: 152.5, stakedCount: 0 }]);
@@ -104,7 +104,7 @@ describe("spooks-admin users and points", () => {
     ]);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^Date\s+Kind\s+Points\s+Balance\s+Details\n/);
-    expect(table.stdout).toMatch(/admin_add\s+\+150\s+150\s+Added by the admin \(CLI\): Halloween bonus/);
+    expect(table.stdout).toMatch(/admin_add\s+\+150\.00\s+150\.00\s+Added by the admin \(CLI\): Halloween bonus/);
     expect(unknown).toEqual({ code: 1, stdout: "", stderr: "error: Invalid Dogecoin address\n" });
     const page = await runJson<{ entries: unknown[]; nextCursor: string }>(["points", "history", alice, "--limit", "1"], env);
     expect(page.entries).toHaveLength(1);
@@ -113,7 +113,7 @@ describe("spooks-admin users and points", () => {
     expect(newest.stdout.split("\n")).toEqual([
       expect.stringMatching(/^Date\s+Kind\s+Points\s+Balance\s+Details$/),
       expect.stringMatching(/^─+/),
-      expect.stringMatching(/admin_add\s+\+2\.5\s+152\.5\s+Added by the admin \(CLI\): Manual adjustment by admin$/),
+      expect.stringMatching(/admin_add\s+\+2\.50\s+152\.50\s+Added by the admin \(CLI\): Manual adjustment by admin$/),
       `✔ Older entries: --cursor ${page.nextCursor}`,
       "",
     ]);

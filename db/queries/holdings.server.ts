@@ -4,7 +4,16 @@
  */
 import { rarityLevel, type CollectionKey, type Rarity } from "../../app/domain/collections.ts";
 import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT } from "../../app/domain/leaderboard.ts";
-import { dailyRate, perItemDailyRate, stakingPercentage, tierFor, unitsToPoints } from "../../app/domain/rewards.ts";
+import { hourStart, now } from "../../app/domain/clock.ts";
+import {
+  dailyRate,
+  pendingHour,
+  perItemDailyRate,
+  stakingPercentage,
+  tierFor,
+  unitsToPoints,
+  type PendingHour,
+} from "../../app/domain/rewards.ts";
 import type { Queryable } from "../client.server.ts";
 
 export type WalletItem = {
@@ -32,6 +41,8 @@ export type Rewards = {
   stakingPercentage: number;
   stakingSince: Date | null;
   rank: number;
+  /** The hour under way and what its end credits (the accrual's own rule, indexer/accrual.server.ts). */
+  currentHour: PendingHour;
 };
 
 export type LeaderboardEntry = { address: string; rewards: number };
@@ -90,9 +101,15 @@ export async function leaderboardRank(sql: Queryable, address: string, units: nu
 }
 
 export async function rewardsOf(sql: Queryable, address: string): Promise<Rewards> {
-  const [row] = await sql<{ units: number | null; totalCount: number; stakedCount: number; stakingSince: Date | null }[]>`
+  const hour = hourStart(now());
+  const [row] = await sql<
+    { units: number | null; totalCount: number; stakedCount: number; stakingSince: Date | null; openAllHour: number }[]
+  >`
     select (select units from balances where address = ${address}) as units,
            (select count(*)::int from ownership where owner_address = ${address}) as total_count,
+           -- As creditHour counts them (db/queries/accrual.server.ts): open since the hour began, not ended since.
+           (select count(*)::int from stakes
+             where address = ${address} and started_at <= ${hour} and ended_at is null) as open_all_hour,
            count(s.id)::int as staked_count,
            min(s.started_at) as staking_since
     from stakes s
@@ -108,6 +125,7 @@ export async function rewardsOf(sql: Queryable, address: string): Promise<Reward
     stakingPercentage: stakingPercentage(row.stakedCount, row.totalCount),
     stakingSince: row.stakingSince,
     rank: await leaderboardRank(sql, address, units),
+    currentHour: pendingHour(hour, row.openAllHour),
   };
 }
 

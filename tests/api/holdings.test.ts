@@ -70,6 +70,13 @@ describe("wallet items, stats and rewards", () => {
       stakingPercentage: 0,
       stakingSince: null,
       rank: 0,
+      currentHour: {
+        start: expect.stringMatching(/:00:00\.000Z$/),
+        creditedAt: expect.stringMatching(/:00:00\.000Z$/),
+        stakedCount: 0,
+        tier: 1,
+        points: 0,
+      },
     });
     const holder = newWallet();
     const names = spooks(...Array.from({ length: 12 }, (_, i) => 200 + i));
@@ -88,6 +95,38 @@ describe("wallet items, stats and rewards", () => {
     });
     const board = (await ctx.call("GET", "/api/leaderboard?limit=1000")).body as { address: string }[];
     expect(answer.body.rank).toBe(board.findIndex((entry) => entry.address === holder.address) + 1);
+  });
+});
+
+describe("the hour under way (issue 27, item 6)", () => {
+  it("counts what the hour's accrual will credit: stakes open since the hour began, at their tier; later ones wait", async () => {
+    const holder = newWallet();
+    const names = spooks(...Array.from({ length: 6 }, (_, i) => 300 + i));
+    await giveItems(ctx.sql, holder.address, names);
+    const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    // Five open since before the hour (tier 2), one ended during it (loses the hour), one staked during it (next hour).
+    await ctx.sql`
+      insert into stakes (item_id, address, started_at)
+      select id, ${holder.address}, ${new Date(hour.getTime() - 3_600_000)} from items where name = any(${names.slice(0, 5)})`;
+    await ctx.sql`
+      insert into stakes (item_id, address, started_at)
+      select id, ${holder.address}, ${hour} from items where name = ${names[5]}`;
+    const answer = await ctx.call("GET", `/api/rewards/${holder.address}`);
+    expect(answer.body.currentHour).toEqual({
+      start: hour.toISOString(),
+      creditedAt: new Date(hour.getTime() + 3_600_000).toISOString(),
+      stakedCount: 6,
+      tier: 2,
+      points: (6 * 120) / 24,
+    });
+    // One ends now: the hour counts five (still tier 2), 25 points.
+    await ctx.sql`update stakes set ended_at = ${new Date()}, end_reason = 'unstaked'
+      where address = ${holder.address} and item_id = (select id from items where name = ${names[0]})`;
+    const after = await ctx.call("GET", `/api/rewards/${holder.address}`);
+    expect(after.body.currentHour).toMatchObject({ stakedCount: 5, tier: 2, points: 25 });
+    // A stake that starts after the hour began is not counted.
+    await ctx.sql`update stakes set started_at = ${new Date(hour.getTime() + 1)} where address = ${holder.address} and ended_at is null`;
+    expect((await ctx.call("GET", `/api/rewards/${holder.address}`)).body.currentHour).toMatchObject({ stakedCount: 0, points: 0 });
   });
 });
 

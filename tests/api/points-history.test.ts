@@ -16,6 +16,7 @@ import { givePoints, minutesFromNow, newWallet, useApi, type ApiAnswer, type Wal
 const ctx = useApi();
 const UNITS = 2400;
 const units = (points: number) => Math.round(points * UNITS);
+const twoDecimals = (points: number) => (Math.round(points * 100) / 100).toFixed(2);
 
 type Entry = {
   id: number;
@@ -252,9 +253,11 @@ describe("exports", () => {
     expect(lines[0]).toBe(CSV_HEADER);
     expect(lines.at(-1)).toBe("");
     const rows = lines.slice(1, -1).map(csvFields);
+    // Two decimals, as the page and the CLI show points (DECISIONS "Points"): 737.50, never 737.5.
     expect(rows).toEqual(
-      all.map((entry) => [entry.at, entry.kind, String(entry.delta), String(entry.balanceAfter), entry.details.summary]),
+      all.map((entry) => [entry.at, entry.kind, twoDecimals(entry.delta), twoDecimals(entry.balanceAfter), entry.details.summary]),
     );
+    for (const row of rows) expect(row.slice(2, 4).every((cell) => /^-?\d+\.\d{2}$/.test(cell))).toBe(true);
   });
 
   it("?format=json downloads the page's answer with every entry", async () => {
@@ -281,12 +284,16 @@ describe("exports", () => {
     const answer = await ctx.call("GET", `/api/points/${wallet.address}/history?format=csv`);
     const rows = (answer.body as string).split("\r\n").slice(1, -1).map(csvFields);
     expect(rows).toHaveLength(4500);
-    let below = rows.reduce((sum, row) => sum + units(Number(row[2])), 0);
-    expect(below).toBe(await rewardsUnits(wallet.address));
-    for (const row of rows) {
-      expect(units(Number(row[3]))).toBe(below);
-      below -= units(Number(row[2]));
-    }
+    // Newest first: row i is g = 4500 - i; each balance is the exact running balance, to two decimals.
+    let below = await rewardsUnits(wallet.address);
+    rows.forEach((row, index) => {
+      const g = 4500 - index;
+      const amount = g % 3 === 0 ? -7 * g : 11 * g;
+      expect(row[2]).toBe(twoDecimals(amount / UNITS));
+      expect(row[3]).toBe(twoDecimals(below / UNITS));
+      below -= amount;
+    });
+    expect(below).toBe(0);
   });
 
   it("a client has at most two downloads open (429 with Retry-After beyond); one that goes away frees its place", async () => {

@@ -92,9 +92,9 @@ describe("points history page", () => {
 
     // 5 items at 120 a day: 25 points an hour. Today: +1,000 - 200; closing balance 75 + 800.
     const summary = (day: string) => page.locator(`[data-testid="history-day"][data-day="${day}"] [data-testid="day-summary"]`);
-    expect(await summary(dayOf(0)).textContent()).toBe("+800 · balance 875");
-    expect(await summary(dayOf(-1)).textContent()).toBe("+50 · balance 75");
-    expect(await summary(dayOf(-2)).textContent()).toBe("+25 · balance 25");
+    expect(await summary(dayOf(0)).textContent()).toBe("+800.00 · balance 875.00");
+    expect(await summary(dayOf(-1)).textContent()).toBe("+50.00 · balance 75.00");
+    expect(await summary(dayOf(-2)).textContent()).toBe("+25.00 · balance 25.00");
     const accrual = entriesOf(dayOf(-2)).first();
     expect(await accrual.textContent()).toContain("3 Spooks and 2 Spook Society staked, tier 2, 120 points a day each");
     expect(await entriesOf(dayOf(0)).first().textContent()).toContain(`2 tickets in giveaway #${hoodieId} "Haunted Hoodie"`);
@@ -105,7 +105,7 @@ describe("points history page", () => {
     const chart = page.getByTestId("balance-chart");
     await page.locator('[data-testid="balance-chart"][data-drawn="true"]').waitFor();
     const canvas = chart.locator("canvas");
-    expect(await canvas.getAttribute("aria-label")).toBe(`Balance over time. Balance from 25 on ${dayOf(-2)} to 875 on ${dayOf(0)}`);
+    expect(await canvas.getAttribute("aria-label")).toBe(`Balance over time. Balance from 25.00 on ${dayOf(-2)} to 875.00 on ${dayOf(0)}`);
     // chart.js sized the canvas and painted on it.
     const painted = await canvas.evaluate((node: HTMLCanvasElement) => {
       const context2d = node.getContext("2d");

@@ -14,7 +14,7 @@ import { conflict } from "../../domain/errors.ts";
 import type { Config } from "../../utils/env.server.ts";
 import { addPoints, clearPoints, recalculateAllPoints, resetNegativeBalances } from "../../../db/queries/points.server.ts";
 import { createProposal, deleteProposal } from "../../../db/queries/proposals.server.ts";
-import { formatNumber, formatPoints, shortenAddress } from "../../domain/format.ts";
+import { formatNumber, formatPointsExact, shortenAddress } from "../../domain/format.ts";
 import type { ADMIN_FORMS, AdminIntent, AdminToast } from "./schemas.ts";
 
 export type AdminFormValue = { [I in AdminIntent]: z.output<(typeof ADMIN_FORMS)[I]> }[AdminIntent];
@@ -78,12 +78,12 @@ export async function runAdminIntent(
       });
       return success(
         "Points added",
-        `Added ${formatNumber(value.amount)} points to ${shortenAddress(value.address)}. New balance: ${formatPoints(result.totalPoints)}.`,
+        `Added ${formatNumber(value.amount)} points to ${shortenAddress(value.address)}. New balance: ${formatPointsExact(result.totalPoints)}.`,
       );
     }
     case "clear-points": {
       const result = await clearPoints(sql, { address: value.address, actor });
-      return success("Points cleared", `Cleared ${formatPoints(result.clearedPoints)} points from ${shortenAddress(value.address)}.`);
+      return success("Points cleared", `Cleared ${formatPointsExact(result.clearedPoints)} points from ${shortenAddress(value.address)}.`);
     }
     case "recalculate-points": {
       const result = await recalculateAllPoints(sql, actor);
@@ -116,7 +116,7 @@ export async function runAdminIntent(
       return success(
         "Giveaway Deleted",
         result.refunded > 0
-          ? `The giveaway and its entries were deleted; ${formatNumber(result.refunded)} entries refunded (${formatPoints(result.refundedPoints)} points).`
+          ? `The giveaway and its entries were deleted; ${formatNumber(result.refunded)} entries refunded (${formatPointsExact(result.refundedPoints)} points).`
           : "The giveaway and its entries were deleted.",
       );
     }

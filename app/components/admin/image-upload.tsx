@@ -82,11 +82,11 @@ export function ImageUpload({ value, onChange, field, label, className }: Props)
 
   return (
     <>
-      <div className={cn("grid gap-2", className)}>
+      <div className={cn("grid min-w-0 grid-cols-1 gap-2", className)}>
         <label htmlFor={inputId} className="text-sm font-medium text-zinc-300">
           {label}
         </label>
-        <div className="flex items-center gap-3">
+        <div className="flex min-w-0 items-center gap-3">
           <div className="grid h-20 w-28 shrink-0 place-items-center overflow-hidden rounded-lg border border-zinc-700 bg-zinc-900">
             {value ? (
               <img
@@ -104,7 +104,8 @@ export function ImageUpload({ value, onChange, field, label, className }: Props)
               <ImageOffIcon className="h-6 w-6 text-zinc-600" />
             )}
           </div>
-          <div className="grid min-w-0 gap-1">
+          {/* min-w-0 and w-full: the file input's own width (~450 px) must not push a phone's page wider. */}
+          <div className="grid min-w-0 flex-1 grid-cols-1 gap-1">
             <input
               ref={fileRef}
               id={inputId}
@@ -117,7 +118,7 @@ export function ImageUpload({ value, onChange, field, label, className }: Props)
                 const file = event.target.files?.[0];
                 if (file) void upload(file);
               }}
-              className="max-w-full cursor-pointer text-sm text-zinc-400 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-violet-600 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-white hover:file:bg-violet-500"
+              className="w-full max-w-full min-w-0 cursor-pointer text-sm text-zinc-400 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-violet-600 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-white hover:file:bg-violet-500"
             />
             <p className="text-xs text-zinc-400">
               {uploading ? (

@@ -1,7 +1,8 @@
 /** User Points: bulk maintenance with confirmations, the users table, Add Points and Clear Points. */
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useRef, useState } from "react";
-import { formatNumber, formatPoints } from "../../domain/format.ts";
+import { formatNumber } from "../../domain/format.ts";
+import { PointsFigure } from "../ui/points-figure.tsx";
 import { DEFAULT_ADJUSTMENT_DESCRIPTION } from "../../domain/validation.ts";
 import { CoinsIcon } from "../icons.tsx";
 import { ConfirmDialog } from "../ui/alert-dialog.tsx";
@@ -129,7 +130,7 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
                   <tr key={user.address} className="hover:bg-zinc-900/50" data-testid="user-row">
                     <td className="px-4 py-3 font-mono text-xs break-all text-zinc-200">{user.address}</td>
                     <td className={`px-4 py-3 text-right tabular-nums ${user.totalPoints < 0 ? "text-red-300" : "text-zinc-100"}`}>
-                      {formatPoints(user.totalPoints)}
+                      <PointsFigure value={user.totalPoints} />
                     </td>
                     <td className="px-4 py-3 text-right text-zinc-300 tabular-nums">{formatNumber(user.stakedCount)}</td>
                     <td className="px-4 py-3">

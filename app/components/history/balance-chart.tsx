@@ -2,14 +2,19 @@
  * The balance over time as a chart.js line. chart.js is imported when the chart first draws, so only this
  * page loads it (and the page shows its figures before the library arrives).
  */
-import { useEffect, useRef, useState } from "react";
-import { formatHistoryPoints } from "./days.ts";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { formatHistoryPoints, timeAxis, type TimeAxis } from "./days.ts";
 
 type Point = { x: number; y: number };
 
 const dayLabel = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-async function drawChart(canvas: HTMLCanvasElement, points: Point[]) {
+/**
+ * Time on the x axis: a linear scale over epoch milliseconds whose range and ticks are `timeAxis`'s (whole
+ * UTC hours or days, labelled with date-fns), as chart.js's time scale would need a date adapter.
+ */
+async function drawChart(canvas: HTMLCanvasElement, points: Point[], axis: TimeAxis) {
+  const labels = new Map(axis.ticks.map((tick) => [tick.value, tick.label]));
   const { Chart, LineController, LineElement, PointElement, LinearScale, Filler, Tooltip } = await import("chart.js");
   Chart.register(LineController, LineElement, PointElement, LinearScale, Filler, Tooltip);
   return new Chart(canvas, {
@@ -36,10 +41,19 @@ async function drawChart(canvas: HTMLCanvasElement, points: Point[]) {
       scales: {
         x: {
           type: "linear",
-          ticks: { color: "#a1a1aa", maxTicksLimit: 6, callback: (value) => dayLabel(Number(value)) },
+          min: axis.min,
+          max: axis.max,
+          afterBuildTicks: (scale) => {
+            scale.ticks = axis.ticks.map((tick) => ({ value: tick.value }));
+          },
+          ticks: { color: "#a1a1aa", autoSkip: false, maxRotation: 0, callback: (value) => labels.get(Number(value)) ?? "" },
           grid: { color: "#27272a" },
         },
-        y: { ticks: { color: "#a1a1aa", callback: (value) => formatHistoryPoints(Number(value)) }, grid: { color: "#27272a" } },
+        y: {
+          grace: "5%",
+          ticks: { color: "#a1a1aa", maxTicksLimit: 6, callback: (value) => formatHistoryPoints(Number(value)) },
+          grid: { color: "#27272a" },
+        },
       },
       plugins: {
         legend: { display: false },
@@ -54,17 +68,21 @@ async function drawChart(canvas: HTMLCanvasElement, points: Point[]) {
   });
 }
 
+/** The balance over time; the page shows an empty state instead when there are no points. */
 export function BalanceChart({ points }: { points: Point[] }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [drawn, setDrawn] = useState(false);
   const key = JSON.stringify(points);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` captures the points' content
+  const axis = useMemo(() => timeAxis(points.map((point) => point.x)), [key]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
-    if (!canvas) return;
+    if (!canvas || !axis) return;
     let chart: { destroy(): void } | null = null;
     let cancelled = false;
-    void drawChart(canvas, points).then((made) => {
+    setDrawn(false);
+    void drawChart(canvas, points, axis).then((made) => {
       if (cancelled) made.destroy();
       else {
         chart = made;
@@ -85,7 +103,14 @@ export function BalanceChart({ points }: { points: Point[] }) {
       ? `Balance from ${formatHistoryPoints(first.y)} on ${dayLabel(first.x)} to ${formatHistoryPoints(last.y)} on ${dayLabel(last.x)}`
       : "No entries yet";
   return (
-    <div className="relative h-56 w-full sm:h-64" data-testid="balance-chart" data-drawn={drawn}>
+    <div
+      className="relative h-56 w-full sm:h-64"
+      data-testid="balance-chart"
+      data-drawn={drawn}
+      data-x-min={axis?.min}
+      data-x-max={axis?.max}
+      data-x-ticks={JSON.stringify(axis?.ticks.map((tick) => tick.label) ?? [])}
+    >
       <canvas ref={canvasRef} role="img" aria-label={`Balance over time. ${summary}`} />
     </div>
   );

@@ -1,5 +1,7 @@
 /** The history page's arithmetic: entries grouped by UTC day and the balance line, oldest point first. */
+import { format } from "date-fns";
 import type { PointsHistoryEntry } from "../../api/points.ts";
+import { formatPointsDelta, formatPointsExact } from "../../domain/format.ts";
 
 export type HistoryDay = {
   /** `2026-11-25` (UTC). */
@@ -34,14 +36,54 @@ export function balanceLine(entries: readonly PointsHistoryEntry[]): { x: number
   return entries.map((entry) => ({ x: Date.parse(entry.at), y: entry.balanceAfter })).reverse();
 }
 
-const POINTS = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-
-/** Points to at most 2 decimals (an hour at 100 a day is 4.17), US-English separators. */
+/** Points to two decimals (an hour at 100 a day is 4.17), US-English separators (app/domain/format.ts). */
 export function formatHistoryPoints(points: number): string {
-  return POINTS.format(points);
+  return formatPointsExact(points);
 }
 
-/** `+4.17` / `-200` */
+/** `+4.17` / `-200.00` */
 export function formatDelta(points: number): string {
-  return `${points > 0 ? "+" : ""}${formatHistoryPoints(points)}`;
+  return formatPointsDelta(points);
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Tick steps the time axis chooses from: hours, then days (UTC). */
+const STEPS = [1, 2, 3, 6, 12].map((hours) => hours * HOUR_MS).concat([1, 2, 7, 14, 30, 61, 91, 182, 365].map((days) => days * DAY_MS));
+const MAX_TICKS = 6;
+
+/** `ms` as a date whose local fields read as UTC, for date-fns's `format` (the page's times are UTC). */
+function asUtc(ms: number): Date {
+  const date = new Date(ms);
+  return new Date(ms + date.getTimezoneOffset() * 60_000);
+}
+
+export type TimeAxis = { min: number; max: number; ticks: { value: number; label: string }[] };
+
+/**
+ * The x axis of the balance chart over `xs` (ms since the epoch): the span of the entries shown, padded by
+ * 5% (at least an hour around a single entry), with at most 6 ticks at whole UTC hours or days: 'HH:mm' for
+ * hour steps ('MMM d HH:mm' at a midnight), 'MMM d' for day steps ('MMM d, yyyy' beyond a year).
+ */
+export function timeAxis(xs: readonly number[]): TimeAxis | null {
+  if (xs.length === 0) return null;
+  const first = Math.min(...xs);
+  const last = Math.max(...xs);
+  const pad = Math.max((last - first) * 0.05, first === last ? HOUR_MS : 5 * 60_000);
+  const min = first - pad;
+  const max = last + pad;
+  const step = STEPS.find((candidate) => (max - min) / candidate <= MAX_TICKS) ?? STEPS.at(-1)!;
+  const long = max - min > 330 * DAY_MS;
+  const ticks: TimeAxis["ticks"] = [];
+  for (let value = Math.ceil(min / step) * step; value <= max; value += step) {
+    const utc = asUtc(value);
+    const label =
+      step < DAY_MS
+        ? value % DAY_MS === 0
+          ? format(utc, "MMM d HH:mm")
+          : format(utc, "HH:mm")
+        : format(utc, long ? "MMM d, yyyy" : "MMM d");
+    ticks.push({ value, label });
+  }
+  return { min, max, ticks };
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from "react";
-import { formatDoge, formatPoints } from "../../domain/format.ts";
+import { formatDoge } from "../../domain/format.ts";
+import { PointsFigure } from "../ui/points-figure.tsx";
 import { useWallet } from "../../wallet/wallet-context.tsx";
 import { MYDOGE_INSTALL_URL, MYDOGE_NAME } from "../../wallet/mydoge.ts";
 import { Button, Spinner } from "../ui/button.tsx";
@@ -86,9 +87,13 @@ export function WalletPanel({ className }: { className?: string }) {
         <LoadFailed compact what="Spook Points" error={wallet.pointsError} onRetry={() => wallet.refreshPoints()} />
       ) : (
         <div className="rounded-lg border border-violet-500/30 bg-violet-500/10 px-3 py-1.5">
-          <span className="font-semibold text-violet-200" data-testid="points-balance">
-            {wallet.points === null ? "…" : formatPoints(wallet.points)}
-          </span>{" "}
+          {wallet.points === null ? (
+            <span className="font-semibold text-violet-200" data-testid="points-balance">
+              …
+            </span>
+          ) : (
+            <PointsFigure value={wallet.points} className="font-semibold text-violet-200" data-testid="points-balance" />
+          )}{" "}
           <span className="text-zinc-400">Spook Points</span>
         </div>
       )}

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { formatNumber, formatPoints } from "../../domain/format.ts";
+import { PointsFigure } from "../ui/points-figure.tsx";
 import type { Giveaway } from "../../lib/api.ts";
 import { MinusIcon, PlusIcon } from "../icons.tsx";
 import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
@@ -75,7 +76,7 @@ export function EnterGiveawayDialog({
         <div className="flex items-center justify-between rounded-lg border border-violet-500/25 bg-violet-500/10 px-4 py-3">
           <span className="text-sm text-zinc-300">Your Spook Points</span>
           <span className="text-lg font-bold text-violet-100" data-testid="enter-balance">
-            {formatPoints(balance)}
+            <PointsFigure value={balance} />
           </span>
         </div>
         <div className="grid gap-2">
@@ -129,8 +130,7 @@ export function EnterGiveawayDialog({
               className={short ? "font-semibold whitespace-nowrap text-red-300" : "font-semibold whitespace-nowrap text-emerald-300"}
               data-testid="enter-remaining"
             >
-              {short ? "-" : ""}
-              {formatPoints(Math.abs(remaining))} SPOOK
+              <PointsFigure value={remaining} /> SPOOK
             </dd>
           </div>
         </dl>

@@ -1,5 +1,7 @@
 import { Link } from "react-router";
-import { formatNumber, formatPoints } from "../../domain/format.ts";
+import { formatNumber } from "../../domain/format.ts";
+import { PendingHour, useHourRollover } from "../staking/pending-hour.tsx";
+import { PointsFigure } from "../ui/points-figure.tsx";
 import { useRewards } from "../../wallet/wallet-context.tsx";
 import { SparklesIcon } from "../icons.tsx";
 import { Card } from "../ui/card.tsx";
@@ -9,6 +11,7 @@ import { Skeleton } from "../ui/skeleton.tsx";
 /** Points, daily rate, staked NFTs and tier of the connected wallet; loading, or failed with a retry. */
 export function PointsBanner() {
   const { rewards, error, isFetching, refetch } = useRewards();
+  useHourRollover(rewards?.currentHour.creditedAt ?? null, refetch);
   if (!rewards) {
     return error ? (
       <LoadFailed what="your points" error={error} onRetry={refetch} retrying={isFetching} />
@@ -28,8 +31,11 @@ export function PointsBanner() {
           <p className="flex items-center gap-1.5 text-sm text-violet-200/80">
             <SparklesIcon className="h-4 w-4" /> Your Spook Points
           </p>
-          <p className="text-4xl font-bold tracking-tight text-white" data-testid="banner-points">
-            {formatPoints(rewards.unclaimedRewards)}
+          <p className="text-4xl font-bold tracking-tight text-white">
+            <PointsFigure value={rewards.unclaimedRewards} data-testid="banner-points" />
+          </p>
+          <p className="mt-1 text-sm">
+            <PendingHour rewards={rewards} testId="banner-pending-hour" />
           </p>
           <Link to="/rewards/history" className="mt-1 inline-block text-sm text-violet-200 underline underline-offset-4 hover:text-white">
             Points history

@@ -11,11 +11,14 @@ import { rarityClasses } from "./rarity.ts";
 export function ItemCard({
   item,
   busy,
+  earnsFrom,
   onStake,
   onUnstake,
 }: {
   item: WalletItem;
   busy?: boolean;
+  /** '22:00' when the item was staked during the hour under way: it earns from the next whole hour. */
+  earnsFrom?: string | null;
   onStake: (item: WalletItem) => void;
   onUnstake: (item: WalletItem) => void;
 }) {
@@ -67,6 +70,7 @@ export function ItemCard({
           {item.rank ? <span className="text-[11px] text-zinc-400">Rank #{formatNumber(item.rank)}</span> : null}
         </div>
         {item.isStaked && <p className="text-xs font-medium text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK/day</p>}
+        {item.isStaked && earnsFrom && <p className="text-xs text-amber-200">Earns from {earnsFrom}</p>}
         {item.isStaked ? (
           // One button element for both (no keys): a keyboard user's focus stays on it when the Spook's state flips.
           <Button variant="secondary" size="sm" disabled={busy} onClick={() => onUnstake(item)} aria-label={`Unstake ${item.name}`}>

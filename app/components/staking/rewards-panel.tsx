@@ -1,5 +1,6 @@
 import type { UseQueryResult } from "@tanstack/react-query";
-import { formatNumber, formatPoints, shortenAddress } from "../../domain/format.ts";
+import { formatNumber, shortenAddress } from "../../domain/format.ts";
+import { PointsFigure } from "../ui/points-figure.tsx";
 import { REWARD_TIERS, stakingPercentage } from "../../domain/rewards.ts";
 import { paths, type LeaderboardEntry, type Rewards, type WalletItem } from "../../lib/api.ts";
 import { useApiQuery } from "../../lib/queries.ts";
@@ -9,6 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "../ui/card.tsx";
 import { cn } from "../ui/cn.ts";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
+import { PendingHour, useHourRollover } from "./pending-hour.tsx";
 
 const TOP_STAKERS = 3;
 
@@ -24,6 +26,7 @@ export function RewardsPanel({ items }: { items: WalletItem[] | null }) {
   const { address } = useWallet();
   const rewardsQuery = useRewards();
   const { rewards } = rewardsQuery;
+  useHourRollover(rewards?.currentHour.creditedAt ?? null, rewardsQuery.refetch);
   const leaderboard = useApiQuery<LeaderboardEntry[]>(paths.leaderboard(TOP_STAKERS), { staleTime: 30_000 });
 
   return (
@@ -38,6 +41,32 @@ export function RewardsPanel({ items }: { items: WalletItem[] | null }) {
       <MultipliersCard currentTier={rewards?.rewardTier ?? null} />
       <TopStakersCard address={address} leaderboard={leaderboard} />
     </aside>
+  );
+}
+
+/**
+ * The staking page's compact earnings summary, above the item grid on narrow screens (on wide ones the panel
+ * beside the grid says the same): points, daily rate and tier, and the hour under way.
+ */
+export function EarningsSummary() {
+  const rewardsQuery = useRewards();
+  const { rewards } = rewardsQuery;
+  useHourRollover(rewards?.currentHour.creditedAt ?? null, rewardsQuery.refetch);
+  if (!rewards) return null;
+  return (
+    <Card className="mt-4 grid gap-1 px-4 py-3 text-sm lg:hidden" data-testid="earnings-summary" aria-label="Your earnings">
+      <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <span>
+          <PointsFigure value={rewards.unclaimedRewards} className="text-lg font-bold text-violet-200 tabular-nums" />{" "}
+          <span className="text-zinc-400">Spook Points</span>
+        </span>
+        <span className="whitespace-nowrap text-zinc-200">+{formatNumber(rewards.dailyRate)} SPOOK/day</span>
+        <span className="whitespace-nowrap text-zinc-400">Tier {rewards.rewardTier}</span>
+      </p>
+      <p>
+        <PendingHour rewards={rewards} />
+      </p>
+    </Card>
   );
 }
 
@@ -85,8 +114,8 @@ function EarningCard({ rewards, items }: { rewards: Rewards; items: WalletItem[]
         <div className="grid grid-cols-2 gap-3">
           <div className="min-w-0 rounded-lg border border-zinc-800 bg-zinc-900/60 p-3">
             <p className="text-xs whitespace-nowrap text-zinc-400">Spook Points</p>
-            <p className="truncate text-lg font-bold text-violet-200 tabular-nums" data-testid="panel-points">
-              {formatPoints(rewards.unclaimedRewards)}
+            <p className="text-lg font-bold break-all text-violet-200 tabular-nums">
+              <PointsFigure value={rewards.unclaimedRewards} data-testid="panel-points" />
             </p>
           </div>
           <div className="min-w-0 rounded-lg border border-zinc-800 bg-zinc-900/60 p-3">
@@ -96,6 +125,9 @@ function EarningCard({ rewards, items }: { rewards: Rewards; items: WalletItem[]
             </p>
           </div>
         </div>
+        <p className="text-sm">
+          <PendingHour rewards={rewards} />
+        </p>
         <p className="flex items-center gap-1.5 text-xs text-zinc-400">
           <SparklesIcon className="h-3.5 w-3.5 text-violet-300" />
           Points are automatically added hourly
@@ -185,7 +217,7 @@ function TopStakersCard({ address, leaderboard }: { address: string | null; lead
                   </span>
                   <span className="font-mono whitespace-nowrap text-zinc-200">{shortenAddress(entry.address)}</span>
                 </span>
-                <span className="font-semibold whitespace-nowrap text-violet-200 tabular-nums">{formatPoints(entry.rewards)}</span>
+                <PointsFigure value={entry.rewards} className="font-semibold whitespace-nowrap text-violet-200 tabular-nums" />
               </li>
             ))}
           </ol>

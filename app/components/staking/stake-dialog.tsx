@@ -1,19 +1,23 @@
 import { useMemo, useState } from "react";
 import { formatNumber } from "../../domain/format.ts";
 import { stakeMessage } from "../../domain/messages.ts";
-import type { WalletItem } from "../../lib/api.ts";
+import type { Rewards, WalletItem } from "../../lib/api.ts";
 import { Button, Spinner } from "../ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
+import { dailyChangeText, earnsFromText } from "./earnings.ts";
 import { ItemImage, useImageFallback, useItemImageSources } from "./item-image.tsx";
 import { stakeNumberOf } from "./use-staking.ts";
 
 /** 'Stake Your Spook': the item, its reward per day, and the exact message the wallet will sign. */
 export function StakeDialog({
   item,
+  rewards,
   onOpenChange,
   onConfirm,
 }: {
   item: WalletItem | null;
+  /** The wallet's rewards: the daily total before → after and when the item starts to earn (null: not known). */
+  rewards?: Rewards | null;
   onOpenChange: (open: boolean) => void;
   /** Signs and stakes; shows its own failure toasts rather than rejecting. */
   onConfirm: (item: WalletItem, message: string) => Promise<unknown>;
@@ -57,6 +61,16 @@ export function StakeDialog({
                 <p className="text-sm text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK per day</p>
               </div>
             </div>
+            {rewards && (
+              <div className="grid gap-1 rounded-lg border border-zinc-800 bg-zinc-900/40 px-3 py-2 text-sm">
+                <p className="font-semibold text-zinc-100 tabular-nums" data-testid="stake-daily-change">
+                  {dailyChangeText(rewards.stakedCount, rewards.stakedCount + 1)}
+                </p>
+                <p className="text-zinc-300" data-testid="stake-earns-from">
+                  {earnsFromText(rewards.currentHour)}
+                </p>
+              </div>
+            )}
             <div className="grid gap-1.5">
               <p className="text-xs font-medium tracking-wide text-zinc-400 uppercase">Message to sign</p>
               <pre

@@ -89,6 +89,8 @@ type Flow<R> = {
   sendFailed: (error: unknown) => ToastOptions;
   /** The toasts once the server accepted, before the refresh. */
   accepted: (response: R) => void;
+  /** What signing costs (an unstake's lost hour, a tier drop), shown with 'Waiting for Signature'. */
+  note?: string | null;
 };
 
 export function useStaking(address: string | null) {
@@ -136,7 +138,7 @@ export function useStaking(address: string | null) {
    * items released at the end. Resolves the server's answer, or null when the action failed.
    */
   const run = useCallback(
-    async <R extends StakeAnswer>({ action, items, message, signFailed, send, sendFailed, accepted }: Flow<R>): Promise<R | null> => {
+    async <R extends StakeAnswer>({ action, items, message, signFailed, send, sendFailed, accepted, note }: Flow<R>): Promise<R | null> => {
       if (!address || !claim(items)) return null;
       try {
         // The answer (here and for `accepted`) is what `send` resolved: an R.
@@ -145,7 +147,12 @@ export function useStaking(address: string | null) {
           action,
           items,
           sign() {
-            toast({ title: "Waiting for Signature", description: "Please approve the message in your MyDoge wallet.", duration: 30_000 });
+            toast({
+              title: "Waiting for Signature",
+              description: "Please approve the message in your MyDoge wallet.",
+              duration: 30_000,
+              note: note ?? null,
+            });
             return wallet.signMessage(message);
           },
           send: (signature) => send(address, signature),
@@ -206,13 +213,15 @@ export function useStaking(address: string | null) {
     [run],
   );
 
+  /** Unstakes one item; `note` (what the hour and the tier lose) shows while the wallet asks to sign. */
   const unstake = useCallback(
-    async (item: WalletItem): Promise<boolean> => {
+    async (item: WalletItem, note: string | null = null): Promise<boolean> => {
       const message = stakeMessage("unstake", stakeNumberOf(item), new Date());
       const response = await run<StakeResponse>({
         action: "unstake",
         items: [item],
         message,
+        note,
         signFailed: () => FAILED.unstake,
         send(address, signature) {
           toast({ title: "Unstaking...", description: `Unstaking ${item.name}. This can take a few seconds.`, duration: 10_000 });

@@ -13,6 +13,8 @@ export type ConfirmDialogProps = {
   cancelLabel?: string;
   destructive?: boolean;
   onConfirm: () => void;
+  /** What confirming costs or changes (a lost hour, a tier change), on its own line under the description. */
+  note?: string | null;
 };
 
 /** A yes/no confirmation (radix AlertDialog): focus trapped, Escape cancels, nothing happens until confirmed. */
@@ -25,6 +27,7 @@ export function ConfirmDialog({
   cancelLabel = "Cancel",
   destructive,
   onConfirm,
+  note,
 }: ConfirmDialogProps) {
   const returnFocus = useReturnFocus({});
   return (
@@ -38,6 +41,11 @@ export function ConfirmDialog({
           ) : (
             <AlertDialogPrimitive.Description className="sr-only">Please confirm</AlertDialogPrimitive.Description>
           )}
+          {note ? (
+            <p className="text-sm font-medium text-amber-200" data-testid="confirm-note">
+              {note}
+            </p>
+          ) : null}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertDialogPrimitive.Cancel className={buttonClasses("secondary")}>{cancelLabel}</AlertDialogPrimitive.Cancel>
             <AlertDialogPrimitive.Action className={buttonClasses(destructive ? "destructive" : "default")} onClick={onConfirm}>

@@ -24,6 +24,8 @@ export type ToastOptions = {
   reason?: string | null;
   /** What the holder can do next ("Sign again to retry."), on its own line under the reason. */
   nextStep?: string | null;
+  /** What the action about to be signed costs (an unstake's lost hour, a tier drop), on its own line. */
+  note?: string | null;
 };
 
 export type ToastItem = ToastOptions & { id: string; open: boolean };
@@ -111,9 +113,14 @@ export function Toaster() {
         >
           <div className="grid gap-1">
             <ToastPrimitive.Title className="text-sm font-semibold">{item.title}</ToastPrimitive.Title>
-            {item.description || item.reason ? (
+            {item.description || item.reason || item.note ? (
               <ToastPrimitive.Description className="grid gap-1 text-sm opacity-90">
                 {item.description ? <span className="block">{item.description}</span> : null}
+                {item.note ? (
+                  <span className="block font-medium text-amber-200" data-testid="toast-note">
+                    {item.note}
+                  </span>
+                ) : null}
                 {item.reason ? (
                   <span className="block font-medium opacity-100" data-testid="toast-reason">
                     {item.reason}

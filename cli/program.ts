@@ -5,6 +5,7 @@
  */
 import { Command } from "commander";
 import { registerAudit } from "./commands/audit.tsx";
+import { registerBoosts } from "./commands/boosts.tsx";
 import { registerCatalogue } from "./commands/catalogue.tsx";
 import { registerGiveaways } from "./commands/giveaways.tsx";
 import { registerIndexer } from "./commands/indexer.tsx";
@@ -22,7 +23,8 @@ Examples:
   spooks-admin catalogue import catalogue.csv
   spooks-admin indexer sync
   spooks-admin audit --since 24h --action points
-  spooks-admin proposals verify 4`;
+  spooks-admin proposals verify 4
+  spooks-admin boosts set --from 2030-12-01T00:00:00Z --legendary 150 --tenure 7:110,30:120 --cap 200 --dry-run`;
 
 export function createProgram(): Command {
   const program = new Command("spooks-admin")
@@ -36,6 +38,7 @@ export function createProgram(): Command {
     .addHelpText("after", EXAMPLES);
   registerUsers(program);
   registerPoints(program);
+  registerBoosts(program);
   registerGiveaways(program);
   registerProposals(program);
   registerCatalogue(program);

@@ -5,6 +5,7 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { cn } from "../ui/cn.ts";
 import { Skeleton } from "../ui/skeleton.tsx";
+import { ItemBoost } from "./item-boost.tsx";
 import { ItemImage, contentPath, isLocalImage, useImageFallback, useItemImageSources } from "./item-image.tsx";
 import { rarityClasses } from "./rarity.ts";
 
@@ -67,6 +68,7 @@ export function ItemCard({
           {item.rank ? <span className="text-[11px] text-zinc-400">Rank #{formatNumber(item.rank)}</span> : null}
         </div>
         {item.isStaked && <p className="text-xs font-medium text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK/day</p>}
+        {item.isStaked && <ItemBoost item={item} />}
         {item.isStaked ? (
           // One button element for both (no keys): a keyboard user's focus stays on it when the Spook's state flips.
           <Button variant="secondary" size="sm" disabled={busy} onClick={() => onUnstake(item)} aria-label={`Unstake ${item.name}`}>

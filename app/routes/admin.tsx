@@ -11,6 +11,7 @@ import { listUsers } from "../../db/queries/points.server.ts";
 import { listProposals } from "../../db/queries/proposals.server.ts";
 import { errorToast, runAdminIntent } from "../components/admin/admin-actions.server.ts";
 import { AuditTab } from "../components/admin/audit-tab.tsx";
+import { BoostsTab } from "../components/admin/boosts-tab.tsx";
 import { GiveawaysTab } from "../components/admin/giveaways-tab.tsx";
 import { ProposalsTab } from "../components/admin/proposals-tab.tsx";
 import { ADMIN_FORMS, isAdminIntent, validationTitle, type AdminActionData } from "../components/admin/schemas.ts";
@@ -217,6 +218,7 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
           <TabsTrigger value="giveaways">Giveaways</TabsTrigger>
           <TabsTrigger value="governance">Governance</TabsTrigger>
           <TabsTrigger value="audit">Audit</TabsTrigger>
+          <TabsTrigger value="boosts">Boosts</TabsTrigger>
         </TabsList>
         <TabsContent value="points">
           <UsersTab users={panel.users} search={panel.search} onUnauthorized={onUnauthorized} />
@@ -229,6 +231,9 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
         </TabsContent>
         <TabsContent value="audit">
           <AuditTab onUnauthorized={onUnauthorized} />
+        </TabsContent>
+        <TabsContent value="boosts">
+          <BoostsTab />
         </TabsContent>
       </Tabs>
     </div>

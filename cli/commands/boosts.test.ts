@@ -49,7 +49,8 @@ describe("spooks-admin boosts", () => {
       after: { pointsPerDay: legendary * 150 * 2.4 + (40 - legendary) * 150 * 1.2 },
     });
     const human = await runCli([...args, "--dry-run"], env);
-    expect(human.stdout).toContain(`Points per day: 6,000 → `);
+    expect({ code: human.code, stderr: human.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(human.stdout).toMatch(/Points per day: +6,000 → /);
     expect((await db.sql`select count(*)::int as n from boost_schedules`)[0].n).toBe(0);
 
     const created = await runJson<{ version: number; rarity: { Legendary: number } }>(args, env);

@@ -64,7 +64,7 @@ async function show(options: OutputOptions) {
   );
 }
 
-function tenureSteps(text: string): { days: number; percent: number }[] | unknown {
+function tenureSteps(text: string): { days: number; percent: number }[] {
   if (text.trim() === "") return [];
   return text.split(",").map((part) => {
     const match = /^\s*(\d+)\s*:\s*(\d+)\s*$/.exec(part);

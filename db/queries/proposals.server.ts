@@ -266,7 +266,7 @@ export async function castVote(sql: Queryable, input: CastVoteInput): Promise<Vo
     const [vote] = await tx<Vote[]>`
       insert into votes (id, proposal_id, option_id, address, weight, signature, message, voted_at, staked_at_start, signed_at, superseded_by)
       values (${id}, ${input.proposalId}, ${input.optionId}, ${input.address}, ${weight}, ${input.signature}, ${input.message}, ${now()},
-              ${stakedAtStart}::text[], ${signedAt}, ${wins ? null : current!.id})
+              ${stakedAtStart}::text[], ${signedAt}, ${wins ? null : current.id})
       returning id, proposal_id, option_id, address, weight, voted_at, superseded_by`;
     return vote;
   });

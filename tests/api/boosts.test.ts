@@ -1,6 +1,6 @@
 /** Boost schedules over HTTP (issue 26, item 1): GET /api/boosts, PUT /api/admin/boosts, validation, audit. */
 import { describe, expect, it } from "vitest";
-import { nonAdminSession, useApi } from "./support.ts";
+import { giveItems, nonAdminSession, spooks, useApi, newWallet } from "./support.ts";
 
 const ctx = useApi();
 const HOUR = 3_600_000;
@@ -119,5 +119,61 @@ describe("boost schedules", () => {
     } finally {
       await ctx.sql`delete from accrual_runs where hour = ${credited}`;
     }
+  });
+
+  it("previews a schedule's effect on today's stakes before it is saved, recording nothing", async () => {
+    const cookie = await ctx.adminCookie();
+    const holder = newWallet();
+    const items = await giveItems(ctx.sql, holder.address, spooks(1, 2, 3));
+    for (const item of items) {
+      await ctx.sql`insert into stakes (item_id, address, started_at) values (${item.id}, ${holder.address}, now() - interval '40 days')`;
+    }
+    const [{ n: before }] = await ctx.sql`select count(*)::int as n from boost_schedules`;
+    const rarities = await ctx.sql<{ rarity: string }[]>`select rarity from stakes where ended_at is null`;
+    const answer = await ctx.call("POST", "/api/admin/boosts/preview", valid(), { cookie });
+    expect(answer.status).toBe(200);
+    // Every open stake is 40 days old: tenure 120%, rarity as the schedule says, capped at 200%.
+    const percent = { Common: 100, Rare: 110, Epic: 130, Legendary: 150 } as Record<string, number>;
+    const wallets = await ctx.sql<{ n: number }[]>`select count(*)::int as n from stakes where ended_at is null group by address`;
+    const rate = (n: number) => (n >= 10 ? 150 : n >= 5 ? 120 : 100);
+    const base = wallets.reduce((sum, w) => sum + w.n * rate(w.n), 0);
+    expect(answer.body.items).toBe(rarities.length);
+    expect(answer.body.before.pointsPerDay).toBe(base);
+    expect(answer.body.after.pointsPerDay).toBeGreaterThan(base);
+    const sole = rarities.every((r) => r.rarity === rarities[0].rarity) && wallets.length === 1;
+    if (sole) expect(answer.body.after.pointsPerDay).toBe((base * Math.min((percent[rarities[0].rarity] * 120) / 100, 200)) / 100);
+    const [{ n: after }] = await ctx.sql`select count(*)::int as n from boost_schedules`;
+    expect(after).toBe(before);
+    expect((await ctx.call("POST", "/api/admin/boosts/preview", { ...valid(), cap: 5 }, { cookie })).status).toBe(400);
+  });
+
+  it("a staked item answers its rate with its parts and its next tenure step", async () => {
+    // A schedule in force since the last hour, written as the database allows (its start not before it was made).
+    const start = new Date(Date.parse(hoursFromNow(0)) - HOUR);
+    await ctx.sql`
+      insert into boost_schedules (effective_from, common_percent, rare_percent, epic_percent, legendary_percent, tenure, cap_percent, created_by, created_at)
+      values (${start}, 130, 130, 130, 130, ${ctx.sql.json([
+        { days: 7, percent: 110 },
+        { days: 30, percent: 120 },
+      ])}, 300, 'test', ${start})`;
+    const holder = newWallet();
+    const [item] = await giveItems(ctx.sql, holder.address, spooks(20));
+    const since = new Date(Date.now() - 8 * 86_400_000);
+    await ctx.sql`insert into stakes (item_id, address, started_at) values (${item.id}, ${holder.address}, ${since})`;
+    const answer = await ctx.call("GET", `/api/wallet-doginals/${holder.address}`);
+    const staked = answer.body.find((row: { name: string }) => row.name === "Spooks #20");
+    // 100/day × 130% × 7 days 110% = 143/day; the 30-day step from the first whole hour after its threshold.
+    const threshold = since.getTime() + 30 * 86_400_000;
+    expect(staked).toMatchObject({
+      rewardRate: 100,
+      perDay: 143,
+      boost: {
+        rarityPercent: 130,
+        tenurePercent: 110,
+        tenureDays: 7,
+        tenureFrom: since.toISOString(),
+        nextStep: { at: new Date(Math.ceil(threshold / HOUR) * HOUR).toISOString(), percent: 120, days: 30 },
+      },
+    });
   });
 });

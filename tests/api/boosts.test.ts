@@ -130,7 +130,8 @@ describe("boost schedules", () => {
     }
     const [{ n: before }] = await ctx.sql`select count(*)::int as n from boost_schedules`;
     const rarities = await ctx.sql<{ rarity: string }[]>`select rarity from stakes where ended_at is null`;
-    const answer = await ctx.call("POST", "/api/admin/boosts/preview", valid(), { cookie });
+    // From an hour before the schedules recorded above start: the defaults are in force then.
+    const answer = await ctx.call("POST", "/api/admin/boosts/preview", { ...valid(), effectiveFrom: hoursFromNow(2) }, { cookie });
     expect(answer.status).toBe(200);
     // Every open stake is 40 days old: tenure 120%, rarity as the schedule says, capped at 200%.
     const percent = { Common: 100, Rare: 110, Epic: 130, Legendary: 150 } as Record<string, number>;

@@ -25,6 +25,7 @@ export default [
     route("stats/:address", "routes/api/stats.ts"),
     route("leaderboard", "routes/api/leaderboard.ts"),
     route("catalogue", "routes/api/catalogue.ts"),
+    route("boosts", "routes/api/boosts.ts"),
 
     // Staking
     route("stake", "routes/api/stake.ts"),
@@ -52,6 +53,8 @@ export default [
     route("admin/recalculate-points", "routes/api/admin-recalculate-points.ts"),
     route("admin/reset-negative-balances", "routes/api/admin-reset-negative-balances.ts"),
     route("admin/audit", "routes/api/admin-audit.ts"),
+    route("admin/boosts", "routes/api/admin-boosts.ts"),
+    route("admin/boosts/preview", "routes/api/admin-boosts-preview.ts"),
 
     // Notifications (issue 24)
     route("notifications/:address", "routes/api/notifications.ts"),

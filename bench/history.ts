@@ -180,6 +180,29 @@ export async function stallFigures(origin: string, address: string): Promise<voi
   }
 }
 
+/**
+ * The first page of the 100,000-entry history beside GET /api/rewards of the same wallet, one request after
+ * another on fresh connections, interleaved (issue 26, item 5: within 2× of it).
+ */
+export async function firstPageFigures(origin: string, address: string, rounds = 40): Promise<void> {
+  const history = `/api/points/${address}/history`;
+  const rewards = `/api/rewards/${address}`;
+  await timedGet(origin, history);
+  await timedGet(origin, rewards);
+  const times = { history: [] as number[], rewards: [] as number[] };
+  for (let i = 0; i < rounds; i++) {
+    times.history.push(await timedGet(origin, history));
+    times.rewards.push(await timedGet(origin, rewards));
+  }
+  const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const ratio = p50(times.history) / p50(times.rewards);
+  console.log(`First page of a ${LONG_HISTORY.toLocaleString("en-US")}-entry history, p50 of ${rounds} each, interleaved:`);
+  console.log(`  GET /api/points/{address}/history (first page)   ${p50(times.history).toFixed(1).padStart(8)} ms`);
+  console.log(
+    `  baseline: GET /api/rewards/{address}              ${p50(times.rewards).toFixed(1).padStart(8)} ms   history = ${ratio.toFixed(2)}× (target ≤ 2×) ${ratio <= 2 ? "OK" : "OVER"}`,
+  );
+}
+
 async function figuresOn(engine: string, sql: Sql): Promise<void> {
   console.log(`\n--- ${engine}: seeding one history of ${LONG_HISTORY.toLocaleString("en-US")} entries…`);
   const address = randomAddress();
@@ -187,6 +210,9 @@ async function figuresOn(engine: string, sql: Sql): Promise<void> {
   await sql`analyze points_ledger`;
   const server = await startTestServer({ sql, adminAddress: randomAddress() });
   try {
+    await firstPageFigures(server.url, address);
+    // BENCH_HISTORY=first-page: that figure alone.
+    if (process.env.BENCH_HISTORY === "first-page") return;
     await exportFigures(server.url, sql, address);
     await stallFigures(server.url, address);
   } finally {

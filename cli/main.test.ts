@@ -25,6 +25,8 @@ describe("spooks-admin command tree", () => {
         "points reset-negative",
         "points accrue",
         "points history",
+        "boosts show",
+        "boosts set",
         "giveaways list",
         "giveaways create",
         "giveaways end",

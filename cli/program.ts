@@ -5,6 +5,7 @@
  */
 import { Command } from "commander";
 import { registerAudit } from "./commands/audit.tsx";
+import { registerBoosts } from "./commands/boosts.tsx";
 import { registerCatalogue } from "./commands/catalogue.tsx";
 import { registerGiveaways } from "./commands/giveaways.tsx";
 import { registerIndexer } from "./commands/indexer.tsx";
@@ -25,7 +26,8 @@ Examples:
   spooks-admin audit --since 24h --action points
   spooks-admin proposals verify 4
   spooks-admin notifications list --failed
-  spooks-admin notifications test discord`;
+  spooks-admin notifications test discord
+  spooks-admin boosts set --from 2030-12-01T00:00:00Z --legendary 150 --tenure 7:110,30:120 --cap 200 --dry-run`;
 
 export function createProgram(): Command {
   const program = new Command("spooks-admin")
@@ -39,6 +41,7 @@ export function createProgram(): Command {
     .addHelpText("after", EXAMPLES);
   registerUsers(program);
   registerPoints(program);
+  registerBoosts(program);
   registerGiveaways(program);
   registerProposals(program);
   registerCatalogue(program);

@@ -28,6 +28,25 @@ export const walletItemSchema = z
     isStaked: z.boolean(),
     stakedAt: timestamp.nullable().meta({ description: "When the wallet's open stake on the item began; null when not staked." }),
     rewardRate: z.number().meta({ description: "Points per day each staked item of this wallet earns at its current tier." }),
+    perDay: z
+      .number()
+      .nullable()
+      .meta({
+        description: "A staked item's points per day now: rewardRate × rarity% × tenure% / 10,000 (at most the cap). Null when not staked.",
+      }),
+    boost: z
+      .object({
+        rarityPercent: z.number().int(),
+        tenurePercent: z.number().int(),
+        tenureDays: z.number().int().nullable().meta({ description: "The tenure step in force (its days); null before the first." }),
+        tenureFrom: timestamp.meta({ description: "Where its tenure counts from: the open stake's start (kept across a reorg reopen)." }),
+        nextStep: z
+          .object({ at: timestamp, percent: z.number().int(), days: z.number().int() })
+          .nullable()
+          .meta({ description: "The next tenure step: the first whole hour it applies from, and its percent; null when none is left." }),
+      })
+      .nullable()
+      .meta({ description: "The boosts of a staked item under the schedule in force (GET /api/boosts); null when not staked." }),
   })
   .meta({ id: "WalletItem" });
 
@@ -60,6 +79,14 @@ export const walletDoginals = defineRoute({
           isStaked: true,
           stakedAt: "2026-10-01T12:00:00.000Z",
           rewardRate: 100,
+          perDay: 143,
+          boost: {
+            rarityPercent: 130,
+            tenurePercent: 110,
+            tenureDays: 7,
+            tenureFrom: "2026-10-01T12:00:00.000Z",
+            nextStep: { at: "2026-10-31T12:00:00.000Z", percent: 120, days: 30 },
+          },
         },
       ],
     },

@@ -5,6 +5,7 @@
 import type { RouteContract } from "./kit.ts";
 import * as admin from "./admin.ts";
 import * as auth from "./auth.ts";
+import * as boosts from "./boosts.ts";
 import * as content from "./content.ts";
 import * as email from "./email.ts";
 import * as giveaways from "./giveaways.ts";
@@ -19,6 +20,7 @@ import * as webhooks from "./webhooks.ts";
 const GROUPS: Record<string, unknown>[] = [
   holdings,
   points,
+  boosts,
   content,
   staking,
   giveaways,

@@ -64,6 +64,25 @@ export const entryDetailsSchema = z
       .meta({ description: "Accrual: the items staked for the whole hour, per collection." }),
     tier: z.number().int().min(1).optional().meta({ description: "Accrual: the reward tier of that count." }),
     dailyRatePerItem: z.number().optional().meta({ description: "Accrual: points a day each item earned at that tier." }),
+    boost: z
+      .object({
+        version: z
+          .number()
+          .int()
+          .nullable()
+          .meta({ description: "The boost schedule in force then (GET /api/boosts); null: the defaults." }),
+        rarityPercentSum: z.number().int().min(0).meta({ description: "The items' rarity percentages, summed." }),
+        boostPercentSum: z
+          .number()
+          .int()
+          .min(0)
+          .meta({
+            description:
+              "The items' combined percentages (rarity × tenure / 100, at most the cap), summed: delta = rate × this / 100 / 24.",
+          }),
+      })
+      .optional()
+      .meta({ description: "Accrual (since boosts): the parts of its amount." }),
     giveawayId: z.number().int().optional().meta({ description: "Giveaway entry or refund: the giveaway." }),
     giveawayTitle: z.string().nullable().optional().meta({ description: "Its title when the entry was made (null: not known)." }),
     tickets: z.number().int().min(1).optional().meta({ description: "Giveaway entry or refund: the tickets." }),

@@ -3,7 +3,7 @@
  * proposal, and the admin's create and delete.
  */
 import { z } from "zod";
-import { VOTE_TYPES, type ProposalStatus } from "../domain/governance.ts";
+import { QUORUM_KINDS, VOTE_TYPES, type ProposalStatus } from "../domain/governance.ts";
 import { createProposalSchema, MESSAGES } from "../domain/validation.ts";
 import { dateInput, formBody } from "./forms.ts";
 import {
@@ -51,6 +51,15 @@ export const proposalSchema = z
     voteType: z.enum(VOTE_TYPES),
     options: z.array(optionSchema).meta({ description: "In the order they were given (Yes, No for yes_no)." }),
     createdBy: z.string().meta({ description: "Who created it: the admin's address, or `cli`." }),
+    allowVoteChange: z.boolean().meta({
+      description: "Frozen at creation. true: a wallet may vote again, its latest signed vote counting; false: one vote per wallet (409).",
+    }),
+    quorum: z
+      .object({ kind: z.enum(QUORUM_KINDS), value: z.number().int().min(1) })
+      .nullable()
+      .meta({
+        description: "Frozen at creation. power: at least `value` voting power cast; percent: `value`% of the power staked at the start.",
+      }),
   })
   .meta({ id: "Proposal" });
 
@@ -63,6 +72,32 @@ export const proposalDetailSchema = proposalSchema
     ),
     totalVotes: z.number().int().min(0).meta({ description: "The sum of every vote's weight." }),
     uniqueVoters: z.number().int().min(0).meta({ description: "How many wallets voted." }),
+    quorumStatus: z
+      .object({
+        kind: z.enum(QUORUM_KINDS),
+        value: z.number().int().min(1),
+        requiredPower: z.number().int().min(0).nullable().meta({ description: "The voting power it asks for; null before the start." }),
+        stakedAtStart: z
+          .number()
+          .int()
+          .min(0)
+          .nullable()
+          .meta({ description: "The power staked at the start (every wallet's); null before it." }),
+      })
+      .nullable()
+      .meta({ description: "The quorum with the power it asks for (null: no quorum)." }),
+    quorumMet: z
+      .boolean()
+      .nullable()
+      .meta({ description: "Whether the counted power reaches the quorum (null: no quorum, or not started)." }),
+    outcome: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Null while upcoming or active. Then "quorum not met" when a quorum was not reached; yes/no: "passed" (more Yes than No power) ' +
+          'or "failed" (a tie fails); multiple choice: the winning option\'s text, "failed" on a tie for the most.',
+      }),
   })
   .meta({ id: "ProposalDetail" });
 
@@ -76,6 +111,14 @@ export const voteSchema = z
     address: z.string(),
     weight: z.number().int().min(1).meta({ description: "The wallet's snapshot voting power on this proposal." }),
     votedAt: timestamp,
+    supersededBy: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .meta({
+        description: "Null: this vote counts. Else the id of the wallet's vote signed later, which counts instead (it arrived late).",
+      }),
   })
   .meta({ id: "Vote" });
 
@@ -92,6 +135,8 @@ const proposalExample = {
     { id: 10, optionText: "No" },
   ],
   createdBy: ADMIN_ADDRESS,
+  allowVoteChange: false,
+  quorum: null,
 };
 
 // Request bodies -------------------------------------------------------------------------------------
@@ -245,6 +290,9 @@ export const getProposal = defineRoute({
         ],
         totalVotes: 17,
         uniqueVoters: 6,
+        quorumStatus: null,
+        quorumMet: null,
+        outcome: null,
       },
     },
     404: notFound,
@@ -274,7 +322,8 @@ export const castVote = defineRoute({
   summary: "Vote on an active proposal",
   description:
     "One vote per wallet per proposal, while it is active, weighted by the wallet's snapshot voting power (items staked at the " +
-    "proposal's start); a wallet without any is refused. The signed message must name this proposal, its exact title and the " +
+    "proposal's start); a wallet without any is refused. On a proposal with allowVoteChange a wallet may vote again: every vote is " +
+    "kept, and the one signed latest counts (the later signed timestamp; equal: the higher SHA-256 of the signature). The signed message must name this proposal, its exact title and the " +
     "option; each signature is accepted once.",
   auth: "signature",
   rateLimit: "signed",
@@ -296,7 +345,15 @@ export const castVote = defineRoute({
       schema: z.object({ success: successTrue, vote: voteSchema }),
       example: {
         success: true,
-        vote: { id: 57, proposalId: 4, optionId: 9, address: EXAMPLE_ADDRESS, weight: 3, votedAt: "2026-11-02T10:30:01.000Z" },
+        vote: {
+          id: 57,
+          proposalId: 4,
+          optionId: 9,
+          address: EXAMPLE_ADDRESS,
+          weight: 3,
+          votedAt: "2026-11-02T10:30:01.000Z",
+          supersededBy: null,
+        },
       },
     },
     400: {
@@ -335,10 +392,21 @@ export const voteReceiptSchema = z
           "The inscription ids the wallet had staked at the proposal's start (sorted): what made its power. Null only for a vote cast " +
           "before receipts were kept whose items no longer add up to its power.",
       }),
+    id: z.number().int().min(1).meta({ description: "The vote's id." }),
+    supersededBy: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .meta({
+        description:
+          "Null: this vote counts. Else the id of the same wallet's vote that replaced it (signed later; at the same instant, the " +
+          "higher SHA-256 of its signature). Only on proposals with allowVoteChange.",
+      }),
   })
   .meta({ id: "VoteReceipt" });
 
-const VOTE_RECEIPTS_CSV_HEADER = "address,option,option_text,voting_power,message,signature,voted_at,staked_at_start";
+const VOTE_RECEIPTS_CSV_HEADER = "address,option,option_text,voting_power,message,signature,voted_at,staked_at_start,id,superseded_by";
 
 const voteReceiptExample = {
   address: EXAMPLE_ADDRESS,
@@ -349,6 +417,8 @@ const voteReceiptExample = {
   signature: "Hz3sRdhICskNo9I9NcTCWUdifvM9D+Klw/mAji8vDPP9JCM+6Oyb4NP7sfACZ+4wN6ydggtPXvxNt+zz2g0wQZA=",
   votedAt: "2026-11-02T10:30:01.000Z",
   stakedAtStart: [`${"a1".repeat(32)}i0`],
+  id: 17,
+  supersededBy: null,
 };
 
 export const voteReceiptsQuery = z.object({
@@ -386,7 +456,7 @@ export const listVoteReceipts = defineRoute({
           schema: z.string().meta({ description: `CSV (RFC 4180), header \`${VOTE_RECEIPTS_CSV_HEADER}\`.` }),
           example:
             `${VOTE_RECEIPTS_CSV_HEADER}\r\n${EXAMPLE_ADDRESS},9,Yes,1,Voting on proposal #4: Add a third collection?. Option: 9. ` +
-            `Timestamp: 2026-11-02T10:30:00.000Z,${voteReceiptExample.signature},2026-11-02T10:30:01.000Z,${"a1".repeat(32)}i0\r\n`,
+            `Timestamp: 2026-11-02T10:30:00.000Z,${voteReceiptExample.signature},2026-11-02T10:30:01.000Z,${"a1".repeat(32)}i0,17,\r\n`,
         },
       },
     },

@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = {
   "points.recalculate": "Balances recalculated",
   "points.reset-negative": "Negative balances reset",
   "accrual.hour": "Hour credited",
+  "boosts.set": "Boost schedule set",
   "stake.transferred": "Stake ended by a transfer",
   "stake.reopened": "Stake continued after a reorg",
   "giveaway.create": "Giveaway created",

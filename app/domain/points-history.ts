@@ -49,6 +49,10 @@ export type LedgerRow = {
   stakedSpookSociety: number | null;
   tier: number | null;
   itemHourUnits: number | null;
+  /** Accruals since issue 26: the boost schedule's version (null: the defaults), the items' rarity and combined percentages summed. */
+  boostVersion?: number | null;
+  rarityPercentSum?: number | null;
+  boostPercentSum?: number | null;
   giveawayId: number | null;
   giveawayTitle: string | null;
   tickets: number | null;
@@ -64,6 +68,8 @@ export type EntryDetails = {
   staked?: { spooks: number; spookSociety: number };
   tier?: number;
   dailyRatePerItem?: number;
+  /** Accrual with boosts: the schedule, and the items' rarity and combined (rarity × tenure, capped) percentages summed. */
+  boost?: { version: number | null; rarityPercentSum: number; boostPercentSum: number };
   giveawayId?: number;
   giveawayTitle?: string | null;
   tickets?: number;
@@ -93,13 +99,26 @@ function accrualDetails(row: LedgerRow, source: DetailsSource): EntryDetails {
     plural(staked.spooks, COLLECTIONS.spooks.displayName, COLLECTIONS.spooks.displayName),
     plural(staked.spookSociety, COLLECTIONS["spook-society"].displayName, COLLECTIONS["spook-society"].displayName),
   ];
+  const items = staked.spooks + staked.spookSociety;
+  const boosted =
+    row.boostPercentSum !== undefined && row.boostPercentSum !== null && row.rarityPercentSum !== undefined && row.rarityPercentSum !== null
+      ? { version: row.boostVersion ?? null, rarityPercentSum: Number(row.rarityPercentSum), boostPercentSum: Number(row.boostPercentSum) }
+      : null;
+  // The parts, when boosts changed anything: rarity on average, then tenure (and the cap) on top of it.
+  const average = (sum: number) => `${formatNumber(Math.round((sum / items) * 100) / 100)}%`;
+  const boostText =
+    boosted && items > 0 && boosted.boostPercentSum !== 100 * items
+      ? ` × boosts of schedule v${boosted.version ?? 0} (rarity ${average(boosted.rarityPercentSum)}, with tenure and cap ` +
+        `${average(boosted.boostPercentSum)} on average) = ${formatNumber((dailyRatePerItem * boosted.boostPercentSum) / 100)} points a day`
+      : "";
   return {
-    summary: `Hour ${hourLabel(hour)}: ${parts.join(" and ")} staked, tier ${row.tier}, ${formatNumber(dailyRatePerItem)} points a day each`,
+    summary: `Hour ${hourLabel(hour)}: ${parts.join(" and ")} staked, tier ${row.tier}, ${formatNumber(dailyRatePerItem)} points a day each${boostText}`,
     source,
     hour,
     staked,
     tier: row.tier,
     dailyRatePerItem,
+    ...(boosted ? { boost: boosted } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { isDogecoinAddress } from "./address.ts";
 import { now } from "./clock.ts";
 import { DEFAULT_POINTS_COST, DEFAULT_WINNERS, MAX_WINNERS } from "./giveaways.ts";
-import { MIN_MULTIPLE_CHOICE_OPTIONS, normalizeOptions, VOTE_TYPES } from "./governance.ts";
+import { MIN_MULTIPLE_CHOICE_OPTIONS, normalizeOptions, QUORUM_KINDS, VOTE_TYPES } from "./governance.ts";
 
 // In the browser zod must not probe for eval (`new Function`, when its first object schema is built):
 // the page's Content-Security-Policy forbids it, and even a caught attempt is reported as a violation.
@@ -75,6 +75,25 @@ export const createGiveawaySchema = z
   })
   .refine((g) => g.endDate.getTime() > now().getTime(), { message: MESSAGES.endInFuture, path: ["endDate"] });
 
+/** A proposal's quorum: `{ kind: "power", value }` (voting power) or `{ kind: "percent", value }` (of the power staked at its start). */
+export const quorumSchema = z
+  .object(
+    {
+      kind: z.enum(QUORUM_KINDS, { error: 'quorum.kind must be "power" or "percent"' }),
+      value: z
+        .number({ error: "quorum.value must be a whole number" })
+        .int("quorum.value must be a whole number")
+        .min(1, "quorum.value must be at least 1")
+        .max(1_000_000_000, "quorum.value is too large"),
+    },
+    { error: 'quorum must be null, { kind: "power", value } or { kind: "percent", value }' },
+  )
+  .refine((quorum) => quorum.kind !== "percent" || quorum.value <= 100, "quorum.value must be at most 100 for a percent quorum")
+  .meta({
+    id: "Quorum",
+    description: "Null: none. power: at least `value` voting power cast; percent: at least `value`% of the power staked at the start.",
+  });
+
 export const createProposalSchema = z
   .object({
     title: requiredText(TITLE_MAX, "Title"),
@@ -86,6 +105,11 @@ export const createProposalSchema = z
       .array(z.string().max(TITLE_MAX, `Options must be at most ${TITLE_MAX} characters`))
       .max(20)
       .default([]),
+    allowVoteChange: z
+      .boolean({ error: "allowVoteChange must be true or false" })
+      .default(false)
+      .meta({ description: "Whether a wallet may vote again, its later signed vote replacing the earlier one (default false: 409)." }),
+    quorum: quorumSchema.nullable().default(null),
   })
   .transform((p) => ({ ...p, options: normalizeOptions(p.voteType, p.options) }))
   .superRefine((p, ctx) => {

@@ -8,6 +8,7 @@
  * (in the browser) and by `spooks-admin proposals verify` (with the catalogue).
  */
 import { isInscriptionId } from "./collections.ts";
+import { replaces } from "./governance.ts";
 import { isFreshTimestamp, parseVoteMessage } from "./messages.ts";
 import { SignatureError, verifySignedMessage, type Magic } from "./signature.ts";
 
@@ -22,6 +23,9 @@ export type VoteReceipt = {
   votedAt: string;
   /** The inscription ids staked by the wallet at the proposal's start: its power. */
   stakedAtStart: string[] | null;
+  /** The vote's id, and the id of the same wallet's vote that replaced it (issue 26; absent from older receipts). */
+  id?: number;
+  supersededBy?: number | null;
 };
 
 export type PublishedResults = {
@@ -32,6 +36,8 @@ export type PublishedResults = {
   options: { id: number; optionText: string; voteCount: number }[];
   totalVotes: number;
   uniqueVoters: number;
+  /** Whether a wallet may vote again, its latest signed vote counting (absent: it may not). */
+  allowVoteChange?: boolean;
 };
 
 export type VoteCheck = { index: number; address: string; magic: Magic | null; problems: string[] };
@@ -106,14 +112,43 @@ export function checkVote(results: PublishedResults, vote: VoteReceipt, index = 
   return { index, address: vote.address, magic, problems };
 }
 
-/** Problems between votes: a wallet voting twice, an item giving power to two votes. */
-function crossProblems(votes: readonly VoteReceipt[], checks: VoteCheck[]): void {
+const signedAt = (vote: VoteReceipt) => parseVoteMessage(vote.message)?.timestamp ?? new Date(vote.votedAt);
+
+/**
+ * The index of each wallet's counted vote: its only one, or, where votes can change, its latest signed (the
+ * later signed timestamp; equal: the higher SHA-256 of the signature), recomputed from the signed messages.
+ */
+export function latestVotes(votes: readonly VoteReceipt[]): Set<number> {
+  const latest = new Map<string, number>();
+  votes.forEach((vote, index) => {
+    const current = latest.get(vote.address);
+    const candidate = { signedAt: signedAt(vote), signature: vote.signature };
+    if (current === undefined) latest.set(vote.address, index);
+    else if (replaces(candidate, { signedAt: signedAt(votes[current]), signature: votes[current].signature }))
+      latest.set(vote.address, index);
+  });
+  return new Set(latest.values());
+}
+
+/**
+ * Problems between votes: a wallet voting twice (where votes cannot change), a replaced vote published as
+ * counted or the other way round, an item giving power to two counted votes.
+ */
+function crossProblems(results: PublishedResults, votes: readonly VoteReceipt[], checks: VoteCheck[], counted: Set<number>): void {
   const voters = new Map<string, number>();
   const items = new Map<string, number>();
   votes.forEach((vote, index) => {
     const earlier = voters.get(vote.address);
-    if (earlier !== undefined) checks[index].problems.push(`This wallet already voted (vote ${earlier + 1})`);
-    else voters.set(vote.address, index);
+    if (earlier !== undefined && !results.allowVoteChange) checks[index].problems.push(`This wallet already voted (vote ${earlier + 1})`);
+    else if (earlier === undefined) voters.set(vote.address, index);
+    if (vote.supersededBy !== undefined) {
+      if (counted.has(index) && vote.supersededBy !== null) {
+        checks[index].problems.push("Published as replaced, but it is the wallet's latest signed vote");
+      } else if (!counted.has(index) && vote.supersededBy === null) {
+        checks[index].problems.push("Published as counted, but the same wallet signed a later vote");
+      }
+    }
+    if (!counted.has(index)) return;
     for (const item of new Set(vote.stakedAtStart ?? [])) {
       const other = items.get(item);
       if (other !== undefined && other !== index) checks[index].problems.push(`Item ${item} also counted for vote ${other + 1}`);
@@ -122,7 +157,10 @@ function crossProblems(votes: readonly VoteReceipt[], checks: VoteCheck[]): void
   });
 }
 
-export function recomputeTally(results: PublishedResults, votes: readonly VoteReceipt[]): Tally {
+/** The tally of the counted votes: each wallet's latest (every vote where votes cannot change: a second one is a problem anyway). */
+export function recomputeTally(results: PublishedResults, allVotes: readonly VoteReceipt[]): Tally {
+  const counted = results.allowVoteChange ? latestVotes(allVotes) : null;
+  const votes = counted ? allVotes.filter((_, index) => counted.has(index)) : allVotes;
   const counts = new Map(results.options.map((option) => [option.id, 0]));
   for (const vote of votes) counts.set(vote.option, (counts.get(vote.option) ?? 0) + vote.votingPower);
   return {
@@ -170,7 +208,7 @@ export async function verifyVotes(
     onProgress?.(checks.length, votes.length);
     if (pause && start + batchSize < votes.length) await pause();
   }
-  crossProblems(votes, checks);
+  crossProblems(results, votes, checks, results.allowVoteChange ? latestVotes(votes) : new Set(votes.map((_, index) => index)));
   const tally = recomputeTally(results, votes);
   const differences = tallyDifferences(results, tally);
   const failed = checks.filter((check) => check.problems.length > 0);

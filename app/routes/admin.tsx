@@ -12,6 +12,7 @@ import { listUsers } from "../../db/queries/points.server.ts";
 import { listProposals } from "../../db/queries/proposals.server.ts";
 import { errorToast, runAdminIntent } from "../components/admin/admin-actions.server.ts";
 import { AuditTab } from "../components/admin/audit-tab.tsx";
+import { BoostsTab } from "../components/admin/boosts-tab.tsx";
 import { GiveawaysTab } from "../components/admin/giveaways-tab.tsx";
 import { NotificationsTab } from "../components/admin/notifications-tab.tsx";
 import { ProposalsTab } from "../components/admin/proposals-tab.tsx";
@@ -220,6 +221,7 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
           <TabsTrigger value="governance">Governance</TabsTrigger>
           <TabsTrigger value="notifications">Notifications</TabsTrigger>
           <TabsTrigger value="audit">Audit</TabsTrigger>
+          <TabsTrigger value="boosts">Boosts</TabsTrigger>
         </TabsList>
         <TabsContent value="points">
           <UsersTab users={panel.users} search={panel.search} onUnauthorized={onUnauthorized} />
@@ -235,6 +237,9 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
         </TabsContent>
         <TabsContent value="audit">
           <AuditTab onUnauthorized={onUnauthorized} />
+        </TabsContent>
+        <TabsContent value="boosts">
+          <BoostsTab />
         </TabsContent>
       </Tabs>
     </div>

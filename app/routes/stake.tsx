@@ -17,6 +17,7 @@ import type { StakeAction } from "../domain/messages.ts";
 import { paths, type WalletItem } from "../lib/api.ts";
 import { useApiQuery } from "../lib/queries.ts";
 import { useRewards, useWallet } from "../wallet/wallet-context.tsx";
+import { tenureResetWarning } from "../components/staking/item-boost.tsx";
 import type { Route } from "./+types/stake";
 
 export const meta: Route.MetaFunction = () => [
@@ -213,7 +214,9 @@ function Dashboard({ address }: { address: string }) {
           description={
             confirm?.action === "stake"
               ? "You will sign one message listing every Spook. They stay in your wallet and start earning SPOOK Points."
-              : "You will sign one message listing every Spook. They stop earning SPOOK Points."
+              : `You will sign one message listing every Spook. They stop earning SPOOK Points.${
+                  confirm ? ` ${tenureResetWarning(confirm.targets) ?? ""}`.trimEnd() : ""
+                }`
           }
           note={
             confirm && rewards

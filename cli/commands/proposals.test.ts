@@ -108,7 +108,7 @@ describe("spooks-admin proposals", () => {
     );
 
     expect(results.stdout).toMatch(
-      /^#2 Next drop\nStatus: +upcoming\n[\s\S]*Unique voters: 0\nTotal votes: +0\n\nOption\s+Votes\s+Share\n─.*\nGhosts\s+0\s+0%\nPumpkins\s+0\s+0%\n$/,
+      /^#2 Next drop\nStatus: +upcoming\n[\s\S]*Unique voters: +0\nTotal votes: +0\nVotes can change: +no\nQuorum: +none\nOutcome: +\(voting not finished\)\n\nOption\s+Votes\s+Share\n─.*\nGhosts\s+0\s+0%\nPumpkins\s+0\s+0%\n$/,
     );
     expect(yesNo).toMatchObject({
       id: 1,

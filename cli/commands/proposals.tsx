@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { proposalDetailSchema, proposalSchema, voteReceiptSchema } from "../../app/api/proposals.ts";
 import { formatNumber } from "../../app/domain/format.ts";
-import { VOTE_TYPES } from "../../app/domain/governance.ts";
+import { VOTE_TYPES, type Quorum } from "../../app/domain/governance.ts";
 import { createProposalSchema } from "../../app/domain/validation.ts";
 import { verifyVotes, type VotesVerification } from "../../app/domain/vote-receipts.ts";
 import { catalogueInscriptionIds } from "../../db/queries/catalogue.server.ts";
@@ -44,6 +44,8 @@ type CreateOptions = OutputOptions & {
   end?: string;
   type: string;
   option: string[];
+  allowVoteChange?: boolean;
+  quorum?: string;
 };
 
 /** The schema field each `create` option fills. */
@@ -54,6 +56,8 @@ const CREATE_FIELDS = {
   endDate: "end",
   voteType: "type",
   options: "option",
+  allowVoteChange: "allowVoteChange",
+  quorum: "quorum",
 } as const satisfies Record<string, keyof CreateOptions>;
 
 const VOTE_TYPE_LABELS = { yes_no: "Yes/No Vote", multiple_choice: "Multiple Choice" } as const;
@@ -68,12 +72,24 @@ export function registerProposals(program: Command): void {
     .option("--end <iso>", "end date, ISO 8601, after the start")
     .option("--type <type>", `vote type: ${VOTE_TYPES.join(" or ")}`, "yes_no")
     .option("--option <text>", "an option of a multiple_choice proposal (repeat, at least 2)", collect, [])
+    .option("--allow-vote-change", "a wallet may vote again, its latest signed vote counting (default: one vote per wallet)")
+    .option("--quorum <n|n%>", "a quorum: voting power (150), or a percent of the power staked at the start (20%); default none")
     .action(action(create));
   leaf(group, "results <id>", "a proposal's votes per option, voters and total").action(action(results));
   destructiveLeaf(group, "delete <id>", "delete a proposal and its votes").action(action(remove));
   leaf(group, "verify <id>", "check every vote's signature and message, and recompute the tally (exit 1 when anything disagrees)").action(
     action(verify),
   );
+}
+
+/** `--quorum`: "150" (voting power), "20%" (of the power staked at the start), "none". */
+function parseQuorum(text: string): Quorum | null | string {
+  const trimmed = text.trim();
+  if (trimmed === "none") return null;
+  const match = /^(\d{1,10})(%?)$/.exec(trimmed);
+  // Anything else goes to the schema as text, which refuses it with its own message.
+  if (!match) return trimmed;
+  return { kind: match[2] ? "percent" : "power", value: Number(match[1]) };
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -116,7 +132,8 @@ async function list(options: OutputOptions) {
 }
 
 async function create(options: CreateOptions) {
-  const input = parseOptions(createProposalSchema, options, CREATE_FIELDS);
+  const quorum = options.quorum === undefined ? undefined : parseQuorum(options.quorum);
+  const input = parseOptions(createProposalSchema, { ...options, quorum }, CREATE_FIELDS);
   const proposal = await withDatabase(({ sql }) => createProposal(sql, { ...input, createdBy: "cli" }, CLI_ACTOR));
   await outputAnswer(options, proposalSchema, proposal, () =>
     detailsView(`Proposal Created: #${proposal.id} ${proposal.title}`, [...summaryRows(proposal), ["Options", optionTexts(proposal)]]),
@@ -133,6 +150,16 @@ function percent(votes: number, total: number): string {
   return total > 0 ? `${Math.round((votes / total) * 100)}%` : "0%";
 }
 
+function quorumText(detail: ProposalDetail): string {
+  const quorum = detail.quorumStatus;
+  if (!quorum) return "none";
+  const asked =
+    quorum.kind === "power" ? `${formatNumber(quorum.value)} voting power` : `${quorum.value}% of the power staked at the start`;
+  if (quorum.requiredPower === null) return asked;
+  const met = detail.quorumMet ? "met" : "not met";
+  return `${asked}: ${formatNumber(detail.totalVotes)} of ${formatNumber(quorum.requiredPower)} (${met})`;
+}
+
 async function resultsView(detail: ProposalDetail) {
   const { Box, Text } = await import("ink");
   const { Details, Table } = await import("../components/index.ts");
@@ -147,6 +174,9 @@ async function resultsView(detail: ProposalDetail) {
           ...summaryRows(detail),
           ["Unique voters", formatNumber(detail.uniqueVoters)],
           ["Total votes", formatNumber(detail.totalVotes)],
+          ["Votes can change", detail.allowVoteChange ? "yes (the latest signed vote counts)" : "no"],
+          ["Quorum", quorumText(detail)],
+          ["Outcome", detail.outcome ?? "(voting not finished)"],
         ]}
       />
       <Text> </Text>

@@ -4,10 +4,14 @@
  * set-based statement per hour; the unique (address, accrual_hour) ledger key makes it idempotent. Each
  * row records what explains it (items per collection, tier, per-item rate), checked against its amount.
  */
+import { combinedPercent, itemHourUnits, tenurePercentAt } from "../../app/domain/boosts.ts";
 import { HOUR_MS } from "../../app/domain/clock.ts";
-import { REWARD_TIERS, UNITS_PER_POINT, unitsToPoints } from "../../app/domain/rewards.ts";
+import type { Rarity } from "../../app/domain/collections.ts";
+import { perItemDailyRate, REWARD_TIERS, UNITS_PER_POINT, unitsToPoints } from "../../app/domain/rewards.ts";
 import type { Queryable, Sql } from "../client.server.ts";
 import { recordAudit, SYSTEM_ACTOR, type Actor } from "./audit.server.ts";
+import { combinedPercentCase, rarityPercentCase } from "./boost-sql.server.ts";
+import { BOOST_LOCK_CLASS, scheduleInForce } from "./boosts.server.ts";
 import type { SyncSource } from "./ownership.server.ts";
 
 export type AccrualSource = SyncSource;
@@ -57,19 +61,29 @@ export async function creditHour(
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${HOUR_LOCK_CLASS}, ${Math.floor(hour.getTime() / HOUR_MS) % 2 ** 31})`;
     const [previous] = await tx<{ wallets: number; units: number }[]>`select wallets, units from accrual_runs where hour = ${hour}`;
+    // A credited hour stays as it was: stakes open for all of it started before it ended, so a second run
+    // would find the same wallets already credited. Answer at once instead of aggregating every stake again.
+    if (previous) return { hour, wallets: 0, units: 0, alreadyCredited: true };
+    await tx`select pg_advisory_xact_lock_shared(${BOOST_LOCK_CLASS}, 0)`;
+    const schedule = await scheduleInForce(tx, hour);
+    const rarity = rarityPercentCase(schedule, "s.rarity");
+    const combined = combinedPercentCase(schedule, hour, "s.rarity", "s.tenure_from");
     const [credited] = await tx<{ wallets: number; units: number }[]>`
       with open_for_the_hour as (
         select s.address, count(*) as n,
-               count(*) filter (where i.collection = 'spooks') as spooks,
-               count(*) filter (where i.collection = 'spook-society') as society
-        from stakes s join items i on i.id = s.item_id
+               count(*) filter (where s.collection = 'spooks') as spooks,
+               count(*) filter (where s.collection = 'spook-society') as society,
+               sum(${tx.unsafe(rarity)}) as rarity_sum,
+               sum(${tx.unsafe(combined)}) as boost_sum
+        from stakes s
         where s.started_at <= ${hour} and (s.ended_at is null or s.ended_at >= ${hourEnd})
         group by s.address
       ), inserted as (
         insert into points_ledger
-          (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units, actor, created_at)
-        select address, 'accrual', n * ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${hour}, spooks, society,
-               ${tx.unsafe(TIER)}, ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${actor}, ${at}
+          (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units,
+           boost_version, rarity_percent_sum, boost_percent_sum, actor, created_at)
+        select address, 'accrual', ${tx.unsafe(UNITS_PER_ITEM_HOUR)} * boost_sum / 100, ${hour}, spooks, society,
+               ${tx.unsafe(TIER)}, ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${schedule.version}::int, rarity_sum, boost_sum, ${actor}, ${at}
         from open_for_the_hour
         on conflict (address, accrual_hour) where kind = 'accrual' do nothing
         returning amount
@@ -138,4 +152,72 @@ export async function lastAccrualRun(sql: Queryable): Promise<AccrualRun | null>
   const [row] = await sql<AccrualRun[]>`
     select hour, wallets, units, source, finished_at from accrual_runs order by finished_at desc, hour desc limit 1`;
   return row ?? null;
+}
+
+export type AccrualMismatch = {
+  hour: Date;
+  address: string;
+  /** What the ledger holds (null: no row) and what the stakes and the schedule then give (null: nothing). */
+  ledger: { units: number; boostVersion: number | null; boostPercentSum: number | null } | null;
+  expected: { units: number; boostVersion: number | null; boostPercentSum: number } | null;
+};
+
+/**
+ * Recomputes every credited hour in [from, to] (hour starts) from the stakes and the schedule in force then,
+ * item by item in TypeScript with app/domain/boosts.ts (not the accrual's SQL), and answers where the ledger
+ * differs: the check that every credited hour is reproduced from the ledger and the schedule.
+ */
+export async function recalculateAccruals(
+  sql: Queryable,
+  from: Date,
+  to: Date,
+): Promise<{ hours: number; rows: number; mismatches: AccrualMismatch[] }> {
+  const hours = await sql<{ hour: Date }[]>`select hour from accrual_runs where hour between ${from} and ${to} order by hour`;
+  const mismatches: AccrualMismatch[] = [];
+  let rows = 0;
+  for (const { hour } of hours) {
+    const end = new Date(hour.getTime() + HOUR_MS);
+    const schedule = await scheduleInForce(sql, hour);
+    const stakes = await sql<{ address: string; rarity: Rarity; tenureFrom: Date }[]>`
+      select address, rarity, tenure_from from stakes where started_at <= ${hour} and (ended_at is null or ended_at >= ${end})`;
+    const byWallet = new Map<string, { rarity: Rarity; tenureFrom: Date }[]>();
+    for (const stake of stakes) byWallet.set(stake.address, [...(byWallet.get(stake.address) ?? []), stake]);
+    const expected = new Map<string, { units: number; boostVersion: number | null; boostPercentSum: number }>();
+    for (const [address, items] of byWallet) {
+      const rate = perItemDailyRate(items.length);
+      let units = 0;
+      let percentSum = 0;
+      for (const item of items) {
+        const combined = combinedPercent(schedule, item.rarity, tenurePercentAt(schedule, item.tenureFrom, hour));
+        units += itemHourUnits(rate, combined);
+        percentSum += combined;
+      }
+      expected.set(address, { units, boostVersion: schedule.version, boostPercentSum: percentSum });
+    }
+    const ledger = await sql<{ address: string; amount: number; boostVersion: number | null; boostPercentSum: number | null }[]>`
+      select address, amount, boost_version, boost_percent_sum from points_ledger where kind = 'accrual' and accrual_hour = ${hour}`;
+    rows += ledger.length;
+    const seen = new Set<string>();
+    for (const row of ledger) {
+      seen.add(row.address);
+      const want = expected.get(row.address) ?? null;
+      const units = Number(row.amount);
+      const sum = row.boostPercentSum === null ? null : Number(row.boostPercentSum);
+      // Rows written before boosts (no version, no sums) are checked by their amount alone.
+      const same =
+        want !== null && units === want.units && (sum === null || (sum === want.boostPercentSum && row.boostVersion === want.boostVersion));
+      if (!same) {
+        mismatches.push({
+          hour,
+          address: row.address,
+          ledger: { units, boostVersion: row.boostVersion, boostPercentSum: sum },
+          expected: want,
+        });
+      }
+    }
+    for (const [address, want] of expected) {
+      if (!seen.has(address)) mismatches.push({ hour, address, ledger: null, expected: want });
+    }
+  }
+  return { hours: hours.length, rows, mismatches };
 }

@@ -14,7 +14,9 @@ import {
   unitsToPoints,
   type PendingHour,
 } from "../../app/domain/rewards.ts";
+import { itemBoost } from "../../app/domain/boosts.ts";
 import type { Queryable } from "../client.server.ts";
+import { scheduleInForce } from "./boosts.server.ts";
 
 export type WalletItem = {
   id: number;
@@ -28,6 +30,15 @@ export type WalletItem = {
   isStaked: boolean;
   stakedAt: Date | null;
   rewardRate: number;
+  /** A staked item's points per day now, its boosts included (issue 26); null when not staked. */
+  perDay: number | null;
+  boost: {
+    rarityPercent: number;
+    tenurePercent: number;
+    tenureDays: number | null;
+    tenureFrom: Date;
+    nextStep: { at: Date; percent: number; days: number } | null;
+  } | null;
 };
 
 export type HoldingCounts = { totalCount: number; spooksCount: number; societyCount: number; stakedCount: number };
@@ -48,8 +59,15 @@ export type Rewards = {
 export type LeaderboardEntry = { address: string; rewards: number };
 
 export async function walletItems(sql: Queryable, address: string): Promise<WalletItem[]> {
-  const rows = await sql<(Omit<WalletItem, "rarity" | "rarityLabel" | "isStaked" | "rewardRate"> & { rarity: Rarity })[]>`
-    select i.id, i.name, i.inscription_id, i.collection, i.image_url, i.rarity, i.rank, s.started_at as staked_at
+  const rows = await sql<
+    (Omit<WalletItem, "rarity" | "rarityLabel" | "isStaked" | "rewardRate" | "perDay" | "boost"> & {
+      rarity: Rarity;
+      tenureFrom: Date | null;
+      stakeRarity: Rarity | null;
+    })[]
+  >`
+    select i.id, i.name, i.inscription_id, i.collection, i.image_url, i.rarity, i.rank, s.started_at as staked_at,
+           s.tenure_from, s.rarity as stake_rarity
     from ownership o
     join items i on i.id = o.item_id
     left join stakes s on s.item_id = o.item_id and s.ended_at is null and s.address = o.owner_address
@@ -57,13 +75,30 @@ export async function walletItems(sql: Queryable, address: string): Promise<Wall
     order by i.collection, i.number`;
   const stakedCount = rows.filter((row) => row.stakedAt !== null).length;
   const rewardRate = perItemDailyRate(stakedCount);
-  return rows.map(({ rarity, ...row }) => ({
-    ...row,
-    rarity: rarityLevel(rarity),
-    rarityLabel: rarity,
-    isStaked: row.stakedAt !== null,
-    rewardRate,
-  }));
+  const at = now();
+  const schedule = await scheduleInForce(sql, hourStart(at));
+  return rows.map(({ rarity, tenureFrom, stakeRarity, ...row }) => {
+    // The rarity its stake earns with (the item's when it was staked).
+    const boost = tenureFrom ? itemBoost(schedule, { rarity: stakeRarity ?? rarity, tenureFrom }, stakedCount, at) : null;
+    return {
+      ...row,
+      rarity: rarityLevel(rarity),
+      rarityLabel: rarity,
+      isStaked: row.stakedAt !== null,
+      rewardRate,
+      perDay: boost ? boost.perDay : null,
+      boost:
+        boost && tenureFrom
+          ? {
+              rarityPercent: boost.rarityPercent,
+              tenurePercent: boost.tenurePercent,
+              tenureDays: boost.tenureDays,
+              tenureFrom,
+              nextStep: boost.nextStep,
+            }
+          : null,
+    };
+  });
 }
 
 /**

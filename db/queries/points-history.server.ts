@@ -1,11 +1,12 @@
 /**
  * A wallet's points history, newest first, each row with the balance it left (issue 18).
  *
- * `balanceAfter` is computed, never stored: the sum of the wallet's ledger rows up to that row (in id
- * order), read in the same statement as the rows, so it is exact in every snapshot and cannot drift from
- * the ledger. A page below cursor C is the sum of the rows below C minus a running sum, newest first, of
- * the rows above each one; both walk the (address, id) index that carries the amounts, and the window
- * runs in the page's own order, so a page stops reading once it has its rows.
+ * `balanceAfter` is computed, never stored: the wallet's balance less a running sum, newest first, of the rows
+ * above each one, read in the same statement as the rows, so it is exact in every snapshot. The balance is the
+ * cached one (kept in step with the ledger by its statement trigger, in the same transaction; "Recalculate All
+ * Points" rebuilds it from the ledger), less the rows at or above the cursor: a page costs what lies above
+ * it, never the wallet's whole history (issue 26, item 5). Both walk the (address, id) index that carries the
+ * amounts, and the window runs in the page's own order, so a page stops reading once it has its rows.
  */
 import { historyEntry, type HistoryEntry, type LedgerKind, type LedgerRow } from "../../app/domain/points-history.ts";
 import type { Queryable } from "../client.server.ts";
@@ -31,9 +32,14 @@ export function historyRows(
   { limit, balanceBelow }: { limit?: number; balanceBelow?: number } = {},
 ) {
   const below = before === null ? sql`` : sql`and id < ${before}`;
+  // The balance below the page: the wallet's balance (its cached row, which the ledger's own trigger keeps in
+  // step in the inserting transaction, so this statement's snapshot sees both alike) less the rows at or above
+  // the cursor. The first page reads one row instead of summing the wallet's whole history.
+  const newer =
+    before === null ? sql`0` : sql`(select coalesce(sum(amount), 0) from points_ledger where address = ${address} and id >= ${before})`;
   const startBalance =
     balanceBelow === undefined
-      ? sql`(select coalesce(sum(amount), 0) from points_ledger where address = ${address} ${below})`
+      ? sql`(coalesce((select units from balances where address = ${address}), 0) - ${newer})`
       : sql`${balanceBelow}::int8`;
   // Without a kind filter a page's rows are picked first by id and amount alone (the index that carries them),
   // then read in full: however the planner reads them (PGlite is never analyzed, so it may sort every row
@@ -46,6 +52,7 @@ export function historyRows(
   return sql<LedgerRow[]>`
     select * from (
       select id, created_at, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units,
+             boost_version, rarity_percent_sum, boost_percent_sum,
              giveaway_id, giveaway_title, tickets, description, actor, details_source,
              (${startBalance}
                - coalesce(sum(amount) over (order by id desc rows between unbounded preceding and 1 preceding), 0))::int8

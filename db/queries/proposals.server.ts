@@ -5,7 +5,16 @@
 import type { z } from "zod";
 import { now } from "../../app/domain/clock.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../app/domain/errors.ts";
-import { proposalStatus, type ProposalStatus, type VoteType } from "../../app/domain/governance.ts";
+import {
+  proposalOutcome,
+  proposalStatus,
+  replaces,
+  requiredPower,
+  type ProposalStatus,
+  type Quorum,
+  type VoteType,
+} from "../../app/domain/governance.ts";
+import { parseVoteMessage } from "../../app/domain/messages.ts";
 import { createProposalSchema } from "../../app/domain/validation.ts";
 import type { Queryable } from "../client.server.ts";
 import { recordAudit, type Actor } from "./audit.server.ts";
@@ -25,34 +34,64 @@ export type Proposal = {
   voteType: VoteType;
   options: ProposalOption[];
   createdBy: string;
+  /** Frozen at creation (issue 26): whether a later signed vote replaces a wallet's earlier one. */
+  allowVoteChange: boolean;
+  quorum: Quorum | null;
 };
 
 export type ProposalDetail = Omit<Proposal, "options"> & {
   options: (ProposalOption & { voteCount: number })[];
   totalVotes: number;
   uniqueVoters: number;
+  /** The quorum with the power it asks for (null before the start, when the power staked then is not known yet). */
+  quorumStatus: (Quorum & { requiredPower: number | null; stakedAtStart: number | null }) | null;
+  quorumMet: boolean | null;
+  outcome: string | null;
 };
 
 export type CreateProposalInput = z.input<typeof createProposalSchema> & { createdBy: string };
 
-export type CastVoteInput = { proposalId: number; optionId: number; address: string; signature: string; message: string };
+export type CastVoteInput = {
+  proposalId: number;
+  optionId: number;
+  address: string;
+  signature: string;
+  message: string;
+  /** The timestamp the signed message carries: which of a wallet's votes is its latest (default: read from `message`). */
+  signedAt?: Date;
+};
 
-export type Vote = { id: number; proposalId: number; optionId: number; address: string; weight: number; votedAt: Date };
+export type Vote = {
+  id: number;
+  proposalId: number;
+  optionId: number;
+  address: string;
+  weight: number;
+  votedAt: Date;
+  /** Set when a vote of the same wallet signed later already counts (this one is kept, not counted). */
+  supersededBy: number | null;
+};
 
 export type UserVote = { proposalId: number; optionId: number };
 
-type ProposalRow = Omit<Proposal, "status" | "options">;
+type ProposalRow = Omit<Proposal, "status" | "options" | "quorum"> & { quorumKind: Quorum["kind"] | null; quorumValue: number | null };
 
-const proposalColumns = (sql: Queryable) => sql`id, title, description, start_date, end_date, vote_type, created_by`;
+const proposalColumns = (sql: Queryable) =>
+  sql`id, title, description, start_date, end_date, vote_type, created_by, allow_vote_change, quorum_kind, quorum_value`;
 
-function withStatus<T extends { startDate: Date; endDate: Date }>(row: T, at: Date): T & { status: ProposalStatus } {
-  return { ...row, status: proposalStatus(row.startDate, row.endDate, at) };
+function withStatus<T extends ProposalRow>(
+  { quorumKind, quorumValue, ...row }: T,
+  at: Date,
+): Omit<T, "quorumKind" | "quorumValue"> & { status: ProposalStatus; quorum: Quorum | null } {
+  const quorum = quorumKind && quorumValue !== null ? { kind: quorumKind, value: quorumValue } : null;
+  return { ...row, quorum, status: proposalStatus(row.startDate, row.endDate, at) };
 }
 
 async function optionsOf(sql: Queryable, proposalIds: number[]): Promise<Map<number, (ProposalOption & { voteCount: number })[]>> {
   const rows = await sql<{ proposalId: number; id: number; optionText: string; voteCount: number }[]>`
     select o.proposal_id, o.id, o.option_text,
-           coalesce((select sum(v.weight) from votes v where v.proposal_id = o.proposal_id and v.option_id = o.id), 0)::int8 as vote_count
+           coalesce((select sum(v.weight) from votes v
+                     where v.proposal_id = o.proposal_id and v.option_id = o.id and v.superseded_by is null), 0)::int8 as vote_count
     from proposal_options o
     where o.proposal_id = any(${proposalIds}::int[])
     order by o.proposal_id, o.position`;
@@ -84,23 +123,51 @@ export async function getProposalDetail(sql: Queryable, id: number, at: Date = n
   const [row] = await sql<ProposalRow[]>`select ${proposalColumns(sql)} from proposals where id = ${id}`;
   if (!row) throw notFound("Proposal not found");
   const [totals] = await sql<{ totalVotes: number; uniqueVoters: number }[]>`
-    select coalesce(sum(weight), 0)::int8 as total_votes, count(*)::int as unique_voters from votes where proposal_id = ${id}`;
+    select coalesce(sum(weight), 0)::int8 as total_votes, count(*)::int as unique_voters
+    from votes where proposal_id = ${id} and superseded_by is null`;
   const options = (await optionsOf(sql, [id])).get(id) ?? [];
-  return { ...withStatus(row, at), options, ...totals };
+  const proposal = withStatus(row, at);
+  let quorumStatus: ProposalDetail["quorumStatus"] = null;
+  let quorumMet: boolean | null = null;
+  if (proposal.quorum) {
+    const started = proposal.startDate.getTime() <= at.getTime();
+    const staked = started ? await powerStakedAt(sql, proposal.startDate) : null;
+    const required = staked === null ? null : requiredPower(proposal.quorum, staked);
+    quorumStatus = { ...proposal.quorum, requiredPower: required, stakedAtStart: staked };
+    quorumMet = required === null ? null : totals.totalVotes >= required;
+  }
+  const outcome = proposalOutcome({ status: proposal.status, voteType: proposal.voteType, options, quorumMet });
+  return { ...proposal, options, ...totals, quorumStatus, quorumMet, outcome };
+}
+
+/** The voting power staked at `at`: every stake open at that instant, whoever's (what a percent quorum is of). */
+export async function powerStakedAt(sql: Queryable, at: Date): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from stakes where started_at <= ${at} and (ended_at is null or ended_at > ${at})`;
+  return row.count;
 }
 
 export async function createProposal(sql: Queryable, input: CreateProposalInput, actor: Actor): Promise<Proposal> {
-  const { title, description, startDate, endDate, voteType, options } = parseOrRefuse(createProposalSchema, input);
+  const { title, description, startDate, endDate, voteType, options, allowVoteChange, quorum } = parseOrRefuse(createProposalSchema, input);
   const createdBy = String(input.createdBy ?? "").trim() || (actor.kind === "web" ? actor.address : actor.kind);
   return inTransaction(sql, async (tx) => {
     const [{ id }] = await tx<{ id: number }[]>`
-      insert into proposals (title, description, start_date, end_date, vote_type, created_by, created_at)
-      values (${title}, ${description}, ${startDate}, ${endDate}, ${voteType}, ${createdBy}, ${now()})
+      insert into proposals (title, description, start_date, end_date, vote_type, created_by, created_at,
+                             allow_vote_change, quorum_kind, quorum_value)
+      values (${title}, ${description}, ${startDate}, ${endDate}, ${voteType}, ${createdBy}, ${now()},
+              ${allowVoteChange}, ${quorum?.kind ?? null}, ${quorum?.value ?? null})
       returning id`;
     const optionRows = options.map((optionText, position) => ({ proposalId: id, position, optionText }));
     await tx`insert into proposal_options ${tx(optionRows, "proposalId", "position", "optionText")}`;
     const [created] = await listProposals(tx, now(), [id]);
-    await recordAudit(tx, actor, "proposal.create", `proposal:${id}`, { title, voteType, startDate, endDate, options }, { after: created });
+    await recordAudit(
+      tx,
+      actor,
+      "proposal.create",
+      `proposal:${id}`,
+      { title, voteType, startDate, endDate, options, allowVoteChange, quorum },
+      { after: created },
+    );
     // Open already: announced with its creation; one starting later is announced by the notification worker at its start.
     if (created.status === "active") await notify(tx, [proposalOpened(created)]);
     return created;
@@ -161,12 +228,16 @@ export async function votingPower(sql: Queryable, address: string, proposalId?: 
 }
 
 export async function votesOfAddress(sql: Queryable, address: string): Promise<UserVote[]> {
-  return sql<UserVote[]>`select proposal_id, option_id from votes where address = ${address} order by proposal_id`;
+  return sql<UserVote[]>`
+    select proposal_id, option_id from votes where address = ${address} and superseded_by is null order by proposal_id`;
 }
 
 /**
- * Records one vote. Checks run under a share lock on the proposal (a delete waits); the unique
- * (proposal, address) constraint settles concurrent votes of one wallet: exactly one is inserted.
+ * Records one vote. Checks run under a share lock on the proposal (a delete waits), and the wallet's votes on
+ * it are locked by an advisory lock, so two votes of one wallet are settled one after the other. Without
+ * allowVoteChange a second vote is refused (409); with it, every vote is kept and the latest signed one
+ * counts (the later signed timestamp; equal: the higher SHA-256 of the signature): the vote it replaces
+ * names it in `superseded_by`, or, arriving late, it names the vote that replaces it.
  */
 export async function castVote(sql: Queryable, input: CastVoteInput): Promise<Vote> {
   requireRowId(input.proposalId, "Proposal");
@@ -174,8 +245,8 @@ export async function castVote(sql: Queryable, input: CastVoteInput): Promise<Vo
     throw badRequest("This option does not belong to this proposal");
   }
   return inTransaction(sql, async (tx) => {
-    const [proposal] = await tx<{ startDate: Date; endDate: Date }[]>`
-      select start_date, end_date from proposals where id = ${input.proposalId} for share`;
+    const [proposal] = await tx<{ startDate: Date; endDate: Date; allowVoteChange: boolean }[]>`
+      select start_date, end_date, allow_vote_change from proposals where id = ${input.proposalId} for share`;
     if (!proposal) throw notFound("Proposal not found");
     const [option] = await tx`
       select 1 from proposal_options where id = ${input.optionId} and proposal_id = ${input.proposalId}`;
@@ -185,16 +256,27 @@ export async function castVote(sql: Queryable, input: CastVoteInput): Promise<Vo
     const stakedAtStart = await stakedItemsAt(tx, input.address, proposal.startDate);
     const weight = stakedAtStart.length;
     if (weight <= 0) throw forbidden("No voting power: you need Spooks staked when the proposal started");
+    await tx`select pg_advisory_xact_lock(${VOTE_LOCK_CLASS}, hashtext(${`${input.proposalId}:${input.address}`}))`;
+    const [current] = await tx<{ id: number; signedAt: Date; signature: string }[]>`
+      select id, signed_at, signature from votes
+      where proposal_id = ${input.proposalId} and address = ${input.address} and superseded_by is null`;
+    if (current && !proposal.allowVoteChange) throw conflict("You've already voted on this proposal");
+    const [{ id }] = await tx<{ id: number }[]>`select nextval(pg_get_serial_sequence('votes', 'id'))::int as id`;
+    const signedAt = input.signedAt ?? parseVoteMessage(input.message)?.timestamp ?? now();
+    const wins = !current || replaces({ signedAt, signature: input.signature }, current);
+    // The foreign key is checked at commit: the vote replaced may name this one before it is written.
+    if (current && wins) await tx`update votes set superseded_by = ${id} where id = ${current.id}`;
     const [vote] = await tx<Vote[]>`
-      insert into votes (proposal_id, option_id, address, weight, signature, message, voted_at, staked_at_start)
-      values (${input.proposalId}, ${input.optionId}, ${input.address}, ${weight}, ${input.signature}, ${input.message}, ${now()},
-              ${stakedAtStart}::text[])
-      on conflict (proposal_id, address) do nothing
-      returning id, proposal_id, option_id, address, weight, voted_at`;
-    if (!vote) throw conflict("You've already voted on this proposal");
+      insert into votes (id, proposal_id, option_id, address, weight, signature, message, voted_at, staked_at_start, signed_at, superseded_by)
+      values (${id}, ${input.proposalId}, ${input.optionId}, ${input.address}, ${weight}, ${input.signature}, ${input.message}, ${now()},
+              ${stakedAtStart}::text[], ${signedAt}, ${wins ? null : current.id})
+      returning id, proposal_id, option_id, address, weight, voted_at, superseded_by`;
     return vote;
   });
 }
+
+/** The advisory lock class serialising one wallet's votes on one proposal. */
+const VOTE_LOCK_CLASS = 727_105;
 
 /** A vote as anyone can check it: the signed message and signature, and the items its power came from. */
 export type VoteReceipt = {
@@ -206,13 +288,17 @@ export type VoteReceipt = {
   signature: string;
   votedAt: Date;
   stakedAtStart: string[] | null;
+  /** The receipt's id (its place among the proposal's votes). */
+  id: number;
+  /** The id of the vote of the same wallet that replaced this one (null: this one counts). */
+  supersededBy: number | null;
 };
 
 /** The proposal's votes in the order they were cast: those after vote id `after`, up to vote id `upTo`, at most `limit`. */
 function voteReceiptRows(sql: Queryable, proposalId: number, range: { after?: number; upTo?: number; limit?: number } = {}) {
-  return sql<(VoteReceipt & { id: number })[]>`
+  return sql<VoteReceipt[]>`
     select v.id, v.address, v.option_id as option, o.option_text, v.weight as voting_power, v.message, v.signature, v.voted_at,
-           v.staked_at_start
+           v.staked_at_start, v.superseded_by
     from votes v join proposal_options o on o.id = v.option_id
     where v.proposal_id = ${proposalId}
       ${range.after === undefined ? sql`` : sql`and v.id > ${range.after}`}
@@ -224,8 +310,7 @@ function voteReceiptRows(sql: Queryable, proposalId: number, range: { after?: nu
 /** Every vote on the proposal (404 when there is none), in the order they were cast. */
 export async function voteReceipts(sql: Queryable, proposalId: number): Promise<VoteReceipt[]> {
   await proposalTitle(sql, proposalId);
-  const rows = await voteReceiptRows(sql, proposalId);
-  return rows.map(({ id: _id, ...receipt }) => receipt);
+  return voteReceiptRows(sql, proposalId);
 }
 
 /** Where an export of the receipts goes on: the votes after `after`, up to `upTo` (the last vote when it began). */
@@ -247,7 +332,7 @@ export async function voteReceiptsExportPage(
   const rows = await voteReceiptRows(sql, proposalId, { after: cursor?.after, upTo, limit });
   const last = rows.at(-1);
   return {
-    rows: rows.map(({ id: _id, ...receipt }) => receipt),
+    rows,
     next: last && rows.length === limit ? { after: last.id, upTo } : null,
   };
 }

@@ -61,6 +61,8 @@ describe("proposals (admin)", () => {
         { id: expect.any(Number), optionText: "Beta" },
       ],
       createdBy: ctx.admin.address,
+      allowVoteChange: false,
+      quorum: null,
     });
     const yesNo = await ctx.call("POST", "/api/proposals", proposalInput({ voteType: "yes_no", options: [] }), {
       cookie: await ctx.adminCookie(),

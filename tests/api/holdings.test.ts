@@ -32,10 +32,15 @@ describe("wallet items, stats and rewards", () => {
       isStaked: true,
       stakedAt: expect.stringMatching(/Z$/),
       rewardRate: 100,
+      // No schedule set: everything 100%.
+      perDay: 100,
+      boost: { rarityPercent: 100, tenurePercent: 100, tenureDays: null, tenureFrom: expect.stringMatching(/Z$/), nextStep: null },
     });
     expect(answer.body.find((item: { name: string }) => item.name === "Spook Society #3")).toMatchObject({
       collection: "spook-society",
       isStaked: false,
+      perDay: null,
+      boost: null,
     });
     expect((await ctx.call("GET", `/api/wallet-doginals/${newWallet().address}`)).body).toEqual([]);
     expect((await ctx.call("GET", "/api/wallet-doginals/not-an-address")).status).toBe(400);

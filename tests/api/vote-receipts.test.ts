@@ -59,6 +59,8 @@ describe("GET /api/proposals/{id}/votes", () => {
           ...aliceVote,
           votedAt: expect.any(String),
           stakedAtStart: aliceItems,
+          id: expect.any(Number),
+          supersededBy: null,
         },
         {
           address: bob.address,
@@ -68,6 +70,8 @@ describe("GET /api/proposals/{id}/votes", () => {
           ...bobVote,
           votedAt: expect.any(String),
           stakedAtStart: bobItems,
+          id: expect.any(Number),
+          supersededBy: null,
         },
       ],
     });
@@ -109,6 +113,8 @@ describe("GET /api/proposals/{id}/votes", () => {
         signature: signed.signature,
         voted_at: json.body.votes[0].votedAt,
         staked_at_start: items.join(" "),
+        id: String(json.body.votes[0].id),
+        superseded_by: "",
       },
     ]);
   });

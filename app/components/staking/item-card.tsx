@@ -5,6 +5,7 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { cn } from "../ui/cn.ts";
 import { Skeleton } from "../ui/skeleton.tsx";
+import { ItemBoost } from "./item-boost.tsx";
 import { ItemImage, contentPath, isLocalImage, useImageFallback, useItemImageSources } from "./item-image.tsx";
 import { rarityClasses } from "./rarity.ts";
 
@@ -71,6 +72,7 @@ export function ItemCard({
         </div>
         {item.isStaked && <p className="text-xs font-medium text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK/day</p>}
         {item.isStaked && earnsFrom && <p className="text-xs text-amber-200">Earns from {earnsFrom}</p>}
+        {item.isStaked && <ItemBoost item={item} />}
         {item.isStaked ? (
           // One button element for both (no keys): a keyboard user's focus stays on it when the Spook's state flips.
           <Button variant="secondary" size="sm" disabled={busy} onClick={() => onUnstake(item)} aria-label={`Unstake ${item.name}`}>

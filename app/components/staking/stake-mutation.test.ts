@@ -25,6 +25,8 @@ function item(id: number, isStaked = false): WalletItem {
     isStaked,
     stakedAt: isStaked ? "2026-01-01T00:00:00.000Z" : null,
     rewardRate: 100,
+    perDay: null,
+    boost: null,
   };
 }
 

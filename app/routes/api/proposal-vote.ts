@@ -19,7 +19,7 @@ export const action = apiMethods<Route.ActionArgs>({
     }
     const vote = await inTransaction(context.sql, async (tx) => {
       await consumeSignature(tx, { ...body, action: "vote" });
-      return proposals.castVote(tx, { proposalId, ...body });
+      return proposals.castVote(tx, { proposalId, ...body, signedAt: signed.timestamp });
     });
     return { success: true, vote };
   }),

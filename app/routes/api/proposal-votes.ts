@@ -20,6 +20,8 @@ const csv: ExportFormat<proposals.VoteReceipt> = {
       verbatim(vote.signature),
       vote.votedAt.toISOString(),
       (vote.stakedAtStart ?? []).join(" "),
+      vote.id,
+      vote.supersededBy ?? "",
     ]),
   tail: "",
 };

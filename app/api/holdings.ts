@@ -28,12 +28,9 @@ export const walletItemSchema = z
     isStaked: z.boolean(),
     stakedAt: timestamp.nullable().meta({ description: "When the wallet's open stake on the item began; null when not staked." }),
     rewardRate: z.number().meta({ description: "Points per day each staked item of this wallet earns at its current tier." }),
-    perDay: z
-      .number()
-      .nullable()
-      .meta({
-        description: "A staked item's points per day now: rewardRate × rarity% × tenure% / 10,000 (at most the cap). Null when not staked.",
-      }),
+    perDay: z.number().nullable().meta({
+      description: "A staked item's points per day now: rewardRate × rarity% × tenure% / 10,000 (at most the cap). Null when not staked.",
+    }),
     boost: z
       .object({
         rarityPercent: z.number().int(),

@@ -72,14 +72,9 @@ export const entryDetailsSchema = z
           .nullable()
           .meta({ description: "The boost schedule in force then (GET /api/boosts); null: the defaults." }),
         rarityPercentSum: z.number().int().min(0).meta({ description: "The items' rarity percentages, summed." }),
-        boostPercentSum: z
-          .number()
-          .int()
-          .min(0)
-          .meta({
-            description:
-              "The items' combined percentages (rarity × tenure / 100, at most the cap), summed: delta = rate × this / 100 / 24.",
-          }),
+        boostPercentSum: z.number().int().min(0).meta({
+          description: "The items' combined percentages (rarity × tenure / 100, at most the cap), summed: delta = rate × this / 100 / 24.",
+        }),
       })
       .optional()
       .meta({ description: "Accrual (since boosts): the parts of its amount." }),

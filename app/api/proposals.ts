@@ -111,14 +111,9 @@ export const voteSchema = z
     address: z.string(),
     weight: z.number().int().min(1).meta({ description: "The wallet's snapshot voting power on this proposal." }),
     votedAt: timestamp,
-    supersededBy: z
-      .number()
-      .int()
-      .min(1)
-      .nullable()
-      .meta({
-        description: "Null: this vote counts. Else the id of the wallet's vote signed later, which counts instead (it arrived late).",
-      }),
+    supersededBy: z.number().int().min(1).nullable().meta({
+      description: "Null: this vote counts. Else the id of the wallet's vote signed later, which counts instead (it arrived late).",
+    }),
   })
   .meta({ id: "Vote" });
 

@@ -240,7 +240,27 @@ export const replayDelivery = defineRoute({
   auth: "admin-session",
   params: deliveryParams,
   responses: {
-    200: { description: "The delivery, pending again.", schema: deliverySchema },
+    200: {
+      description: "The delivery, pending again.",
+      schema: deliverySchema,
+      example: {
+        id: 12,
+        eventId: 41,
+        event: "giveaway.drawn",
+        subject: "7",
+        recipient: null,
+        title: "Giveaway drawn: Haunted Hoodie",
+        channel: "discord",
+        target: "",
+        state: "pending",
+        attempts: 0,
+        nextAttemptAt: "2026-11-25T18:05:00.000Z",
+        lastStatusCode: 404,
+        lastError: '404 {"message": "Unknown Webhook", "code": 10015}',
+        deliveredAt: null,
+        createdAt: "2026-11-25T18:00:03.000Z",
+      },
+    },
     404: { description: "No such delivery.", schema: errorBody, example: { message: "Delivery not found" } },
     409: {
       description: "It is being sent right now.",

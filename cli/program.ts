@@ -6,6 +6,7 @@
 import { Command } from "commander";
 import { registerAudit } from "./commands/audit.tsx";
 import { registerCatalogue } from "./commands/catalogue.tsx";
+import { registerDiscord } from "./commands/discord.tsx";
 import { registerGiveaways } from "./commands/giveaways.tsx";
 import { registerIndexer } from "./commands/indexer.tsx";
 import { registerPoints } from "./commands/points.tsx";
@@ -40,6 +41,7 @@ export function createProgram(): Command {
   registerProposals(program);
   registerCatalogue(program);
   registerIndexer(program);
+  registerDiscord(program);
   registerAudit(program);
   return program;
 }

@@ -18,13 +18,14 @@ import { now } from "../app/domain/clock.ts";
 import { pruneExpired } from "../db/queries/housekeeping.server.ts";
 import { accruePending } from "./accrual.server.ts";
 import { runIndexerPass } from "./pass.server.ts";
+import { startRoleSync } from "./discord-sync.server.ts";
 
 /** Half past each hour, away from the accrual at minute 0. */
 export const HOUSEKEEPING_CRON = "30 * * * *";
 
 export type IndexerService = { ready: Promise<void>; stop(): Promise<void> };
 
-export type IndexerOptions = { sql: Sql; config: Pick<Config, "indexer"> & { ordUrl: string }; logger: Logger };
+export type IndexerOptions = { sql: Sql; config: Pick<Config, "indexer" | "discord"> & { ordUrl: string }; logger: Logger };
 
 /** node-cron's own messages in our log: its routine ones at debug, a failed task with its error's stack. */
 function cronLogger(logger: Logger): CronLogger {
@@ -78,6 +79,8 @@ export async function startIndexer({ sql, config, logger }: IndexerOptions): Pro
     cron.schedule(accrualCron, () => accrue("scheduled"), { ...options, name: "spooks-accrual" }),
     cron.schedule(HOUSEKEEPING_CRON, housekeep, { ...options, name: "spooks-housekeeping" }),
   ];
+  // Discord holder roles, when configured: the role sync ticks and sweeps in this process (docs/discord.md).
+  const roleSync = config.discord ? startRoleSync({ sql, config: config.discord, logger }) : undefined;
   logger.info({ msg: "indexer started", ord: new URL(config.ordUrl).origin, syncCron, accrualCron, catchUpHours });
 
   let stopping: Promise<void> | undefined;
@@ -87,6 +90,7 @@ export async function startIndexer({ sql, config, logger }: IndexerOptions): Pro
       (stopping ??= (async () => {
         for (const task of tasks) await task.destroy();
         shutdown.abort();
+        await roleSync?.stop();
         await Promise.all([...inFlight]);
         logger.info({ msg: "indexer stopped" });
       })()),

@@ -10,6 +10,7 @@ import pino from "pino";
 import type { AppLoadContext } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { parseLinkMessage, parseUnlinkMessage } from "../domain/discord.ts";
 import { parseBulkStakeMessage, parseEntryMessage, parseSignInMessage, parseStakeMessage, parseVoteMessage } from "../domain/messages.ts";
 import { loadConfig } from "../utils/env.server.ts";
 import { withRequestLogger } from "../utils/logger.server.ts";
@@ -140,6 +141,8 @@ const SERVER_PARSERS: Record<SignedMessageName, (message: string) => unknown> = 
   "giveaway-entry": parseEntryMessage,
   vote: parseVoteMessage,
   "sign-in": parseSignInMessage,
+  "discord-link": parseLinkMessage,
+  "discord-unlink": parseUnlinkMessage,
 };
 
 describe("the signed message formats", () => {

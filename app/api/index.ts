@@ -6,6 +6,7 @@ import type { RouteContract } from "./kit.ts";
 import * as admin from "./admin.ts";
 import * as auth from "./auth.ts";
 import * as content from "./content.ts";
+import * as discord from "./discord.ts";
 import * as giveaways from "./giveaways.ts";
 import * as holdings from "./holdings.ts";
 import * as points from "./points.ts";
@@ -13,7 +14,7 @@ import * as proposals from "./proposals.ts";
 import * as staking from "./staking.ts";
 import * as system from "./system.ts";
 
-const GROUPS: Record<string, unknown>[] = [holdings, points, content, staking, giveaways, proposals, auth, admin, system];
+const GROUPS: Record<string, unknown>[] = [holdings, points, content, staking, giveaways, proposals, discord, auth, admin, system];
 
 function isRouteContract(value: unknown): value is RouteContract {
   return typeof value === "object" && value !== null && "operationId" in value && "method" in value && "responses" in value;

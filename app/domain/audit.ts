@@ -26,6 +26,10 @@ export const AUDIT_ACTIONS = {
   "indexer.sync": "Ownership sync (CLI)",
   "auth.sign-in": "Admin signed in",
   "auth.sign-out": "Admin signed out",
+  "discord.link": "Wallet linked to Discord",
+  "discord.unlink": "Wallet unlinked from Discord",
+  "discord.rules": "Discord role rules saved",
+  "discord.sweep": "Discord roles reconciled",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

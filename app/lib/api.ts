@@ -65,7 +65,7 @@ export function refusalOf(error: unknown): Refusal | null {
   return null;
 }
 
-export type ApiOptions = { method?: "GET" | "POST" | "PATCH" | "DELETE"; body?: unknown; signal?: AbortSignal };
+export type ApiOptions = { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown; signal?: AbortSignal };
 
 /** Adds `_t={timestamp}` to GETs, as the spec's calls do, so no cache answers for the server. */
 export function withTimestamp(path: string): string {

@@ -11,6 +11,7 @@ import { listUsers } from "../../db/queries/points.server.ts";
 import { listProposals } from "../../db/queries/proposals.server.ts";
 import { errorToast, runAdminIntent } from "../components/admin/admin-actions.server.ts";
 import { AuditTab } from "../components/admin/audit-tab.tsx";
+import { DiscordTab } from "../components/admin/discord-tab.tsx";
 import { GiveawaysTab } from "../components/admin/giveaways-tab.tsx";
 import { ProposalsTab } from "../components/admin/proposals-tab.tsx";
 import { ADMIN_FORMS, isAdminIntent, validationTitle, type AdminActionData } from "../components/admin/schemas.ts";
@@ -49,7 +50,7 @@ async function load({ request, context }: Route.LoaderArgs) {
     listGiveaways(context.sql),
     listProposals(context.sql),
   ]);
-  return { adminAddress, signedIn, panel: { search, users, giveaways, proposals } };
+  return { adminAddress, signedIn, panel: { search, users, giveaways, proposals, discord: context.config.discord !== undefined } };
 }
 
 async function act({ request, context }: Route.ActionArgs) {
@@ -216,6 +217,7 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
           <TabsTrigger value="points">User Points</TabsTrigger>
           <TabsTrigger value="giveaways">Giveaways</TabsTrigger>
           <TabsTrigger value="governance">Governance</TabsTrigger>
+          {panel.discord && <TabsTrigger value="discord">Discord</TabsTrigger>}
           <TabsTrigger value="audit">Audit</TabsTrigger>
         </TabsList>
         <TabsContent value="points">
@@ -227,6 +229,11 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
         <TabsContent value="governance">
           <ProposalsTab proposals={panel.proposals} onUnauthorized={onUnauthorized} />
         </TabsContent>
+        {panel.discord && (
+          <TabsContent value="discord">
+            <DiscordTab onUnauthorized={onUnauthorized} />
+          </TabsContent>
+        )}
         <TabsContent value="audit">
           <AuditTab onUnauthorized={onUnauthorized} />
         </TabsContent>

@@ -162,7 +162,33 @@ const EnvSchema = z.object({
     .min(60)
     .max(7 * 24 * 3600)
     .default(600),
+  DISCORD_CLIENT_ID: z.string().trim().regex(/^\d{17,20}$/, "DISCORD_CLIENT_ID must be the application's id (17-20 digits)").optional(),
+  DISCORD_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  DISCORD_BOT_TOKEN: z.string().trim().min(1).optional(),
+  DISCORD_GUILD_ID: z.string().trim().regex(/^\d{17,20}$/, "DISCORD_GUILD_ID must be the server's id (17-20 digits)").optional(),
+  DISCORD_API_URL: z.url({ protocol: /^https?$/ }).default("https://discord.com/api"),
+  DISCORD_AUTHORIZE_URL: z.url({ protocol: /^https?$/ }).default("https://discord.com/oauth2/authorize"),
+  DISCORD_SYNC_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(15),
+  DISCORD_SWEEP_INTERVAL_H: z.coerce.number().positive().max(24 * 7).default(6),
 });
+
+/** The four settings that turn Discord holder roles on (all or none). */
+export const DISCORD_SETTINGS = ["DISCORD_CLIENT_ID", "DISCORD_CLIENT_SECRET", "DISCORD_BOT_TOKEN", "DISCORD_GUILD_ID"] as const;
+
+/** Discord holder roles (issue 25, docs/discord.md); absent when the four settings are unset: the feature is off. */
+export type DiscordConfig = {
+  clientId: string;
+  clientSecret: string;
+  botToken: string;
+  guildId: string;
+  /** What @discordjs/rest takes as `api` (it adds /v10). */
+  apiUrl: string;
+  authorizeUrl: string;
+  /** How often the indexer's role sync compares earned roles with granted ones (DISCORD_SYNC_INTERVAL_S). */
+  syncIntervalMs: number;
+  /** How often the reconciliation sweep reads every linked member from Discord (DISCORD_SWEEP_INTERVAL_H). */
+  sweepIntervalMs: number;
+};
 
 export type Config = {
   nodeEnv: "development" | "production" | "test";
@@ -215,6 +241,8 @@ export type Config = {
    * ownership pass was applied for INDEXER_STALE_AFTER_S seconds (held-back passes do not count).
    */
   ops: { metricsPort?: number; metricsHost: string; indexerStaleAfterSeconds: number };
+  /** Discord holder roles; undefined: off (no page, route or tab of it shows). */
+  discord?: DiscordConfig;
 };
 
 export class ConfigError extends Error {}
@@ -242,6 +270,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError("MIGRATE_DATABASE_URL is set without DATABASE_URL: the embedded database migrates as its own owner role");
   }
   const dataDir = path.resolve(e.DATA_DIR);
+  const discordSet = DISCORD_SETTINGS.filter((name) => e[name] !== undefined);
+  if (discordSet.length > 0 && discordSet.length < DISCORD_SETTINGS.length) {
+    const missing = DISCORD_SETTINGS.filter((name) => e[name] === undefined);
+    throw new ConfigError(`${missing.join(", ")}: Discord holder roles need all of ${DISCORD_SETTINGS.join(", ")} (or none: the feature is off)`);
+  }
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
@@ -279,6 +312,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     ops: { metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST, indexerStaleAfterSeconds: e.INDEXER_STALE_AFTER_S },
+    discord:
+      e.DISCORD_CLIENT_ID && e.DISCORD_CLIENT_SECRET && e.DISCORD_BOT_TOKEN && e.DISCORD_GUILD_ID
+        ? {
+            clientId: e.DISCORD_CLIENT_ID,
+            clientSecret: e.DISCORD_CLIENT_SECRET,
+            botToken: e.DISCORD_BOT_TOKEN,
+            guildId: e.DISCORD_GUILD_ID,
+            apiUrl: e.DISCORD_API_URL.replace(/\/+$/, ""),
+            authorizeUrl: e.DISCORD_AUTHORIZE_URL,
+            syncIntervalMs: e.DISCORD_SYNC_INTERVAL_S * 1000,
+            sweepIntervalMs: Math.round(e.DISCORD_SWEEP_INTERVAL_H * 3_600_000),
+          }
+        : undefined,
   };
 }
 

@@ -134,7 +134,7 @@ async function applyChange(options: RoleSyncOptions, client: DiscordClient, run:
 }
 
 /** One tick: earned roles against granted ones, the difference sent to Discord. */
-export async function syncRoles(options: RoleSyncOptions): Promise<TickResult> {
+export async function syncRoles(options: RoleSyncOptions, { unlinkedOnly = false } = {}): Promise<TickResult> {
   const { sql, config } = options;
   const client = options.client ?? discordClient(config);
   const state = await loadState(sql);
@@ -150,7 +150,7 @@ export async function syncRoles(options: RoleSyncOptions): Promise<TickResult> {
   }
   const changes: Change[] = [];
   for (const member of standings) {
-    if (member.absent) continue;
+    if (member.absent || unlinkedOnly) continue;
     const held = granted.get(member.discordUserId) ?? new Set<string>();
     for (const roleId of earnedRoles(state.rules, member.standing, at)) {
       if (!held.has(roleId) && !state.blocked.has(roleId)) changes.push({ userId: member.discordUserId, roleId, action: "add", linked: true });
@@ -158,7 +158,7 @@ export async function syncRoles(options: RoleSyncOptions): Promise<TickResult> {
   }
   for (const [userId, held] of granted) {
     const member = linked.get(userId);
-    if (member?.absent) continue;
+    if (member?.absent || (unlinkedOnly && member)) continue;
     const earned = new Set(member ? earnedRoles(state.rules, member.standing, at) : []);
     for (const roleId of held) {
       if (!earned.has(roleId) && !state.blocked.has(roleId)) changes.push({ userId, roleId, action: "remove", linked: member !== undefined });
@@ -198,8 +198,8 @@ export async function sweepRoles(options: RoleSyncOptions, source: SweepSource, 
     errors: 0,
   };
   if (state.stopped) throw new Error("The Discord role sync is stopped: the bot token was refused (401). Fix DISCORD_BOT_TOKEN and restart.");
-  // First what the ticks would do for members no longer linked (their granted roles go).
-  const tick = await syncRoles({ ...options, client });
+  // First the accounts no longer linked: the roles granted them go (the members below are judged by reading them).
+  const tick = await syncRoles({ ...options, client }, { unlinkedOnly: true });
   const ruled = new Set(state.rules.map((rule) => rule.roleId));
   const run: RunState = { blocked: state.blocked, absentUsers: new Set(), errors: 0, stopped: false };
   const standings = await linkedStandings(sql);

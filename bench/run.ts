@@ -15,6 +15,7 @@ const SUITES = {
   "pglite-memory": () => import("./pglite-memory.ts"),
   "draw-verify": () => import("./draw-verify.ts"),
   "vote-verify": () => import("./vote-verify.ts"),
+  discord: () => import("./discord.ts"),
 } as const;
 
 type Suite = keyof typeof SUITES;

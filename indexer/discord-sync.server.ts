@@ -25,6 +25,7 @@ import type { Sql } from "../db/client.server.ts";
 import { recordAudit, SYSTEM_ACTOR, type Actor } from "../db/queries/audit.server.ts";
 import {
   addGrant,
+  clearProblem,
   insertSweep,
   lastSweep,
   linkedStandings,
@@ -86,7 +87,12 @@ async function judge(
     run.stopped = true;
     const fresh = await reportProblem(
       sql,
-      { key: "bad-token", kind: "bad-token", roleId: null, message: "Discord refused the bot token (401): the role sync is stopped until DISCORD_BOT_TOKEN is fixed and the indexer restarted" },
+      {
+        key: "bad-token",
+        kind: "bad-token",
+        roleId: null,
+        message: "Discord refused the bot token (401): the role sync is stopped until DISCORD_BOT_TOKEN is fixed and the indexer restarted",
+      },
       at,
     );
     if (fresh) logger.error({ msg: "discord: the bot token was refused (401); role sync stopped" });
@@ -98,7 +104,8 @@ async function judge(
   }
   const roleProblem =
     error instanceof DiscordAPIError &&
-    ((error.status === 403 && error.code === DISCORD_CODES.missingPermissions) || (error.status === 404 && error.code === DISCORD_CODES.unknownRole));
+    ((error.status === 403 && error.code === DISCORD_CODES.missingPermissions) ||
+      (error.status === 404 && error.code === DISCORD_CODES.unknownRole));
   if (roleProblem && change.roleId) {
     run.blocked.add(change.roleId);
     const message =
@@ -106,7 +113,8 @@ async function judge(
         ? `The role ${change.roleId} no longer exists in the Discord server: remove its rule`
         : `The bot may not assign the role ${change.roleId} (403 50013 Missing Permissions): move the bot's role above it and give it Manage Roles, then save the rules again`;
     const fresh = await reportProblem(sql, { key: `role:${change.roleId}`, kind: "role-unassignable", roleId: change.roleId, message }, at);
-    if (fresh) logger.warn({ msg: "discord: a role cannot be assigned; it is skipped until the rules are saved again", roleId: change.roleId });
+    if (fresh)
+      logger.warn({ msg: "discord: a role cannot be assigned; it is skipped until the rules are saved again", roleId: change.roleId });
     return "skip";
   }
   run.errors += 1;
@@ -153,7 +161,8 @@ export async function syncRoles(options: RoleSyncOptions, { unlinkedOnly = false
     if (member.absent || unlinkedOnly) continue;
     const held = granted.get(member.discordUserId) ?? new Set<string>();
     for (const roleId of earnedRoles(state.rules, member.standing, at)) {
-      if (!held.has(roleId) && !state.blocked.has(roleId)) changes.push({ userId: member.discordUserId, roleId, action: "add", linked: true });
+      if (!held.has(roleId) && !state.blocked.has(roleId))
+        changes.push({ userId: member.discordUserId, roleId, action: "add", linked: true });
     }
   }
   for (const [userId, held] of granted) {
@@ -161,7 +170,8 @@ export async function syncRoles(options: RoleSyncOptions, { unlinkedOnly = false
     if (member?.absent || (unlinkedOnly && member)) continue;
     const earned = new Set(member ? earnedRoles(state.rules, member.standing, at) : []);
     for (const roleId of held) {
-      if (!earned.has(roleId) && !state.blocked.has(roleId)) changes.push({ userId, roleId, action: "remove", linked: member !== undefined });
+      if (!earned.has(roleId) && !state.blocked.has(roleId))
+        changes.push({ userId, roleId, action: "remove", linked: member !== undefined });
     }
   }
   const run: RunState = { blocked: state.blocked, absentUsers: new Set(), errors: 0, stopped: false };
@@ -197,7 +207,8 @@ export async function sweepRoles(options: RoleSyncOptions, source: SweepSource, 
     requests: 0,
     errors: 0,
   };
-  if (state.stopped) throw new Error("The Discord role sync is stopped: the bot token was refused (401). Fix DISCORD_BOT_TOKEN and restart.");
+  if (state.stopped)
+    throw new Error("The Discord role sync is stopped: the bot token was refused (401). Fix DISCORD_BOT_TOKEN and restart.");
   // First the accounts no longer linked: the roles granted them go (the members below are judged by reading them).
   const tick = await syncRoles({ ...options, client }, { unlinkedOnly: true });
   const ruled = new Set(state.rules.map((rule) => rule.roleId));
@@ -220,8 +231,12 @@ export async function sweepRoles(options: RoleSyncOptions, source: SweepSource, 
       const held = new Set(roles.filter((roleId) => ruled.has(roleId)));
       const earned = new Set(earnedRoles(state.rules, member.standing, now()));
       const changes: Change[] = [
-        ...[...earned].filter((roleId) => !held.has(roleId)).map((roleId) => ({ userId: member.discordUserId, roleId, action: "add" as const, linked: true })),
-        ...[...held].filter((roleId) => !earned.has(roleId)).map((roleId) => ({ userId: member.discordUserId, roleId, action: "remove" as const, linked: true })),
+        ...[...earned]
+          .filter((roleId) => !held.has(roleId))
+          .map((roleId) => ({ userId: member.discordUserId, roleId, action: "add" as const, linked: true })),
+        ...[...held]
+          .filter((roleId) => !earned.has(roleId))
+          .map((roleId) => ({ userId: member.discordUserId, roleId, action: "remove" as const, linked: true })),
       ].filter((change) => !run.blocked.has(change.roleId));
       record.difference += changes.length;
       for (const change of changes) {
@@ -284,6 +299,8 @@ export function startRoleSync(options: RoleSyncOptions): RoleSync {
       (record) => record && logger.info({ msg: "discord sweep", ...record }),
       (error: Error) => logger.error({ msg: "discord sweep failed", err: error }),
     );
+  // A refused token stopped an earlier run; a restart (after DISCORD_BOT_TOKEN is fixed) tries again.
+  running = clearProblem(sql, "bad-token").catch(() => {});
   const ticker = setInterval(() => void tick(), config.syncIntervalMs);
   const sweeper = setInterval(() => void sweep("scheduled"), config.sweepIntervalMs);
   void tick();
@@ -293,7 +310,12 @@ export function startRoleSync(options: RoleSyncOptions): RoleSync {
     },
     () => {},
   );
-  logger.info({ msg: "discord role sync started", guild: config.guildId, everyMs: config.syncIntervalMs, sweepEveryMs: config.sweepIntervalMs });
+  logger.info({
+    msg: "discord role sync started",
+    guild: config.guildId,
+    everyMs: config.syncIntervalMs,
+    sweepEveryMs: config.sweepIntervalMs,
+  });
   return {
     tick,
     stop: async () => {

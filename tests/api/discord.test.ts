@@ -33,7 +33,12 @@ const sign = (wallet: TestWallet, message: string) => signMessage(hexToBytes(wal
 
 type Answer = { status: number; body: any; headers: Headers }; // eslint-disable-line @typescript-eslint/no-explicit-any -- read loosely, checked by the answer checker
 
-async function call(method: string, path: string, body?: unknown, { cookie, base = world.url }: { cookie?: string; base?: string } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  { cookie, base = world.url }: { cookie?: string; base?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (method !== "GET") Object.assign(headers, { origin: base, "content-type": "application/json" });
   if (cookie) headers.cookie = cookie;
@@ -163,7 +168,9 @@ describe("linking", () => {
       address: world.holder.address,
       discordUserId: ghost.id,
       username: "ghostly",
-      message: expect.stringMatching(new RegExp(`^Link Discord user ghostly \\(${ghost.id}\\) to ${world.holder.address}\\. Timestamp: \\d{4}-.+Z$`)),
+      message: expect.stringMatching(
+        new RegExp(`^Link Discord user ghostly \\(${ghost.id}\\) to ${world.holder.address}\\. Timestamp: \\d{4}-.+Z$`),
+      ),
     });
     // The page that signs it
     const page = await fetch(linked);
@@ -171,7 +178,9 @@ describe("linking", () => {
     expect(await page.text()).toContain(pending.body.message);
 
     // Another wallet's signature is refused, and so is a message the server did not write.
-    expect((await call("POST", "/api/discord/link", { linkToken: token, signature: sign(world.other, pending.body.message) })).status).toBe(401);
+    expect((await call("POST", "/api/discord/link", { linkToken: token, signature: sign(world.other, pending.body.message) })).status).toBe(
+      401,
+    );
     expect((await call("GET", `/api/discord/link/${world.holder.address}`)).body).toEqual({ linked: false });
 
     const signature = sign(world.holder, pending.body.message);
@@ -233,12 +242,11 @@ describe("linking", () => {
 
     // A state older than 10 minutes.
     await world.db.sql`update discord_oauth_states set expires_at = now() - interval '1 second' where used_at is null`;
-    let stale: URL | undefined;
     discord.logIn(user.id);
     const start = await fetch(`${world.url}/discord/link?address=${wallet.address}`, { redirect: "manual" });
     await world.db.sql`update discord_oauth_states set expires_at = now() - interval '1 second' where used_at is null`;
     const back = await fetch(start.headers.get("location")!, { redirect: "manual" });
-    stale = new URL((await fetch(back.headers.get("location")!, { redirect: "manual" })).headers.get("location")!, world.url);
+    const stale = new URL((await fetch(back.headers.get("location")!, { redirect: "manual" })).headers.get("location")!, world.url);
     expect(stale.searchParams.get("error")).toBe("expired");
     expect(await text(stale)).toContain("This link request has expired");
 
@@ -254,14 +262,22 @@ describe("linking", () => {
     const wallet = testWallet("unlinker");
     expect((await link(wallet, user.id)).status).toBe(200);
     const message = unlinkMessage(wallet.address, new Date());
-    const wrong = await call("DELETE", "/api/discord/link", { address: wallet.address, message: unlinkMessage(world.holder.address, new Date()), signature: sign(wallet, unlinkMessage(world.holder.address, new Date())) });
+    const wrong = await call("DELETE", "/api/discord/link", {
+      address: wallet.address,
+      message: unlinkMessage(world.holder.address, new Date()),
+      signature: sign(wallet, unlinkMessage(world.holder.address, new Date())),
+    });
     expect(wrong.status).toBe(401);
     const stale = unlinkMessage(wallet.address, new Date(Date.now() - 11 * 60_000));
-    expect((await call("DELETE", "/api/discord/link", { address: wallet.address, message: stale, signature: sign(wallet, stale) })).status).toBe(401);
+    expect(
+      (await call("DELETE", "/api/discord/link", { address: wallet.address, message: stale, signature: sign(wallet, stale) })).status,
+    ).toBe(401);
     const done = await call("DELETE", "/api/discord/link", { address: wallet.address, message, signature: sign(wallet, message) });
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ address: wallet.address, unlinked: true });
-    expect((await call("DELETE", "/api/discord/link", { address: wallet.address, message, signature: sign(wallet, message) })).status).toBe(401);
+    expect((await call("DELETE", "/api/discord/link", { address: wallet.address, message, signature: sign(wallet, message) })).status).toBe(
+      401,
+    );
     expect((await call("GET", `/api/discord/link/${wallet.address}`)).body).toEqual({ linked: false });
     const [row] = await world.db.sql`select action, target from audit_log where action = 'discord.unlink'`;
     expect(row).toEqual({ action: "discord.unlink", target: wallet.address });
@@ -302,10 +318,16 @@ describe("rules", () => {
 
 describe("following the truth", () => {
   it("a stake grants the role and a transfer (one indexer pass) removes it; an unlink removes it; only the rules' roles are touched", async () => {
-    const ghostId = (await world.db.sql<{ discordUserId: string }[]>`select discord_user_id from discord_links where address = ${world.holder.address}`)[0].discordUserId;
+    const ghostId = (
+      await world.db.sql<{ discordUserId: string }[]>`select discord_user_id from discord_links where address = ${world.holder.address}`
+    )[0].discordUserId;
     // A role the rules do not name, given by hand, is never touched.
     discord.setMemberRoles(guild.id, ghostId, [role("Holder")]);
-    sync = startRoleSync({ sql: world.db.sql, config: world.server.context.config.discord!, logger: createLogger("indexer", { logLevel: "error" }) });
+    sync = startRoleSync({
+      sql: world.db.sql,
+      config: world.server.context.config.discord!,
+      logger: createLogger("indexer", { logLevel: "error" }),
+    });
     const staker = role("Staker");
     const items = world.holderItems.filter((item) => item.collection === "spooks" && item.rank > 44).slice(0, 1);
     const item = items[0];
@@ -314,7 +336,12 @@ describe("following the truth", () => {
     for (let round = 0; round < 20; round += 1) {
       const message = stakeMessage("stake", item.number, new Date());
       const stakedAt = performance.now();
-      const stake = await call("POST", "/api/stake", { address: world.holder.address, inscriptionId: item.inscriptionId, message, signature: sign(world.holder, message) });
+      const stake = await call("POST", "/api/stake", {
+        address: world.holder.address,
+        inscriptionId: item.inscriptionId,
+        message,
+        signature: sign(world.holder, message),
+      });
       expect(stake.status).toBe(200);
       await until("the role granted", () => rolesOf(ghostId).includes(staker));
       granted.push(performance.now() - stakedAt);
@@ -331,24 +358,41 @@ describe("following the truth", () => {
       const sorted = [...samples].sort((a, b) => a - b);
       return { p50: Math.round(sorted[Math.floor(sorted.length / 2)]), max: Math.round(sorted[sorted.length - 1]) };
     };
-    console.info(`discord figures (sync every 1 s): stake → role granted ${JSON.stringify(figures(granted))} ms; transfer pass → role removed ${JSON.stringify(figures(removed))} ms`);
+    console.info(
+      `discord figures (sync every 1 s): stake → role granted ${JSON.stringify(figures(granted))} ms; transfer pass → role removed ${JSON.stringify(figures(removed))} ms`,
+    );
     // Within the sync interval (1 s here) plus its work, far inside the 60 s promised with the default 15 s.
     expect(figures(granted).max).toBeLessThan(5_000);
     expect(figures(removed).max).toBeLessThan(5_000);
     expect(rolesOf(ghostId)).toContain(role("Holder"));
     // Only the rules' roles were ever changed.
-    expect(new Set(discord.roleChanges().filter((change) => change.userId === ghostId).map((change) => change.roleId))).toEqual(new Set([staker]));
+    expect(
+      new Set(
+        discord
+          .roleChanges()
+          .filter((change) => change.userId === ghostId)
+          .map((change) => change.roleId),
+      ),
+    ).toEqual(new Set([staker]));
 
     // Staked again, then unlinked: the role goes.
     const message = stakeMessage("stake", item.number, new Date());
-    await call("POST", "/api/stake", { address: world.holder.address, inscriptionId: item.inscriptionId, message, signature: sign(world.holder, message) });
+    await call("POST", "/api/stake", {
+      address: world.holder.address,
+      inscriptionId: item.inscriptionId,
+      message,
+      signature: sign(world.holder, message),
+    });
     await until("the role granted", () => rolesOf(ghostId).includes(staker));
     const status = await call("GET", `/api/discord/link/${world.holder.address}`);
     expect(status.body.roles).toEqual([{ roleId: staker, name: "Staker" }]);
     const admin = await call("GET", "/api/admin/discord/status", undefined, { cookie: adminCookie });
     expect(admin.body.links.find((entry: { address: string }) => entry.address === world.holder.address).roles).toEqual([staker]);
     const unlink = unlinkMessage(world.holder.address, new Date());
-    expect((await call("DELETE", "/api/discord/link", { address: world.holder.address, message: unlink, signature: sign(world.holder, unlink) })).status).toBe(200);
+    expect(
+      (await call("DELETE", "/api/discord/link", { address: world.holder.address, message: unlink, signature: sign(world.holder, unlink) }))
+        .status,
+    ).toBe(200);
     await until("the role removed after the unlink", () => !rolesOf(ghostId).includes(staker));
     expect(rolesOf(ghostId)).toContain(role("Holder"));
   }, 240_000);

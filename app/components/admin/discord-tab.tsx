@@ -47,7 +47,9 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
   const rules = useApiQuery<DiscordRulesAnswer>(RULES, { staleTime: 0, refetchOnWindowFocus: false });
   const status = useApiQuery<DiscordStatus>(STATUS, { staleTime: 0, refetchInterval: 15_000 });
   const queryClient = useQueryClient();
-  const [rows, setRows] = useState<Row[] | null>(null);
+  // The rows being edited; until the first edit, the saved rules.
+  const [edited, setRows] = useState<Row[] | null>(null);
+  const rows = edited ?? (rules.data ? rules.data.rules.map(rowOf) : null);
   const [preview, setPreview] = useState<DiscordPreview | null>(null);
   const [message, setMessage] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -55,14 +57,11 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
   useEffect(() => {
     if (unauthorized) onUnauthorized();
   }, [unauthorized, onUnauthorized]);
-  useEffect(() => {
-    if (rules.data && rows === null) setRows(rules.data.rules.map(rowOf));
-  }, [rules.data, rows]);
 
   const roles = rules.data?.roles ?? [];
   const roleName = (id: string) => roles.find((role) => role.id === id)?.name ?? id;
   const edit = (index: number, change: Partial<Row>) => {
-    setRows((current) => current && current.map((row, at) => (at === index ? { ...row, ...change } : row)));
+    if (rows) setRows(rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
     setPreview(null);
   };
 
@@ -77,6 +76,7 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
         await api(RULES, { method: "PUT", body });
         setMessage({ kind: "ok", text: "Rules saved: members' roles follow within a minute." });
         setPreview(null);
+        setRows(null);
         await queryClient.invalidateQueries({ queryKey: queryKeyOf(RULES) });
         await queryClient.invalidateQueries({ queryKey: queryKeyOf(STATUS) });
       }
@@ -92,18 +92,33 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
     <div className="grid grid-cols-1 gap-4" data-testid="discord-tab">
       <Card className="grid gap-3 p-5">
         <h2 className="text-lg font-semibold text-white">Role rules</h2>
-        <p className="text-sm text-zinc-400">A linked member holds a role while every condition of its rule holds. Leave a condition empty to ignore it.</p>
-        {rules.error && !unauthorized && <LoadFailed what="the rules" error={rules.error} onRetry={rules.refetch} retrying={rules.isFetching} />}
+        <p className="text-sm text-zinc-400">
+          A linked member holds a role while every condition of its rule holds. Leave a condition empty to ignore it.
+        </p>
+        {rules.error && !unauthorized && (
+          <LoadFailed what="the rules" error={rules.error} onRetry={rules.refetch} retrying={rules.isFetching} />
+        )}
         {!rows ? (
           <Skeleton className="h-24 w-full rounded-xl" />
         ) : (
           <>
-            {rules.data?.roles === null && <p className="text-sm text-amber-300">Discord could not be asked for the server's roles; ids are shown.</p>}
+            {rules.data?.roles === null && (
+              <p className="text-sm text-amber-300">Discord could not be asked for the server's roles; ids are shown.</p>
+            )}
             {rows.map((row, index) => (
-              <fieldset key={index} className="grid gap-2 rounded-lg border border-zinc-800 p-3 sm:grid-cols-6" aria-label={`Rule ${index + 1}`}>
+              <fieldset
+                key={index}
+                className="grid gap-2 rounded-lg border border-zinc-800 p-3 sm:grid-cols-6"
+                aria-label={`Rule ${index + 1}`}
+              >
                 <div className="grid gap-1 sm:col-span-2">
                   <Label htmlFor={`rule-role-${index}`}>Role</Label>
-                  <select id={`rule-role-${index}`} className={SELECT_CLASS} value={row.roleId} onChange={(event) => edit(index, { roleId: event.target.value })}>
+                  <select
+                    id={`rule-role-${index}`}
+                    className={SELECT_CLASS}
+                    value={row.roleId}
+                    onChange={(event) => edit(index, { roleId: event.target.value })}
+                  >
                     <option value="">Choose a role</option>
                     {roles.map((role) => (
                       <option key={role.id} value={role.id}>
@@ -117,16 +132,28 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
                 {CONDITIONS.map(([key, label]) => (
                   <div key={key} className="grid gap-1">
                     <Label htmlFor={`rule-${key}-${index}`}>{label}</Label>
-                    <Input id={`rule-${key}-${index}`} inputMode="numeric" value={row[key]} onChange={(event) => edit(index, { [key]: event.target.value })} />
+                    <Input
+                      id={`rule-${key}-${index}`}
+                      inputMode="numeric"
+                      value={row[key]}
+                      onChange={(event) => edit(index, { [key]: event.target.value })}
+                    />
                   </div>
                 ))}
-                <Button variant="secondary" className="sm:col-span-6 sm:justify-self-end" onClick={() => setRows(rows.filter((_, at) => at !== index))}>
+                <Button
+                  variant="secondary"
+                  className="sm:col-span-6 sm:justify-self-end"
+                  onClick={() => setRows(rows.filter((_, at) => at !== index))}
+                >
                   Remove rule
                 </Button>
               </fieldset>
             ))}
             <div className="flex flex-wrap gap-2">
-              <Button variant="secondary" onClick={() => setRows([...rows, { roleId: "", minStaked: "", minPoints: "", minLegendary: "", minStakedDays: "" }])}>
+              <Button
+                variant="secondary"
+                onClick={() => setRows([...rows, { roleId: "", minStaked: "", minPoints: "", minLegendary: "", minStakedDays: "" }])}
+              >
                 Add rule
               </Button>
               <Button variant="secondary" onClick={() => void run("preview")} disabled={busy}>
@@ -139,7 +166,10 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
           </>
         )}
         {message && (
-          <p role={message.kind === "error" ? "alert" : "status"} className={message.kind === "error" ? "text-sm text-red-300" : "text-sm text-emerald-300"}>
+          <p
+            role={message.kind === "error" ? "alert" : "status"}
+            className={message.kind === "error" ? "text-sm text-red-300" : "text-sm text-emerald-300"}
+          >
             {message.text}
           </p>
         )}
@@ -186,9 +216,9 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
         <h2 className="text-lg font-semibold text-white">Last sweep</h2>
         {status.data?.lastSweep ? (
           <p className="text-sm text-zinc-300" data-testid="discord-last-sweep">
-            {new Date(status.data.lastSweep.finishedAt).toLocaleString()} ({status.data.lastSweep.source}): {status.data.lastSweep.members} members,{" "}
-            {status.data.lastSweep.difference} roles differed, {status.data.lastSweep.added} added, {status.data.lastSweep.removed} removed,{" "}
-            {status.data.lastSweep.absent} not in the server, {status.data.lastSweep.requests} requests.
+            {new Date(status.data.lastSweep.finishedAt).toLocaleString()} ({status.data.lastSweep.source}): {status.data.lastSweep.members}{" "}
+            members, {status.data.lastSweep.difference} roles differed, {status.data.lastSweep.added} added, {status.data.lastSweep.removed}{" "}
+            removed, {status.data.lastSweep.absent} not in the server, {status.data.lastSweep.requests} requests.
           </p>
         ) : (
           <p className="text-sm text-zinc-400">No sweep yet.</p>

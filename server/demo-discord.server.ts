@@ -31,7 +31,9 @@ export async function startDemoDiscord(sql: Sql, siteOrigins: string[]): Promise
     roles: DEMO_ROLES,
     botRole: { position: 4 },
   });
-  DEMO_USERS.forEach((username, index) => discord.addMember(guild.id, discord.createUser({ id: demoUserId(index), username, globalName: username }).id));
+  DEMO_USERS.forEach((username, index) =>
+    discord.addMember(guild.id, discord.createUser({ id: demoUserId(index), username, globalName: username }).id),
+  );
   const role = (name: string) => DEMO_ROLES.find((candidate) => candidate.name === name)!.id;
   // The double forgets the roles it gave when it stops: what the sync granted is granted afresh.
   await sql`delete from discord_role_grants`;

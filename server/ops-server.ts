@@ -90,9 +90,11 @@ function watchDatabase(sql: Sql): void {
 /** Discord holder roles (issue 25): read from the database at each scrape; absent until the first sweep. */
 function watchDiscord(sql: Sql): void {
   const sweep = async () =>
-    (await sql<{ difference: number; members: number; absent: number; errors: number; age: number }[]>`
+    (
+      await sql<{ difference: number; members: number; absent: number; errors: number; age: number }[]>`
       select difference, members, absent, errors, extract(epoch from now() - finished_at)::float8 as age
-      from discord_sweeps order by id desc limit 1`.catch(() => []))[0];
+      from discord_sweeps order by id desc limit 1`.catch(() => [])
+    )[0];
   const fromSweep = (pick: (row: NonNullable<Awaited<ReturnType<typeof sweep>>>) => number) => async (gauge: Gauge) => {
     gauge.reset();
     const row = await sweep();
@@ -105,7 +107,11 @@ function watchDiscord(sql: Sql): void {
       collect: fromSweep((row) => row.difference),
     },
     { name: "spooks_discord_sweep_members", help: "Linked members the last sweep read.", collect: fromSweep((row) => row.members) },
-    { name: "spooks_discord_sweep_absent", help: "Linked members not in the Discord server at the last sweep.", collect: fromSweep((row) => row.absent) },
+    {
+      name: "spooks_discord_sweep_absent",
+      help: "Linked members not in the Discord server at the last sweep.",
+      collect: fromSweep((row) => row.absent),
+    },
     { name: "spooks_discord_sweep_age_seconds", help: "Seconds since the last sweep finished.", collect: fromSweep((row) => row.age) },
     {
       name: "spooks_discord_problems",
@@ -113,7 +119,9 @@ function watchDiscord(sql: Sql): void {
       labelNames: ["kind"],
       collect: async (gauge) => {
         gauge.reset();
-        const rows = await sql<{ kind: string; count: number }[]>`select kind, count(*)::int as count from discord_problems group by kind`.catch(() => []);
+        const rows = await sql<
+          { kind: string; count: number }[]
+        >`select kind, count(*)::int as count from discord_problems group by kind`.catch(() => []);
         for (const kind of ["role-unassignable", "bad-token"]) gauge.set({ kind }, rows.find((row) => row.kind === kind)?.count ?? 0);
       },
     },

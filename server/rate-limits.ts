@@ -36,6 +36,7 @@ const ROUTES: { kind: LimitKind | null; methods: string[] | null; path: RegExp }
   { kind: "signed", methods: null, path: /^\/api\/(?:stake|unstake)(?:\/bulk)?$/ },
   { kind: "signed", methods: null, path: /^\/api\/giveaways\/enter$/ },
   { kind: "signed", methods: null, path: /^\/api\/proposals\/[^/]+\/vote$/ },
+  { kind: "signed", methods: null, path: /^\/api\/discord\/link$/ },
   { kind: "content", methods: null, path: /^\/content\/[^/]+$/ },
   { kind: null, methods: null, path: PROBE_PATH },
 ];

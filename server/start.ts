@@ -76,8 +76,18 @@ async function main() {
     let discord = config.discord;
     if (config.demo && !discord) {
       const host = config.host === "0.0.0.0" ? "localhost" : config.host;
-      const origins = [...new Set([config.publicUrl, `http://${host}:${config.port}`, `http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`])];
-      const demoDiscord = await startDemoDiscord(db.sql, origins.filter((origin): origin is string => Boolean(origin)));
+      const origins = [
+        ...new Set([
+          config.publicUrl,
+          `http://${host}:${config.port}`,
+          `http://localhost:${config.port}`,
+          `http://127.0.0.1:${config.port}`,
+        ]),
+      ];
+      const demoDiscord = await startDemoDiscord(
+        db.sql,
+        origins.filter((origin): origin is string => Boolean(origin)),
+      );
       cleanups.unshift(() => demoDiscord.close());
       discord = demoDiscord.config;
       logger.info({ msg: "demo Discord", url: demoDiscord.url });

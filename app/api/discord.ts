@@ -3,7 +3,16 @@
  * rules. Every route answers 404 when the feature is off (DISCORD_* unset): nothing of it exists then.
  */
 import { z } from "zod";
-import { addressSchema, defineRoute, errorBody, notFoundIssue, signedFields, timestamp, type ClientAnswer, type RequestBody } from "./kit.ts";
+import {
+  addressSchema,
+  defineRoute,
+  errorBody,
+  notFoundIssue,
+  signedFields,
+  timestamp,
+  type ClientAnswer,
+  type RequestBody,
+} from "./kit.ts";
 
 const TAG = "Discord";
 const ADMIN_TAG = "Admin Discord";
@@ -20,7 +29,10 @@ const OFF = {
   example: { message: "Not found" },
 };
 
-const discordUserId = z.string().regex(/^\d{17,20}$/).meta({ description: "A Discord id (snowflake, 17-20 digits)." });
+const discordUserId = z
+  .string()
+  .regex(/^\d{17,20}$/)
+  .meta({ description: "A Discord id (snowflake, 17-20 digits)." });
 const roleId = z
   .string({ error: "roleId must be a Discord role id" })
   .regex(/^\d{17,20}$/, "roleId must be a Discord role id (17-20 digits)")
@@ -50,12 +62,19 @@ export const linkStatusSchema = z
   .object({
     linked: z.boolean(),
     username: z.string().optional().meta({ description: "The linked account's username (never its id)." }),
-    inGuild: z.boolean().optional().meta({ description: "False when Discord says the account is not in the server (roles wait for it to join)." }),
+    inGuild: z
+      .boolean()
+      .optional()
+      .meta({ description: "False when Discord says the account is not in the server (roles wait for it to join)." }),
     roles: z.array(heldRole).optional().meta({ description: "The holder roles the account holds now (of the rules' roles)." }),
   })
   .meta({ id: "DiscordLinkStatus" });
 
-const gone = { description: "The link token was already used or has expired: start again.", schema: errorBody, example: { message: "This link token has expired: start again from the staking page" } };
+const gone = {
+  description: "The link token was already used or has expired: start again.",
+  schema: errorBody,
+  example: { message: "This link token has expired: start again from the staking page" },
+};
 
 export const getPendingLink = defineRoute({
   operationId: "getPendingDiscordLink",
@@ -102,10 +121,17 @@ export const linkDiscord = defineRoute({
   body: {
     kind: "json",
     schema: z.object({ linkToken, signature: signedFields.signature }),
-    example: { linkToken: EXAMPLE_TOKEN, signature: "H1oxNroEjHSVUnZGb5p1LXVBY2YkTT3iYPmeUtkEOK2cJ5OQhGnPBhpkXJ/l/PafXfHQ54IRiHzpcbrq5mJ3ar0=" },
+    example: {
+      linkToken: EXAMPLE_TOKEN,
+      signature: "H1oxNroEjHSVUnZGb5p1LXVBY2YkTT3iYPmeUtkEOK2cJ5OQhGnPBhpkXJ/l/PafXfHQ54IRiHzpcbrq5mJ3ar0=",
+    },
   },
   responses: {
-    200: { description: "Linked.", schema: linkedSchema, example: { address: EXAMPLE_ADDRESS, discordUserId: EXAMPLE_USER, username: "ghostly" } },
+    200: {
+      description: "Linked.",
+      schema: linkedSchema,
+      example: { address: EXAMPLE_ADDRESS, discordUserId: EXAMPLE_USER, username: "ghostly" },
+    },
     404: OFF,
     410: gone,
   },
@@ -117,7 +143,8 @@ export const unlinkDiscord = defineRoute({
   path: "/api/discord/link",
   tag: TAG,
   summary: "Unlink the wallet from its Discord account",
-  description: "The holder roles go within a minute. The message must be signed by `address` within 10 minutes; each signature is accepted once.",
+  description:
+    "The holder roles go within a minute. The message must be signed by `address` within 10 minutes; each signature is accepted once.",
   auth: "signature",
   rateLimit: "signed",
   signedMessage: "discord-unlink",
@@ -136,7 +163,11 @@ export const unlinkDiscord = defineRoute({
       schema: z.object({ address: z.string(), unlinked: z.literal(true) }).meta({ id: "DiscordUnlinked" }),
       example: { address: EXAMPLE_ADDRESS, unlinked: true },
     },
-    404: { ...OFF, description: "The wallet is not linked, or the feature is off.", example: { message: "This wallet is not linked to a Discord account" } },
+    404: {
+      ...OFF,
+      description: "The wallet is not linked, or the feature is off.",
+      example: { message: "This wallet is not linked to a Discord account" },
+    },
   },
 });
 
@@ -160,7 +191,11 @@ export const getDiscordLink = defineRoute({
 
 // Admin -------------------------------------------------------------------------------------------
 
-const count = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).min(0, `${what} must not be negative`);
+const count = (what: string) =>
+  z
+    .number({ error: `${what} must be a number` })
+    .int(`${what} must be a whole number`)
+    .min(0, `${what} must not be negative`);
 
 export const ruleSchema = z
   .object({
@@ -197,10 +232,17 @@ export const rulesAnswerSchema = z
 const unassignable = {
   description: "A rule names a role the server does not have, or one the bot cannot assign (the reason is given); nothing was saved.",
   schema: errorBody,
-  example: { message: "The bot cannot assign Moderator (1187654321098765999): The role Moderator is at or above the bot's highest role (position 5 ≥ 4): move the bot's role above it" },
+  example: {
+    message:
+      "The bot cannot assign Moderator (1187654321098765999): The role Moderator is at or above the bot's highest role (position 5 ≥ 4): move the bot's role above it",
+  },
 };
 
-const discordDown = { description: "Discord could not be asked (or refused the bot token).", schema: errorBody, example: { message: "Discord could not be reached; try again" } };
+const discordDown = {
+  description: "Discord could not be asked (or refused the bot token).",
+  schema: errorBody,
+  example: { message: "Discord could not be reached; try again" },
+};
 
 export const getDiscordRules = defineRoute({
   operationId: "getDiscordRules",
@@ -232,7 +274,14 @@ export const putDiscordRules = defineRoute({
     "Every role is checked against GET /guilds/{guild}/roles first: a role at or above the bot's highest role, a managed one, @everyone, or " +
     "one the server does not have refuses the whole save. Roles no rule names any more are left as they are in Discord.",
   auth: "admin-session",
-  body: { kind: "json", schema: rulesBody, example: [{ roleId: EXAMPLE_ROLE, minStaked: 1 }, { roleId: "1187654321098765998", minStaked: 3, minPoints: 500 }] },
+  body: {
+    kind: "json",
+    schema: rulesBody,
+    example: [
+      { roleId: EXAMPLE_ROLE, minStaked: 1 },
+      { roleId: "1187654321098765998", minStaked: 3, minPoints: 500 },
+    ],
+  },
   responses: {
     200: { description: "Saved.", schema: rulesAnswerSchema, example: { rules: [{ roleId: EXAMPLE_ROLE, minStaked: 1 }], roles: null } },
     400: unassignable,
@@ -249,7 +298,8 @@ export const previewDiscordRules = defineRoute({
   path: "/api/admin/discord/preview",
   tag: ADMIN_TAG,
   summary: "What saving these rules would change",
-  description: "Linked members who would gain or lose a role, against the roles they hold now (as the sync granted them). Nothing is saved.",
+  description:
+    "Linked members who would gain or lose a role, against the roles they hold now (as the sync granted them). Nothing is saved.",
   auth: "admin-session",
   body: { kind: "json", schema: rulesBody, example: [{ roleId: EXAMPLE_ROLE, minStaked: 3 }] },
   responses: {
@@ -278,10 +328,19 @@ export const sweepSchema = z.object({
 export const discordStatusSchema = z
   .object({
     links: z.array(
-      z.object({ address: z.string(), discordUserId, username: z.string(), linkedAt: timestamp, inGuild: z.boolean(), roles: z.array(roleId) }),
+      z.object({
+        address: z.string(),
+        discordUserId,
+        username: z.string(),
+        linkedAt: timestamp,
+        inGuild: z.boolean(),
+        roles: z.array(roleId),
+      }),
     ),
     lastSweep: sweepSchema.nullable(),
-    problems: z.array(z.object({ kind: z.enum(["role-unassignable", "bad-token"]), roleId: roleId.nullable(), message: z.string(), since: timestamp })),
+    problems: z.array(
+      z.object({ kind: z.enum(["role-unassignable", "bad-token"]), roleId: roleId.nullable(), message: z.string(), since: timestamp }),
+    ),
   })
   .meta({ id: "DiscordStatus" });
 
@@ -297,7 +356,16 @@ export const getDiscordStatus = defineRoute({
       description: "The linked members with the roles granted, the last reconciliation sweep, and the problems a person must fix.",
       schema: discordStatusSchema,
       example: {
-        links: [{ address: EXAMPLE_ADDRESS, discordUserId: EXAMPLE_USER, username: "ghostly", linkedAt: new Date("2026-10-31T18:00:00.000Z"), inGuild: true, roles: [EXAMPLE_ROLE] }],
+        links: [
+          {
+            address: EXAMPLE_ADDRESS,
+            discordUserId: EXAMPLE_USER,
+            username: "ghostly",
+            linkedAt: "2026-10-31T18:00:00.000Z",
+            inGuild: true,
+            roles: [EXAMPLE_ROLE],
+          },
+        ],
         lastSweep: null,
         problems: [],
       },

@@ -8,7 +8,17 @@
 import { linkMessage, unlinkMessage } from "../domain/discord.ts";
 import { bulkStakeMessage, entryMessage, SIGN_IN_STATEMENT, signInMessage, stakeMessage, voteMessage } from "../domain/messages.ts";
 
-export const SIGNED_MESSAGE_NAMES = ["stake", "unstake", "bulk-stake", "bulk-unstake", "giveaway-entry", "vote", "sign-in", "discord-link", "discord-unlink"] as const;
+export const SIGNED_MESSAGE_NAMES = [
+  "stake",
+  "unstake",
+  "bulk-stake",
+  "bulk-unstake",
+  "giveaway-entry",
+  "vote",
+  "sign-in",
+  "discord-link",
+  "discord-unlink",
+] as const;
 
 export type SignedMessageName = (typeof SIGNED_MESSAGE_NAMES)[number];
 

@@ -30,16 +30,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = new URL(request.url).searchParams;
   const error = query.get("error");
   if (error !== null) {
-    return data<LoaderData>({ off: false, token: "", pending: null, failure: isLinkFailure(error) ? LINK_FAILURES[error] : LINK_FAILURES.invalid });
+    return data<LoaderData>({
+      off: false,
+      token: "",
+      pending: null,
+      failure: isLinkFailure(error) ? LINK_FAILURES[error] : LINK_FAILURES.invalid,
+    });
   }
   const token = query.get("token") ?? "";
-  if (!/^[A-Za-z0-9_-]{16,100}$/.test(token)) return data<LoaderData>({ off: false, token: "", pending: null, failure: LINK_FAILURES.invalid }, { status: 404 });
+  if (!/^[A-Za-z0-9_-]{16,100}$/.test(token))
+    return data<LoaderData>({ off: false, token: "", pending: null, failure: LINK_FAILURES.invalid }, { status: 404 });
   try {
     const pending = await pageData(() => pendingLink(context, token));
     return data<LoaderData>({ off: false, token, pending, failure: null });
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
-    const failure = error.status === 404 ? LINK_FAILURES.invalid : error.message.includes("used") ? LINK_FAILURES.used : LINK_FAILURES.expired;
+    const failure =
+      error.status === 404 ? LINK_FAILURES.invalid : error.message.includes("used") ? LINK_FAILURES.used : LINK_FAILURES.expired;
     return data<LoaderData>({ off: false, token, pending: null, failure }, { status: error.status });
   }
 }

@@ -7,7 +7,15 @@ import { now } from "../domain/clock.ts";
 import { earnedRoles, type DiscordRule } from "../domain/discord.ts";
 import type { Queryable, Sql } from "../../db/client.server.ts";
 import { recordAudit, type Actor } from "../../db/queries/audit.server.ts";
-import { lastSweep, linkedStandings, listGrants, listLinks, listProblems, listRules, replaceRules } from "../../db/queries/discord.server.ts";
+import {
+  lastSweep,
+  linkedStandings,
+  listGrants,
+  listLinks,
+  listProblems,
+  listRules,
+  replaceRules,
+} from "../../db/queries/discord.server.ts";
 import { inTransaction } from "../../db/queries/transaction.server.ts";
 import { checkRulesAssignable, discordClient, type GuildRole } from "./discord.server.ts";
 import type { DiscordConfig } from "./env.server.ts";
@@ -18,14 +26,19 @@ type Ctx = { sql: Sql; config: { discord?: DiscordConfig } };
 export function normalizeRules(rules: readonly DiscordRule[]): DiscordRule[] {
   return rules.map((rule) => {
     const clean: DiscordRule = { roleId: rule.roleId };
-    for (const key of ["minStaked", "minPoints", "minLegendary", "minStakedDays"] as const) if (rule[key] !== undefined) clean[key] = rule[key];
+    for (const key of ["minStaked", "minPoints", "minLegendary", "minStakedDays"] as const)
+      if (rule[key] !== undefined) clean[key] = rule[key];
     return clean;
   });
 }
 
 export async function readRules({ sql, config }: Ctx): Promise<{ rules: DiscordRule[]; roles: GuildRole[] | null }> {
   const rules = await listRules(sql);
-  const roles = config.discord ? await discordClient(config.discord).guildRoles().catch(() => null) : null;
+  const roles = config.discord
+    ? await discordClient(config.discord)
+        .guildRoles()
+        .catch(() => null)
+    : null;
   return { rules, roles };
 }
 
@@ -77,6 +90,11 @@ export async function discordStatus(sql: Queryable) {
       roles: held.get(link.discordUserId) ?? [],
     })),
     lastSweep: sweep,
-    problems: problems.map((problem) => ({ kind: problem.kind, roleId: problem.roleId, message: problem.message, since: problem.firstSeen })),
+    problems: problems.map((problem) => ({
+      kind: problem.kind,
+      roleId: problem.roleId,
+      message: problem.message,
+      since: problem.firstSeen,
+    })),
   };
 }

@@ -106,7 +106,8 @@ export async function pendingLink(context: AppLoadContext, linkToken: string) {
   const pending = await findPendingLink(context.sql, hash(linkToken));
   if (!pending) throw notFound("Unknown link token: start again from the staking page");
   if (pending.usedAt) throw new Refusal(410, "This link token was already used: start again from the staking page");
-  if (pending.expiresAt.getTime() < now().getTime()) throw new Refusal(410, "This link token has expired: start again from the staking page");
+  if (pending.expiresAt.getTime() < now().getTime())
+    throw new Refusal(410, "This link token has expired: start again from the staking page");
   return { address: pending.address, discordUserId: pending.discordUserId, username: pending.username, message: pending.message };
 }
 
@@ -125,14 +126,22 @@ export async function completeLink(context: AppLoadContext, linkToken: string, s
     if (!locked || locked.usedAt) throw new Refusal(410, "This link token was already used: start again from the staking page");
     await consumeSignature(tx, { address: pending.address, message: pending.message, signature, action: "discord-link" });
     await markPendingLinkUsed(tx, hash(linkToken), at);
-    const replaced = await upsertLink(tx, { address: pending.address, discordUserId: pending.discordUserId, username: pending.username, at });
+    const replaced = await upsertLink(tx, {
+      address: pending.address,
+      discordUserId: pending.discordUserId,
+      username: pending.username,
+      at,
+    });
     await recordAudit(
       tx,
       SYSTEM_ACTOR,
       "discord.link",
       pending.address,
       { signedBy: pending.address, discordUserId: pending.discordUserId, username: pending.username, ...replaced },
-      { before: replaced.formerUserOfAddress ? { discordUserId: replaced.formerUserOfAddress } : null, after: { discordUserId: pending.discordUserId } },
+      {
+        before: replaced.formerUserOfAddress ? { discordUserId: replaced.formerUserOfAddress } : null,
+        after: { discordUserId: pending.discordUserId },
+      },
     );
   });
   return { address: pending.address, discordUserId: pending.discordUserId, username: pending.username };

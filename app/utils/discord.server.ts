@@ -71,7 +71,8 @@ export function createDiscordClient(config: DiscordConfig, options: Partial<REST
     },
     member: async (userId) => (await rest.get(Routes.guildMember(config.guildId, userId))) as APIGuildMember,
     addRole: async (userId, roleId, reason) => void (await rest.put(Routes.guildMemberRole(config.guildId, userId, roleId), { reason })),
-    removeRole: async (userId, roleId, reason) => void (await rest.delete(Routes.guildMemberRole(config.guildId, userId, roleId), { reason })),
+    removeRole: async (userId, roleId, reason) =>
+      void (await rest.delete(Routes.guildMemberRole(config.guildId, userId, roleId), { reason })),
     async userOfCode(code, redirectUri) {
       const oauth = new REST({ api: config.apiUrl, version: "10" });
       const basic = Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString("base64");

@@ -162,14 +162,26 @@ const EnvSchema = z.object({
     .min(60)
     .max(7 * 24 * 3600)
     .default(600),
-  DISCORD_CLIENT_ID: z.string().trim().regex(/^\d{17,20}$/, "DISCORD_CLIENT_ID must be the application's id (17-20 digits)").optional(),
+  DISCORD_CLIENT_ID: z
+    .string()
+    .trim()
+    .regex(/^\d{17,20}$/, "DISCORD_CLIENT_ID must be the application's id (17-20 digits)")
+    .optional(),
   DISCORD_CLIENT_SECRET: z.string().trim().min(1).optional(),
   DISCORD_BOT_TOKEN: z.string().trim().min(1).optional(),
-  DISCORD_GUILD_ID: z.string().trim().regex(/^\d{17,20}$/, "DISCORD_GUILD_ID must be the server's id (17-20 digits)").optional(),
+  DISCORD_GUILD_ID: z
+    .string()
+    .trim()
+    .regex(/^\d{17,20}$/, "DISCORD_GUILD_ID must be the server's id (17-20 digits)")
+    .optional(),
   DISCORD_API_URL: z.url({ protocol: /^https?$/ }).default("https://discord.com/api"),
   DISCORD_AUTHORIZE_URL: z.url({ protocol: /^https?$/ }).default("https://discord.com/oauth2/authorize"),
   DISCORD_SYNC_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(15),
-  DISCORD_SWEEP_INTERVAL_H: z.coerce.number().positive().max(24 * 7).default(6),
+  DISCORD_SWEEP_INTERVAL_H: z.coerce
+    .number()
+    .positive()
+    .max(24 * 7)
+    .default(6),
 });
 
 /** The four settings that turn Discord holder roles on (all or none). */
@@ -273,7 +285,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const discordSet = DISCORD_SETTINGS.filter((name) => e[name] !== undefined);
   if (discordSet.length > 0 && discordSet.length < DISCORD_SETTINGS.length) {
     const missing = DISCORD_SETTINGS.filter((name) => e[name] === undefined);
-    throw new ConfigError(`${missing.join(", ")}: Discord holder roles need all of ${DISCORD_SETTINGS.join(", ")} (or none: the feature is off)`);
+    throw new ConfigError(
+      `${missing.join(", ")}: Discord holder roles need all of ${DISCORD_SETTINGS.join(", ")} (or none: the feature is off)`,
+    );
   }
   return {
     nodeEnv: e.NODE_ENV,

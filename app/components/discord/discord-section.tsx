@@ -69,7 +69,9 @@ export function DiscordSection({ address }: { address: string }) {
         </>
       ) : (
         <>
-          <p className="text-sm text-zinc-300">Link your Discord account to get holder roles in the community's server, kept in step within a minute.</p>
+          <p className="text-sm text-zinc-300">
+            Link your Discord account to get holder roles in the community's server, kept in step within a minute.
+          </p>
           <a className={buttonClasses()} href={`/discord/link?address=${encodeURIComponent(address)}`}>
             Link Discord
           </a>

@@ -5,8 +5,8 @@ import { previewRules } from "../../utils/discord-admin.server.ts";
 import { discordOnly } from "../../utils/discord-routes.server.ts";
 import type { Route } from "./+types/admin-discord-preview";
 
-export const action = discordOnly(
-  apiMethods<Route.ActionArgs>({ POST: endpoint(previewDiscordRules, ({ body, context }) => previewRules(context.sql, body)) }),
-);
+export const action = apiMethods<Route.ActionArgs>({
+  POST: discordOnly(endpoint(previewDiscordRules, ({ body, context }) => previewRules(context.sql, body))),
+});
 
 export const loader = onlyMethods("POST");

@@ -7,8 +7,6 @@ import type { Route } from "./+types/admin-discord-rules";
 
 export const loader = discordOnly(apiRoute<Route.LoaderArgs>(endpoint(getDiscordRules, ({ context }) => readRules(context))));
 
-export const action = discordOnly(
-  apiMethods<Route.ActionArgs>({
-    PUT: endpoint(putDiscordRules, ({ body, actor, context }) => saveRules(context, body, actor)),
-  }),
-);
+export const action = apiMethods<Route.ActionArgs>({
+  PUT: discordOnly(endpoint(putDiscordRules, ({ body, actor, context }) => saveRules(context, body, actor))),
+});

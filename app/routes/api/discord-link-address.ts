@@ -5,6 +5,8 @@ import { linkStatus } from "../../utils/discord-link.server.ts";
 import { discordOnly } from "../../utils/discord-routes.server.ts";
 import type { Route } from "./+types/discord-link-address";
 
-export const loader = discordOnly(apiRoute<Route.LoaderArgs>(endpoint(getDiscordLink, ({ params, context }) => linkStatus(context, params.address))));
+export const loader = discordOnly(
+  apiRoute<Route.LoaderArgs>(endpoint(getDiscordLink, ({ params, context }) => linkStatus(context, params.address))),
+);
 
 export const action = onlyMethods("GET");

@@ -5,11 +5,9 @@ import { completeLink, unlink } from "../../utils/discord-link.server.ts";
 import { discordOnly } from "../../utils/discord-routes.server.ts";
 import type { Route } from "./+types/discord-link";
 
-export const action = discordOnly(
-  apiMethods<Route.ActionArgs>({
-    POST: endpoint(linkDiscord, ({ body, context }) => completeLink(context, body.linkToken, body.signature)),
-    DELETE: endpoint(unlinkDiscord, ({ body, context }) => unlink(context, body)),
-  }),
-);
+export const action = apiMethods<Route.ActionArgs>({
+  POST: discordOnly(endpoint(linkDiscord, ({ body, context }) => completeLink(context, body.linkToken, body.signature))),
+  DELETE: discordOnly(endpoint(unlinkDiscord, ({ body, context }) => unlink(context, body))),
+});
 
 export const loader = onlyMethods("POST", "DELETE");

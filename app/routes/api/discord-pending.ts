@@ -5,6 +5,8 @@ import { pendingLink } from "../../utils/discord-link.server.ts";
 import { discordOnly } from "../../utils/discord-routes.server.ts";
 import type { Route } from "./+types/discord-pending";
 
-export const loader = discordOnly(apiRoute<Route.LoaderArgs>(endpoint(getPendingLink, ({ params, context }) => pendingLink(context, params.linkToken))));
+export const loader = discordOnly(
+  apiRoute<Route.LoaderArgs>(endpoint(getPendingLink, ({ params, context }) => pendingLink(context, params.linkToken))),
+);
 
 export const action = onlyMethods("GET");

@@ -14,7 +14,18 @@ import type { DiscordConfig } from "../../app/utils/env.server.ts";
 import { sweepRoles } from "../../indexer/discord-sync.server.ts";
 import { createCliLogger } from "../logger.ts";
 import { dateTime } from "../format.ts";
-import { action, CLI_ACTOR, CliError, leaf, outputAnswer, outputColumns, parseInput, withDatabase, type OutputOptions, type Session } from "../runtime.ts";
+import {
+  action,
+  CLI_ACTOR,
+  CliError,
+  leaf,
+  outputAnswer,
+  outputColumns,
+  parseInput,
+  withDatabase,
+  type OutputOptions,
+  type Session,
+} from "../runtime.ts";
 import { detailsView, tableView } from "../views.tsx";
 
 export function registerDiscord(program: Command): void {
@@ -29,7 +40,9 @@ export function registerDiscord(program: Command): void {
 
 function configured(session: Session): DiscordConfig {
   if (!session.config.discord) {
-    throw new CliError("Discord holder roles are not configured: set DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET, DISCORD_BOT_TOKEN and DISCORD_GUILD_ID");
+    throw new CliError(
+      "Discord holder roles are not configured: set DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET, DISCORD_BOT_TOKEN and DISCORD_GUILD_ID",
+    );
   }
   return session.config.discord;
 }
@@ -82,7 +95,10 @@ async function preview(file: string, options: OutputOptions): Promise<void> {
     configured(session);
     return previewRules(session.sql, input);
   });
-  const rows = [...answer.gain.map((change) => ({ ...change, what: "gains" })), ...answer.lose.map((change) => ({ ...change, what: "loses" }))];
+  const rows = [
+    ...answer.gain.map((change) => ({ ...change, what: "gains" })),
+    ...answer.lose.map((change) => ({ ...change, what: "loses" })),
+  ];
   await outputAnswer(options, previewDiscordRules.responses[200].schema, answer, () =>
     tableView({
       rows,
@@ -103,14 +119,18 @@ async function sync(options: OutputOptions): Promise<void> {
     return sweepRoles({ sql: session.sql, config, logger: createCliLogger(session.config) }, "cli", CLI_ACTOR);
   });
   await outputAnswer(options, sweepSchema, record, () =>
-    detailsView(`Sweep done: ${record.difference} role change(s) were needed`, [
-      ["Members read", String(record.members)],
-      ["Not in the server", String(record.absent)],
-      ["Roles added", String(record.added)],
-      ["Roles removed", String(record.removed)],
-      ["Requests to Discord", String(record.requests)],
-      ["Errors", String(record.errors)],
-    ], record.errors ? "warning" : "success"),
+    detailsView(
+      `Sweep done: ${record.difference} role change(s) were needed`,
+      [
+        ["Members read", String(record.members)],
+        ["Not in the server", String(record.absent)],
+        ["Roles added", String(record.added)],
+        ["Roles removed", String(record.removed)],
+        ["Requests to Discord", String(record.requests)],
+        ["Errors", String(record.errors)],
+      ],
+      record.errors ? "warning" : "success",
+    ),
   );
 }
 

@@ -116,7 +116,7 @@ beforeAll(async () => {
     signature: sign(world.admin, challenge.body.message),
   });
   adminCookie = session.headers.getSetCookie()[0].split(";")[0];
-}, 180_000);
+}, 600_000);
 
 afterAll(async () => {
   await sync?.stop();

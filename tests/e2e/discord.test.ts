@@ -68,7 +68,7 @@ beforeAll(async () => {
     config: { ...world.server.context.config.discord!, syncIntervalMs: 300 },
     logger: createLogger("indexer", { logLevel: "error" }),
   });
-}, 180_000);
+}, 600_000);
 
 afterAll(async () => {
   await sync?.stop();

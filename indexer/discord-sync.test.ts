@@ -40,7 +40,9 @@ async function member(label: string, roles: string[] = []) {
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedItems(db.sql, 60);
-  items = await db.sql<(SeededItem & { rarity: string })[]>`select id, inscription_id, collection, rarity from items order by rarity = 'Legendary' desc, id limit 10`;
+  items = await db.sql<
+    (SeededItem & { rarity: string })[]
+  >`select id, inscription_id, collection, rarity from items order by rarity = 'Legendary' desc, id limit 10`;
   discord = await startDiscordDouble({ globalPerSecond: 5000 });
 });
 afterAll(async () => {
@@ -94,7 +96,9 @@ describe("the role sync", () => {
     await addPoints(db.sql, { address: bob.address, points: 500, description: "t", actor: { kind: "cli" } });
 
     expect(await syncRoles(options())).toMatchObject({ added: 4, removed: 0, errors: 0 });
-    expect(new Set(discord.memberRoles(guild.id, alice.userId))).toEqual(new Set([role("Moderator"), role("Staker"), role("Legend"), role("Veteran")]));
+    expect(new Set(discord.memberRoles(guild.id, alice.userId))).toEqual(
+      new Set([role("Moderator"), role("Staker"), role("Legend"), role("Veteran")]),
+    );
     expect(discord.memberRoles(guild.id, bob.userId)).toEqual([role("Whale")]);
     // Steady state: nothing sent.
     discord.resetStats();
@@ -180,12 +184,17 @@ describe("the reconciliation sweep", () => {
     });
     await db.sql`
       insert into discord_links ${db.sql(users.map((user, index) => ({ address: user.address, discordUserId: user.userId, username: `member${index}`, linkedAt: new Date() })))}`;
-    await replaceRules(db.sql, [{ roleId: role("Staker"), minStaked: 1 }, { roleId: role("Whale"), minPoints: 1 }]);
+    await replaceRules(db.sql, [
+      { roleId: role("Staker"), minStaked: 1 },
+      { roleId: role("Whale"), minPoints: 1 },
+    ]);
     discord.resetStats();
     const sweep = await sweepRoles(options(), "scheduled");
     const stats = discord.stats();
     const minimum = 2000 + 1000; // one read each, Whale taken from the half that holds it unearned
-    console.info(`discord sweep of 2,000: ${sweep.requests} requests (minimum ${minimum}), ${stats.rateLimited} answered 429, ${Math.round(sweep.finishedAt.getTime() - sweep.startedAt.getTime())} ms`);
+    console.info(
+      `discord sweep of 2,000: ${sweep.requests} requests (minimum ${minimum}), ${stats.rateLimited} answered 429, ${Math.round(sweep.finishedAt.getTime() - sweep.startedAt.getTime())} ms`,
+    );
     expect(sweep).toMatchObject({ members: 2000, added: 0, removed: 1000, difference: 1000, errors: 0 });
     expect(Math.max(0, ...Object.values(stats.refusals))).toBeLessThanOrEqual(1);
     expect(stats.requests).toBe(sweep.requests);

@@ -28,7 +28,14 @@ export async function consumeOAuthState(sql: Queryable, stateHash: string, at: D
   return { kind: "ok", address: row.address };
 }
 
-export type PendingLink = { address: string; discordUserId: string; username: string; message: string; expiresAt: Date; usedAt: Date | null };
+export type PendingLink = {
+  address: string;
+  discordUserId: string;
+  username: string;
+  message: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+};
 
 export async function insertPendingLink(
   sql: Queryable,
@@ -91,7 +98,9 @@ export async function deleteLink(sql: Queryable, address: string): Promise<Disco
 }
 
 export async function listLinks(sql: Queryable): Promise<DiscordLink[]> {
-  return sql<DiscordLink[]>`select address, discord_user_id, username, linked_at, absent_since from discord_links order by linked_at desc, address`;
+  return sql<
+    DiscordLink[]
+  >`select address, discord_user_id, username, linked_at, absent_since from discord_links order by linked_at desc, address`;
 }
 
 export async function countLinks(sql: Queryable): Promise<number> {
@@ -136,7 +145,6 @@ export async function linkedStandings(sql: Queryable, addresses?: string[]): Pro
   }));
 }
 
-/** Standings of addresses given as a list (preview for wallets not linked is not needed: linked only). */
 
 // Rules -----------------------------------------------------------------------------------------------
 
@@ -204,7 +212,13 @@ export async function grantsOf(sql: Queryable, discordUserId: string): Promise<s
 
 // Problems --------------------------------------------------------------------------------------------
 
-export type DiscordProblem = { key: string; kind: "role-unassignable" | "bad-token"; roleId: string | null; message: string; firstSeen: Date };
+export type DiscordProblem = {
+  key: string;
+  kind: "role-unassignable" | "bad-token";
+  roleId: string | null;
+  message: string;
+  firstSeen: Date;
+};
 
 /** Records a problem once; answers whether it is new. */
 export async function reportProblem(sql: Queryable, problem: Omit<DiscordProblem, "firstSeen">, at: Date): Promise<boolean> {

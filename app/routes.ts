@@ -8,6 +8,7 @@ export default [
     route("giveaways/:id/verify", "routes/verify-draw.tsx"),
     route("governance", "routes/governance.tsx"),
     route("admin", "routes/admin.tsx"),
+    route("discord/linked", "routes/discord-linked.tsx"),
     // Any other page: the 404, inside the site's header and navigation so a bad link strands nobody.
     route("*", "routes/not-found.tsx"),
   ]),
@@ -84,6 +85,14 @@ export default [
 
     // Sign-in
     route("auth/challenge", "routes/api/auth-challenge.ts"),
+
+    // Discord holder roles (404 unless DISCORD_* is set)
+    route("discord/pending/:linkToken", "routes/api/discord-pending.ts"),
+    route("discord/link", "routes/api/discord-link.ts"),
+    route("discord/link/:address", "routes/api/discord-link-address.ts"),
+    route("admin/discord/rules", "routes/api/admin-discord-rules.ts"),
+    route("admin/discord/preview", "routes/api/admin-discord-preview.ts"),
+    route("admin/discord/status", "routes/api/admin-discord-status.ts"),
     route("auth/session", "routes/api/auth-session.ts"),
 
     // Demo mode only: the built-in demo wallets
@@ -97,6 +106,9 @@ export default [
     route("*", "routes/api/not-found.ts"),
   ]),
 
+  // Linking a wallet to Discord: out to the authorize page and back (issue 25).
+  route("discord/link", "routes/discord-link.ts"),
+  route("discord/callback", "routes/discord-callback.ts"),
   // A catalogue item's picture from the ord server, cached on disk (issue 12).
   route("content/:inscriptionId", "routes/content.ts"),
   // Anything else under /content (no id, a deeper path) is refused by the same loader, as JSON.

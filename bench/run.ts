@@ -17,6 +17,7 @@ const SUITES = {
   "vote-verify": () => import("./vote-verify.ts"),
   notifications: () => import("./notifications.ts"),
   "email-deliver": () => import("./email-deliver.ts"),
+  discord: () => import("./discord.ts"),
 } as const;
 
 type Suite = keyof typeof SUITES;

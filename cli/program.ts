@@ -7,6 +7,7 @@ import { Command } from "commander";
 import { registerAudit } from "./commands/audit.tsx";
 import { registerBoosts } from "./commands/boosts.tsx";
 import { registerCatalogue } from "./commands/catalogue.tsx";
+import { registerDiscord } from "./commands/discord.tsx";
 import { registerGiveaways } from "./commands/giveaways.tsx";
 import { registerIndexer } from "./commands/indexer.tsx";
 import { registerNotifications } from "./commands/notifications.tsx";
@@ -46,6 +47,7 @@ export function createProgram(): Command {
   registerProposals(program);
   registerCatalogue(program);
   registerIndexer(program);
+  registerDiscord(program);
   registerAudit(program);
   registerNotifications(program);
   return program;

@@ -21,6 +21,7 @@ import { runIndexerPass } from "./pass.server.ts";
 import type { NotificationChannel } from "./notifications/channel.server.ts";
 import { notificationChannels } from "./notifications/channels.server.ts";
 import { startNotificationWorker } from "./notifications/worker.server.ts";
+import { startRoleSync } from "./discord-sync.server.ts";
 
 /** Half past each hour, away from the accrual at minute 0. */
 export const HOUSEKEEPING_CRON = "30 * * * *";
@@ -29,7 +30,9 @@ export type IndexerService = { ready: Promise<void>; stop(): Promise<void> };
 
 export type IndexerOptions = {
   sql: Sql;
-  config: Pick<Config, "indexer"> & Partial<Pick<Config, "notifications" | "publicUrl">> & { ordUrl: string };
+  config: Pick<Config, "indexer"> &
+    Partial<Pick<Config, "discord">> &
+    Partial<Pick<Config, "notifications" | "publicUrl">> & { ordUrl: string };
   logger: Logger;
   /** The notification worker's channels; by default those the settings configure (notificationChannels). */
   channels?: readonly NotificationChannel[];
@@ -87,6 +90,8 @@ export async function startIndexer({ sql, config, logger, channels }: IndexerOpt
     cron.schedule(accrualCron, () => accrue("scheduled"), { ...options, name: "spooks-accrual" }),
     cron.schedule(HOUSEKEEPING_CRON, housekeep, { ...options, name: "spooks-housekeeping" }),
   ];
+  // Discord holder roles, when configured: the role sync ticks and sweeps in this process (docs/discord.md).
+  const roleSync = config.discord ? startRoleSync({ sql, config: config.discord, logger }) : undefined;
   // The notification worker (issue 24): a pass at once, then NOTIFY_INTERVAL_S after each.
   const notifyIntervalS = config.notifications?.intervalS ?? 10;
   const notifier = startNotificationWorker({
@@ -105,6 +110,7 @@ export async function startIndexer({ sql, config, logger, channels }: IndexerOpt
         for (const task of tasks) await task.destroy();
         shutdown.abort();
         await notifier.stop();
+        await roleSync?.stop();
         await Promise.all([...inFlight]);
         logger.info({ msg: "indexer stopped" });
       })()),

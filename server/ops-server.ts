@@ -87,6 +87,47 @@ function watchDatabase(sql: Sql): void {
   ]);
 }
 
+/** Discord holder roles (issue 25): read from the database at each scrape; absent until the first sweep. */
+function watchDiscord(sql: Sql): void {
+  const sweep = async () =>
+    (
+      await sql<{ difference: number; members: number; absent: number; errors: number; age: number }[]>`
+      select difference, members, absent, errors, extract(epoch from now() - finished_at)::float8 as age
+      from discord_sweeps order by id desc limit 1`.catch(() => [])
+    )[0];
+  const fromSweep = (pick: (row: NonNullable<Awaited<ReturnType<typeof sweep>>>) => number) => async (gauge: Gauge) => {
+    gauge.reset();
+    const row = await sweep();
+    if (row) gauge.set(pick(row));
+  };
+  addScrapeGauges([
+    {
+      name: "spooks_discord_sweep_difference",
+      help: "Role changes the last Discord reconciliation sweep found needed (members' rules' roles differing from the rules): 0 in steady state.",
+      collect: fromSweep((row) => row.difference),
+    },
+    { name: "spooks_discord_sweep_members", help: "Linked members the last sweep read.", collect: fromSweep((row) => row.members) },
+    {
+      name: "spooks_discord_sweep_absent",
+      help: "Linked members not in the Discord server at the last sweep.",
+      collect: fromSweep((row) => row.absent),
+    },
+    { name: "spooks_discord_sweep_age_seconds", help: "Seconds since the last sweep finished.", collect: fromSweep((row) => row.age) },
+    {
+      name: "spooks_discord_problems",
+      help: "What Discord refused that a person must fix: roles the bot cannot assign, a refused bot token (the sync is stopped).",
+      labelNames: ["kind"],
+      collect: async (gauge) => {
+        gauge.reset();
+        const rows = await sql<
+          { kind: string; count: number }[]
+        >`select kind, count(*)::int as count from discord_problems group by kind`.catch(() => []);
+        for (const kind of ["role-unassignable", "bad-token"]) gauge.set({ kind }, rows.find((row) => row.kind === kind)?.count ?? 0);
+      },
+    },
+  ]);
+}
+
 type IndexerReading = { record: IndexerHealth; verdict: IndexerVerdict };
 
 function watchIndexer(read: () => Promise<IndexerReading>, staleAfterSeconds: number): void {
@@ -138,6 +179,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   watchDatabase(sql);
   const readIndexer = role !== "web" && indexerStaleAfterSeconds ? indexerReader(sql, indexerStaleAfterSeconds) : null;
   if (readIndexer && indexerStaleAfterSeconds) watchIndexer(readIndexer, indexerStaleAfterSeconds);
+  if (role !== "web") watchDiscord(sql);
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const path = (req.url ?? "/").split("?", 1)[0];

@@ -38,6 +38,7 @@ const ROUTES: { kind: LimitKind | null; methods: string[] | null; path: RegExp }
   { kind: "signed", methods: null, path: /^\/api\/giveaways\/[^/]+\/claim$/ },
   { kind: "signed", methods: null, path: /^\/api\/proposals\/[^/]+\/vote$/ },
   { kind: "signed", methods: ["POST"], path: /^\/api\/notifications\/email$/ },
+  { kind: "signed", methods: null, path: /^\/api\/discord\/link$/ },
   { kind: "content", methods: null, path: /^\/content\/[^/]+$/ },
   { kind: null, methods: null, path: PROBE_PATH },
 ];

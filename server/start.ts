@@ -18,6 +18,7 @@ import { startIndexer } from "../indexer/service.server.ts";
 import { createApp } from "./app.ts";
 import { build as buildApp, isBuildFresh } from "./build.ts";
 import { startDemo, type Demo } from "./demo.server.ts";
+import { startDemoDiscord } from "./demo-discord.server.ts";
 import { publishDemoChain } from "../indexer/draw-chain.server.ts";
 import { startOpsServer } from "./ops-server.ts";
 
@@ -71,12 +72,32 @@ async function main() {
       cleanups.unshift(() => demo!.chain.close(), publishDemoChain(config.dataDir, demo.chain.url));
       logger.info({ msg: "demo mode", chain: demo.chain.url, holder: demo.holder.address, admin: demo.admin.address });
     }
+    // Demo mode without DISCORD_*: the Discord double in-process, so linking can be clicked through (docs/discord.md).
+    let discord = config.discord;
+    if (config.demo && !discord) {
+      const host = config.host === "0.0.0.0" ? "localhost" : config.host;
+      const origins = [
+        ...new Set([
+          config.publicUrl,
+          `http://${host}:${config.port}`,
+          `http://localhost:${config.port}`,
+          `http://127.0.0.1:${config.port}`,
+        ]),
+      ];
+      const demoDiscord = await startDemoDiscord(
+        db.sql,
+        origins.filter((origin): origin is string => Boolean(origin)),
+      );
+      cleanups.unshift(() => demoDiscord.close());
+      discord = demoDiscord.config;
+      logger.info({ msg: "demo Discord", url: demoDiscord.url });
+    }
     const adminAddress = config.adminAddress ?? demo?.admin.address;
     if (!adminAddress) throw new Error("ADMIN_ADDRESS is not set");
     const ordUrl = config.ordUrl ?? demo!.chain.url;
 
     if (withIndexer) {
-      const indexer = await startIndexer({ sql: db.sql, config: { ...config, ordUrl }, logger: createLogger("indexer", config) });
+      const indexer = await startIndexer({ sql: db.sql, config: { ...config, ordUrl, discord }, logger: createLogger("indexer", config) });
       cleanups.unshift(() => indexer.stop());
     }
     const { metricsPort, metricsHost, indexerStaleAfterSeconds } = config.ops;
@@ -95,7 +116,7 @@ async function main() {
 
     const context: AppContext = {
       sql: db.sql,
-      config: { ...config, ordUrl, adminAddress },
+      config: { ...config, ordUrl, adminAddress, discord },
       demoWallets: demo?.wallets ?? [],
     };
     const { build, clientDir, before } = await loadBuild();

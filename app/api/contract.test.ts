@@ -10,6 +10,7 @@ import pino from "pino";
 import type { AppLoadContext } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { parseLinkMessage, parseUnlinkMessage } from "../domain/discord.ts";
 import {
   parseBulkStakeMessage,
   parseClaimMessage,
@@ -150,6 +151,8 @@ const SERVER_PARSERS: Record<SignedMessageName, (message: string) => unknown> = 
   vote: parseVoteMessage,
   "sign-in": parseSignInMessage,
   "email-subscribe": parseEmailSubscribeMessage,
+  "discord-link": parseLinkMessage,
+  "discord-unlink": parseUnlinkMessage,
 };
 
 describe("the signed message formats", () => {

@@ -8,6 +8,7 @@ import * as auth from "./auth.ts";
 import * as boosts from "./boosts.ts";
 import * as content from "./content.ts";
 import * as email from "./email.ts";
+import * as discord from "./discord.ts";
 import * as giveaways from "./giveaways.ts";
 import * as holdings from "./holdings.ts";
 import * as notifications from "./notifications.ts";
@@ -25,6 +26,7 @@ const GROUPS: Record<string, unknown>[] = [
   staking,
   giveaways,
   proposals,
+  discord,
   notifications,
   auth,
   admin,

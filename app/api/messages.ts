@@ -5,6 +5,7 @@
  * so the docs cannot drift from what the client sends and the server accepts. Routes name theirs in
  * `signedMessage`. Browser-safe.
  */
+import { linkMessage, unlinkMessage } from "../domain/discord.ts";
 import {
   bulkStakeMessage,
   claimMessage,
@@ -26,6 +27,8 @@ export const SIGNED_MESSAGE_NAMES = [
   "vote",
   "sign-in",
   "email-subscribe",
+  "discord-link",
+  "discord-unlink",
 ] as const;
 
 export type SignedMessageName = (typeof SIGNED_MESSAGE_NAMES)[number];
@@ -75,6 +78,24 @@ const bulkFormat = (action: "stake" | "unstake"): SignedMessageFormat => ({
 });
 
 export const SIGNED_MESSAGES: Record<SignedMessageName, SignedMessageFormat> = {
+  "discord-link": {
+    purpose:
+      "Link the wallet to a Discord account. The server writes this message after Discord's authorization (GET /api/discord/pending/{linkToken} answers it); the wallet signs it unchanged.",
+    template: "Link Discord user {username} ({discordUserId}) to {address}. Timestamp: {timestamp}",
+    placeholders: {
+      username: "The Discord account's username.",
+      discordUserId: "The Discord account's id (17-20 digits).",
+      address: "The wallet being linked.",
+      timestamp: "When Discord's authorization came back (ISO 8601, UTC, milliseconds); signed within 10 minutes of it.",
+    },
+    example: linkMessage("ghostly", "1187654321098765432", "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", EXAMPLE_TIME),
+  },
+  "discord-unlink": {
+    purpose: "Unlink the wallet from its Discord account (its holder roles go within a minute).",
+    template: "Unlink Discord from {address}. Timestamp: {timestamp}",
+    placeholders: { address: "The wallet, as in the body's `address`.", timestamp: TIMESTAMP },
+    example: unlinkMessage("DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", EXAMPLE_TIME),
+  },
   stake: stakeFormat("stake"),
   unstake: stakeFormat("unstake"),
   "bulk-stake": bulkFormat("stake"),

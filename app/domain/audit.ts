@@ -35,6 +35,10 @@ export const AUDIT_ACTIONS = {
   "webhook.disable": "Webhook disabled",
   "auth.sign-in": "Admin signed in",
   "auth.sign-out": "Admin signed out",
+  "discord.link": "Wallet linked to Discord",
+  "discord.unlink": "Wallet unlinked from Discord",
+  "discord.rules": "Discord role rules saved",
+  "discord.sweep": "Discord roles reconciled",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

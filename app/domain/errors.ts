@@ -2,7 +2,7 @@
  * A refused request: bad input or a broken rule, with the HTTP status it maps to. Services throw it;
  * API routes answer `{ message }` with `status`, the CLI prints `message` and exits 1.
  */
-export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415;
+export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 502;
 
 export class Refusal extends Error {
   constructor(

@@ -13,6 +13,7 @@ import { listProposals } from "../../db/queries/proposals.server.ts";
 import { errorToast, runAdminIntent } from "../components/admin/admin-actions.server.ts";
 import { AuditTab } from "../components/admin/audit-tab.tsx";
 import { BoostsTab } from "../components/admin/boosts-tab.tsx";
+import { DiscordTab } from "../components/admin/discord-tab.tsx";
 import { GiveawaysTab } from "../components/admin/giveaways-tab.tsx";
 import { NotificationsTab } from "../components/admin/notifications-tab.tsx";
 import { ProposalsTab } from "../components/admin/proposals-tab.tsx";
@@ -52,7 +53,7 @@ async function load({ request, context }: Route.LoaderArgs) {
     listGiveaways(context.sql, blockIntervalMs(context.config)),
     listProposals(context.sql),
   ]);
-  return { adminAddress, signedIn, panel: { search, users, giveaways, proposals } };
+  return { adminAddress, signedIn, panel: { search, users, giveaways, proposals, discord: context.config.discord !== undefined } };
 }
 
 async function act({ request, context }: Route.ActionArgs) {
@@ -220,6 +221,7 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
           <TabsTrigger value="giveaways">Giveaways</TabsTrigger>
           <TabsTrigger value="governance">Governance</TabsTrigger>
           <TabsTrigger value="notifications">Notifications</TabsTrigger>
+          {panel.discord && <TabsTrigger value="discord">Discord</TabsTrigger>}
           <TabsTrigger value="audit">Audit</TabsTrigger>
           <TabsTrigger value="boosts">Boosts</TabsTrigger>
         </TabsList>
@@ -235,6 +237,11 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
         <TabsContent value="notifications">
           <NotificationsTab onUnauthorized={onUnauthorized} />
         </TabsContent>
+        {panel.discord && (
+          <TabsContent value="discord">
+            <DiscordTab onUnauthorized={onUnauthorized} />
+          </TabsContent>
+        )}
         <TabsContent value="audit">
           <AuditTab onUnauthorized={onUnauthorized} />
         </TabsContent>

@@ -1,4 +1,5 @@
 import { lazy, useMemo, useState } from "react";
+import { DiscordSection } from "../components/discord/discord-section.tsx";
 import { GhostIcon, WalletIcon } from "../components/icons.tsx";
 import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
 import { HowStakingWorks } from "../components/staking/how-staking-works.tsx";
@@ -196,7 +197,10 @@ function Dashboard({ address }: { address: string }) {
         </Tabs>
       </section>
 
-      <RewardsPanel items={itemsQuery.data ? items : null} />
+      <div className="grid min-w-0 content-start gap-6">
+        <RewardsPanel items={itemsQuery.data ? items : null} />
+        <DiscordSection address={address} />
+      </div>
 
       <OpenedOnce open={staking !== null}>
         <StakeDialog

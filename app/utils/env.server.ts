@@ -189,7 +189,45 @@ const EnvSchema = z.object({
   MAIL_DKIM_DOMAIN: z.string().trim().min(1).optional(),
   MAIL_DKIM_SELECTOR: z.string().trim().min(1).optional(),
   MAIL_DKIM_KEY_FILE: z.string().trim().min(1).optional(),
+  DISCORD_CLIENT_ID: z
+    .string()
+    .trim()
+    .regex(/^\d{17,20}$/, "DISCORD_CLIENT_ID must be the application's id (17-20 digits)")
+    .optional(),
+  DISCORD_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  DISCORD_BOT_TOKEN: z.string().trim().min(1).optional(),
+  DISCORD_GUILD_ID: z
+    .string()
+    .trim()
+    .regex(/^\d{17,20}$/, "DISCORD_GUILD_ID must be the server's id (17-20 digits)")
+    .optional(),
+  DISCORD_API_URL: z.url({ protocol: /^https?$/ }).default("https://discord.com/api"),
+  DISCORD_AUTHORIZE_URL: z.url({ protocol: /^https?$/ }).default("https://discord.com/oauth2/authorize"),
+  DISCORD_SYNC_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(15),
+  DISCORD_SWEEP_INTERVAL_H: z.coerce
+    .number()
+    .positive()
+    .max(24 * 7)
+    .default(6),
 });
+
+/** The four settings that turn Discord holder roles on (all or none). */
+export const DISCORD_SETTINGS = ["DISCORD_CLIENT_ID", "DISCORD_CLIENT_SECRET", "DISCORD_BOT_TOKEN", "DISCORD_GUILD_ID"] as const;
+
+/** Discord holder roles (issue 25, docs/discord.md); absent when the four settings are unset: the feature is off. */
+export type DiscordConfig = {
+  clientId: string;
+  clientSecret: string;
+  botToken: string;
+  guildId: string;
+  /** What @discordjs/rest takes as `api` (it adds /v10). */
+  apiUrl: string;
+  authorizeUrl: string;
+  /** How often the indexer's role sync compares earned roles with granted ones (DISCORD_SYNC_INTERVAL_S). */
+  syncIntervalMs: number;
+  /** How often the reconciliation sweep reads every linked member from Discord (DISCORD_SWEEP_INTERVAL_H). */
+  sweepIntervalMs: number;
+};
 
 export type Config = {
   nodeEnv: "development" | "production" | "test";
@@ -259,6 +297,8 @@ export type Config = {
     capture: boolean;
     dkim?: { domainName: string; keySelector: string; keyFile: string };
   };
+  /** Discord holder roles; undefined: off (no page, route or tab of it shows). */
+  discord?: DiscordConfig;
 };
 
 export class ConfigError extends Error {}
@@ -296,6 +336,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError("SMTP_URL is set without MAIL_FROM: the address mail is sent from");
   const dataDir = path.resolve(e.DATA_DIR);
+  const discordSet = DISCORD_SETTINGS.filter((name) => e[name] !== undefined);
+  if (discordSet.length > 0 && discordSet.length < DISCORD_SETTINGS.length) {
+    const missing = DISCORD_SETTINGS.filter((name) => e[name] === undefined);
+    throw new ConfigError(
+      `${missing.join(", ")}: Discord holder roles need all of ${DISCORD_SETTINGS.join(", ")} (or none: the feature is off)`,
+    );
+  }
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
@@ -345,6 +392,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ? { domainName: e.MAIL_DKIM_DOMAIN, keySelector: e.MAIL_DKIM_SELECTOR, keyFile: path.resolve(e.MAIL_DKIM_KEY_FILE) }
           : undefined,
     },
+    discord:
+      e.DISCORD_CLIENT_ID && e.DISCORD_CLIENT_SECRET && e.DISCORD_BOT_TOKEN && e.DISCORD_GUILD_ID
+        ? {
+            clientId: e.DISCORD_CLIENT_ID,
+            clientSecret: e.DISCORD_CLIENT_SECRET,
+            botToken: e.DISCORD_BOT_TOKEN,
+            guildId: e.DISCORD_GUILD_ID,
+            apiUrl: e.DISCORD_API_URL.replace(/\/+$/, ""),
+            authorizeUrl: e.DISCORD_AUTHORIZE_URL,
+            syncIntervalMs: e.DISCORD_SYNC_INTERVAL_S * 1000,
+            sweepIntervalMs: Math.round(e.DISCORD_SWEEP_INTERVAL_H * 3_600_000),
+          }
+        : undefined,
   };
 }
 

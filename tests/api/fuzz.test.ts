@@ -21,6 +21,8 @@ import type { RouteContract } from "../../app/api/kit.ts";
 import { bulkStakeMessage, claimMessage, entryMessage, stakeMessage, voteMessage } from "../../app/domain/messages.ts";
 import { newDrawSeed } from "../../app/domain/giveaways.ts";
 import { startTestServer, type TestServer } from "../support/app-server.ts";
+import { startDiscordDouble, type DiscordDouble } from "../../doubles/discord/discord-double.server.ts";
+import { unlinkMessage } from "../../app/domain/discord.ts";
 import { giveItems, givePoints, minutesFromNow, newWallet, spooks, useApi, type Wallet } from "./support.ts";
 import { sendRaw } from "../support/raw-http.ts";
 
@@ -41,9 +43,12 @@ const MONEY_LIKE = [
   "proposal_options",
   "used_signatures",
   "giveaway_claims",
+  "discord_links",
+  "discord_rules",
 ];
 
 let server: TestServer;
+let discord: DiscordDouble;
 let holder: Wallet;
 let adminCookie: string;
 let owned: { inscriptionId: string; name: string; number: number }[];
@@ -54,10 +59,22 @@ let proposal: { id: number; title: string; optionIds: number[] } | undefined;
 
 beforeAll(async () => {
   // The limits are off: the fuzz is about what a request that reaches a route can do.
+  // Discord holder roles on, against the Discord double, so their routes are fuzzed live (not only their 404).
+  discord = await startDiscordDouble({ globalPerSecond: 10_000 });
+  const guild = discord.createGuild({ roles: [{ name: "Holder", position: 1 }], botRole: { position: 2 } });
   server = await startTestServer({
     sql: ctx.sql,
     adminAddress: ctx.admin.address,
-    env: { RATE_LIMIT_SIGNIN_PER_MIN: "0", RATE_LIMIT_SIGNED_PER_MIN: "0" },
+    env: {
+      RATE_LIMIT_SIGNIN_PER_MIN: "0",
+      RATE_LIMIT_SIGNED_PER_MIN: "0",
+      DISCORD_CLIENT_ID: "1100000000000000001",
+      DISCORD_CLIENT_SECRET: "fuzz",
+      DISCORD_BOT_TOKEN: discord.botToken,
+      DISCORD_GUILD_ID: guild.id,
+      DISCORD_API_URL: discord.apiUrl,
+      DISCORD_AUTHORIZE_URL: discord.authorizeUrl,
+    },
   });
   holder = newWallet();
   owned = await giveItems(ctx.sql, holder.address, spooks(1, 2, 3, 4, 5, 6));
@@ -93,6 +110,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await discord?.close();
 });
 
 // Values worth trying ------------------------------------------------------------------------------
@@ -260,6 +278,7 @@ function signedFor(route: RouteContract, body: Record<string, unknown>, params: 
         at,
       ),
     castVote: () => voteMessage(numberOf(params.id), proposal?.title ?? "?", numberOf(body.optionId), at),
+    unlinkDiscord: () => unlinkMessage(holder.address, at),
   };
   const message = messages[route.operationId]?.() ?? (typeof body.message === "string" ? body.message : "hello");
   return { ...body, address: holder.address, message, signature: holder.sign(message) };

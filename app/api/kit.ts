@@ -11,7 +11,7 @@ import { isInscriptionId } from "../domain/collections.ts";
 import { isRowId, MAX_ID } from "../domain/ids.ts";
 import { MESSAGES } from "../domain/validation.ts";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * Who may call: anyone; a holder proving the action by signing its exact message (no session); the admin,

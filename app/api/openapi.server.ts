@@ -148,7 +148,7 @@ function pathsOf(routes: readonly RouteContract[], limits: RateLimits): ZodOpenA
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
     paths[route.path] ??= {};
-    paths[route.path][route.method.toLowerCase() as "get" | "post" | "patch" | "delete"] = operationOf(route, limits);
+    paths[route.path][route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete"] = operationOf(route, limits);
   }
   return paths;
 }

@@ -6,6 +6,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import { useCallback, useEffect, useState } from "react";
+import { auditActions as listAuditActions } from "../../db/queries/audit.server.ts";
 import { listGiveaways } from "../../db/queries/giveaways.server.ts";
 import { listUsers } from "../../db/queries/points.server.ts";
 import { listProposals } from "../../db/queries/proposals.server.ts";
@@ -13,7 +14,7 @@ import { errorToast, runAdminIntent } from "../components/admin/admin-actions.se
 import { AuditTab } from "../components/admin/audit-tab.tsx";
 import { GiveawaysTab } from "../components/admin/giveaways-tab.tsx";
 import { ProposalsTab } from "../components/admin/proposals-tab.tsx";
-import { ADMIN_FORMS, isAdminIntent, validationTitle, type AdminActionData } from "../components/admin/schemas.ts";
+import { adminFormSchema, isAdminIntent, validationTitle, type AdminActionData } from "../components/admin/schemas.ts";
 import { firstError } from "../components/admin/use-admin-form.ts";
 import { useAdminAccess } from "../components/admin/use-admin-access.ts";
 import { UsersTab } from "../components/admin/users-tab.tsx";
@@ -25,6 +26,7 @@ import { Input } from "../components/ui/input.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import { Refusal } from "../domain/errors.ts";
+import { pictureOrigins } from "../domain/image-hosts.ts";
 import { requireAdmin, sessionAddress } from "../utils/auth.server.ts";
 import { pageData } from "../utils/pages.server.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
@@ -44,12 +46,13 @@ async function load({ request, context }: Route.LoaderArgs) {
   const signedIn = await sessionAddress(request, context);
   if (signedIn === null || signedIn !== adminAddress) return { adminAddress, signedIn: null, panel: null };
   const search = new URL(request.url).searchParams.get("q")?.trim() ?? "";
-  const [users, giveaways, proposals] = await Promise.all([
+  const [users, giveaways, proposals, auditActions] = await Promise.all([
     listUsers(context.sql, { search }),
     listGiveaways(context.sql),
     listProposals(context.sql),
+    listAuditActions(context.sql),
   ]);
-  return { adminAddress, signedIn, panel: { search, users, giveaways, proposals } };
+  return { adminAddress, signedIn, panel: { search, users, giveaways, proposals, auditActions } };
 }
 
 async function act({ request, context }: Route.ActionArgs) {
@@ -77,7 +80,7 @@ async function act({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const submission = parseWithZod(formData, { schema: ADMIN_FORMS[intent] });
+  const submission = parseWithZod(formData, { schema: adminFormSchema(intent, pictureOrigins(context.config)) });
   if (submission.status !== "success") {
     const message = firstError(submission.error) ?? "Invalid input";
     return data<AdminActionData>(
@@ -228,7 +231,7 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
           <ProposalsTab proposals={panel.proposals} onUnauthorized={onUnauthorized} />
         </TabsContent>
         <TabsContent value="audit">
-          <AuditTab onUnauthorized={onUnauthorized} />
+          <AuditTab onUnauthorized={onUnauthorized} logActions={panel.auditActions} />
         </TabsContent>
       </Tabs>
     </div>

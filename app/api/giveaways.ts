@@ -421,7 +421,8 @@ export const updateGiveaway = defineRoute({
   tag: TAG,
   summary: "Edit every field of a giveaway nobody has entered",
   description:
-    "Replaces its title, description, image, points cost, end date and number of winners, with the create call's rules. Only while " +
+    "Replaces its title, description, image, points cost and end date, with the create call's rules (its number of winners went " +
+    "out with its draw commitment and never changes: a different one is refused with 409). Only while " +
     "it has no entries: holders entered on its terms, so afterwards only its image may change (PATCH /api/giveaways/{id}/image). " +
     "An https:// image URL must be on a host of the `IMAGE_HOSTS` setting (the page's Content-Security-Policy). Audited, with the " +
     "fields before → after.",
@@ -436,7 +437,6 @@ export const updateGiveaway = defineRoute({
       imageUrl: "/uploads/2f1c9a4e-7b1d-4c1e-9d3a-5e8f6a7b9c0d.png",
       pointsCost: 150,
       endDate: "2099-11-07T18:00:00.000Z",
-      winners: 2,
     },
   },
   responses: {
@@ -453,7 +453,8 @@ export const updateGiveaway = defineRoute({
     },
     404: notFound,
     409: {
-      description: "Someone has entered it (only its image can change now), or its entries are closed for its draw.",
+      description:
+        "Someone has entered it (only its image can change now), its entries are closed for its draw, or the body names another number of winners.",
       schema: errorBody,
       example: { message: "This giveaway has 3 entries: only its image can change now" },
     },

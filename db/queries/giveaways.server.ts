@@ -152,7 +152,8 @@ export async function createGiveaway(sql: Queryable, input: CreateGiveawayInput,
 }
 
 /**
- * Changes every field of a giveaway nobody has entered yet (the create form's rules). Refused with 409 once
+ * Changes every field of a giveaway nobody has entered yet (the create form's rules), except its number of
+ * winners, published with its draw commitment (a different number is refused with 409). Refused with 409 once
  * it has an entry (holders entered on its terms: only its image may change then) or once its entries have
  * closed for a draw. Audited with the fields before → after.
  */
@@ -169,18 +170,21 @@ export async function updateGiveaway(sql: Queryable, id: number, input: CreateGi
     if (locked.drawBlockHeight !== null || locked.winnerAddress !== null || locked.drawnAt !== null) {
       throw conflict("This giveaway's entries are closed for its draw: it can no longer be edited");
     }
+    // The number of winners was published with the draw commitment and never changes (migration 0017).
+    if (input.winners !== undefined && winners !== locked.winners) {
+      throw conflict(`The number of winners (${locked.winners}) was published with the draw commitment and never changes`);
+    }
     const fields = (giveaway: Giveaway) => ({
       title: giveaway.title,
       description: giveaway.description,
       imageUrl: giveaway.imageUrl,
       pointsCost: giveaway.pointsCost,
       endDate: giveaway.endDate,
-      winners: giveaway.winners,
     });
     const before = fields(await getGiveaway(tx, id));
     await tx`
       update giveaways set title = ${title}, description = ${description}, image_url = ${imageUrl}, points_cost = ${pointsCost},
-                           end_date = ${endDate}, winners = ${winners}
+                           end_date = ${endDate}
       where id = ${id}`;
     const updated = await getGiveaway(tx, id);
     const after = fields(updated);

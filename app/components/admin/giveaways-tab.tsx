@@ -308,7 +308,6 @@ function EditGiveawayDialog({ giveaway, onClose, onUnauthorized }: { giveaway: A
       title: giveaway.title,
       description: giveaway.description,
       pointsCost: String(giveaway.pointsCost),
-      winners: String(giveaway.winners),
     },
     onSuccess: onClose,
     onUnauthorized,
@@ -327,14 +326,14 @@ function EditGiveawayDialog({ giveaway, onClose, onUnauthorized }: { giveaway: A
             <Input {...getInputProps(fields.title, { type: "text" })} />
           </FormField>
           <ImageUpload label="Image" field={fields.imageUrl} value={imageUrl} onChange={setImageUrl} />
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <FormField label="Points Cost" field={fields.pointsCost}>
-              <Input {...getInputProps(fields.pointsCost, { type: "number" })} min={1} step={1} />
-            </FormField>
-            <FormField label="Number of Winners" field={fields.winners}>
-              <Input {...getInputProps(fields.winners, { type: "number" })} min={1} max={MAX_WINNERS} step={1} />
-            </FormField>
-          </div>
+          <FormField label="Points Cost" field={fields.pointsCost}>
+            <Input {...getInputProps(fields.pointsCost, { type: "number" })} min={1} step={1} />
+          </FormField>
+          {/* Published with the draw commitment: it never changes. */}
+          <input type="hidden" name="winners" value={giveaway.winners} />
+          <p className="text-xs text-zinc-400">
+            Winners: {formatNumber(giveaway.winners)} (published with the draw commitment; it cannot change)
+          </p>
           <DateField label="End Date" field={fields.endDate} date={endDate} />
           <FormField label="Description" field={fields.description}>
             <textarea {...getTextareaProps(fields.description)} className={textareaClasses} />

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
+import { pictureOrigins } from "./domain/image-hosts.ts";
 import { useNonce } from "./lib/nonce.ts";
 import "./app.css";
 
@@ -7,7 +8,13 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 /** Settings the pages need (read with useRouteLoaderData("root")): the item pictures' outside hosts. */
 export function loader({ context }: Route.LoaderArgs) {
-  return { itemImageUrls: context.config.itemImageUrls };
+  // The admin's address is public (the spec's page had it built in): the header links to /admin for that wallet.
+  return {
+    itemImageUrls: context.config.itemImageUrls,
+    adminAddress: context.config.adminAddress,
+    // Where a giveaway picture URL may point (the CSP's img-src): the admin form refuses others as typed.
+    pictureOrigins: pictureOrigins(context.config),
+  };
 }
 
 /** Settings do not change while the server runs: never reloaded after an action. */

@@ -6,7 +6,8 @@ export default [
     route("rewards", "routes/rewards.tsx"),
     route("rewards/history", "routes/points-history.tsx"),
     route("giveaways/:id/verify", "routes/verify-draw.tsx"),
-    route("governance", "routes/governance.tsx"),
+    // A proposal's own address: its details dialog over the list (direct load and reload open it too).
+    route("governance", "routes/governance.tsx", [route(":id", "routes/governance-proposal.tsx")]),
     route("admin", "routes/admin.tsx"),
     route("discord/linked", "routes/discord-linked.tsx"),
     // Any other page: the 404, inside the site's header and navigation so a bad link strands nobody.

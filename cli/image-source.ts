@@ -9,6 +9,10 @@ import type { Queryable, TransactionSql } from "../db/client.server.ts";
 import { recordUpload } from "../db/queries/audit.server.ts";
 import { inTransaction } from "../db/queries/transaction.server.ts";
 import { CLI_ACTOR, CliError } from "./runtime.ts";
+import { pictureOrigins } from "../app/domain/image-hosts.ts";
+import { imageHostProblem } from "../app/domain/image-url.ts";
+
+type PictureConfig = { imageHosts: readonly string[]; itemImageUrls: readonly string[]; publicUrl?: string };
 
 export type ImageSource = {
   imageUrl: string;
@@ -35,10 +39,13 @@ export async function resolveImage(value: string, uploadDir: string): Promise<Im
  */
 export async function withImage<T>(
   value: string,
-  { sql, uploadDir }: { sql: Queryable; uploadDir: string },
+  { sql, uploadDir, pictures }: { sql: Queryable; uploadDir: string; pictures?: PictureConfig },
   change: (tx: TransactionSql, imageUrl: string) => Promise<T>,
 ): Promise<T> {
   const image = await resolveImage(value, uploadDir);
+  // A URL the site's pages could not show (its host is not in IMAGE_HOSTS) is refused before anything is saved.
+  const problem = !image.upload && pictures ? imageHostProblem(image.imageUrl, pictureOrigins(pictures)) : null;
+  if (problem) throw new CliError(problem);
   try {
     return await inTransaction(sql, async (tx) => {
       if (image.upload) await recordUpload(tx, CLI_ACTOR, image.upload);

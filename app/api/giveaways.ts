@@ -448,6 +448,53 @@ export const setGiveawayActive = defineRoute({
   },
 });
 
+export const updateGiveaway = defineRoute({
+  operationId: "updateGiveaway",
+  method: "PUT",
+  path: "/api/giveaways/{id}",
+  tag: TAG,
+  summary: "Edit every field of a giveaway nobody has entered",
+  description:
+    "Replaces its title, description, image, points cost and end date, with the create call's rules (its number of winners went " +
+    "out with its draw commitment and never changes: a different one is refused with 409). Only while " +
+    "it has no entries: holders entered on its terms, so afterwards only its image may change (PATCH /api/giveaways/{id}/image). " +
+    "An https:// image URL must be on a host of the `IMAGE_HOSTS` setting (the page's Content-Security-Policy). Audited, with the " +
+    "fields before → after.",
+  auth: "admin-session",
+  params: giveawayParams,
+  body: {
+    kind: "json",
+    schema: createGiveawayBody,
+    example: {
+      title: "Golden Spook",
+      description: "One golden Spook for a lucky holder.",
+      imageUrl: "/uploads/2f1c9a4e-7b1d-4c1e-9d3a-5e8f6a7b9c0d.png",
+      pointsCost: 150,
+      endDate: "2099-11-07T18:00:00.000Z",
+    },
+  },
+  responses: {
+    200: {
+      description: "The giveaway after the change.",
+      schema: giveawaySchema,
+      example: { ...giveawayExample, entriesCount: 0, ticketsCount: 0 },
+    },
+    400: {
+      description:
+        "A field breaks its rule (the admin form's texts), the image is on a host outside `IMAGE_HOSTS`, or the body is not JSON.",
+      schema: errorBody,
+      example: { message: MESSAGES.endInFuture },
+    },
+    404: notFound,
+    409: {
+      description:
+        "Someone has entered it (only its image can change now), its entries are closed for its draw, or the body names another number of winners.",
+      schema: errorBody,
+      example: { message: "This giveaway has 3 entries: only its image can change now" },
+    },
+  },
+});
+
 export const deleteGiveaway = defineRoute({
   operationId: "deleteGiveaway",
   method: "DELETE",

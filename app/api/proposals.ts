@@ -256,8 +256,17 @@ export const getVotingPower = defineRoute({
   responses: {
     200: {
       description: "The voting power.",
-      schema: z.object({ votingPower: z.number().int().min(0) }).meta({ id: "VotingPower" }),
-      example: { votingPower: 3 },
+      schema: z
+        .object({
+          votingPower: z.number().int().min(0),
+          snapshotAt: timestamp.nullable().meta({
+            description:
+              "When the items were counted: with `proposalId`, the proposal's start (its snapshot), or now for an upcoming proposal " +
+              "(not fixed until it starts); without one, null (staked now).",
+          }),
+        })
+        .meta({ id: "VotingPower" }),
+      example: { votingPower: 3, snapshotAt: "2026-11-01T00:00:00.000Z" },
     },
     400: badAddress,
     404: notFound,

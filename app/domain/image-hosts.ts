@@ -30,3 +30,13 @@ export function itemImageOrigins(templates: readonly string[]): string[] {
   const origins = templates.map(parseItemImageUrl).flatMap((parsed) => (typeof parsed === "string" ? [] : [parsed.origin]));
   return [...new Set(origins)];
 }
+
+/**
+ * Every outside origin the page's Content-Security-Policy lets pictures come from (server/security.ts
+ * img-src): the item image hosts, IMAGE_HOSTS, and the site's own public origin. A giveaway picture URL
+ * elsewhere is refused where it is typed (imageHostProblem in app/domain/image-url.ts).
+ */
+export function pictureOrigins(config: { imageHosts: readonly string[]; itemImageUrls: readonly string[]; publicUrl?: string }): string[] {
+  const own = config.publicUrl && URL.canParse(config.publicUrl) ? [new URL(config.publicUrl).origin] : [];
+  return [...new Set([...own, ...itemImageOrigins(config.itemImageUrls), ...config.imageHosts])];
+}

@@ -19,3 +19,23 @@ export function isGiveawayImageUrl(value: string): boolean {
   const url = new URL(value);
   return url.protocol === "https:" && url.hostname !== "" && !url.username && !url.password;
 }
+
+/** The setting that names the outside hosts a picture may come from. */
+export const IMAGE_HOSTS_SETTING = "IMAGE_HOSTS";
+
+/**
+ * Whether the page may show a picture from `value`: an upload of this site always; an https URL only from an
+ * origin the page's Content-Security-Policy allows (`allowedOrigins`: IMAGE_HOSTS and the item image hosts),
+ * otherwise the picture is saved and then blocked in every browser. Null when it may; the refusal otherwise,
+ * naming the setting. A URL that breaks IMAGE_URL_RULE is that rule's to refuse (null here).
+ */
+export function imageHostProblem(value: string, allowedOrigins: readonly string[]): string | null {
+  const text = value.trim();
+  if (!/^https:\/\//i.test(text) || !URL.canParse(text)) return null;
+  const { origin } = new URL(text);
+  if (allowedOrigins.includes(origin)) return null;
+  return (
+    `The page cannot show pictures from ${origin}: it is not in ${IMAGE_HOSTS_SETTING}. ` +
+    `Upload the image, or add ${origin} to ${IMAGE_HOSTS_SETTING} and restart the server`
+  );
+}

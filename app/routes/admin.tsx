@@ -6,6 +6,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import { useCallback, useEffect, useState } from "react";
+import { auditActions as listAuditActions } from "../../db/queries/audit.server.ts";
 import { listGiveaways } from "../../db/queries/giveaways.server.ts";
 import { blockIntervalMs } from "../domain/giveaways.ts";
 import { listUsers } from "../../db/queries/points.server.ts";
@@ -17,7 +18,7 @@ import { DiscordTab } from "../components/admin/discord-tab.tsx";
 import { GiveawaysTab } from "../components/admin/giveaways-tab.tsx";
 import { NotificationsTab } from "../components/admin/notifications-tab.tsx";
 import { ProposalsTab } from "../components/admin/proposals-tab.tsx";
-import { ADMIN_FORMS, isAdminIntent, validationTitle, type AdminActionData } from "../components/admin/schemas.ts";
+import { adminFormSchema, isAdminIntent, validationTitle, type AdminActionData } from "../components/admin/schemas.ts";
 import { firstError } from "../components/admin/use-admin-form.ts";
 import { useAdminAccess } from "../components/admin/use-admin-access.ts";
 import { UsersTab } from "../components/admin/users-tab.tsx";
@@ -29,6 +30,7 @@ import { Input } from "../components/ui/input.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import { Refusal } from "../domain/errors.ts";
+import { pictureOrigins } from "../domain/image-hosts.ts";
 import { requireAdmin, sessionAddress } from "../utils/auth.server.ts";
 import { pageData } from "../utils/pages.server.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
@@ -48,12 +50,17 @@ async function load({ request, context }: Route.LoaderArgs) {
   const signedIn = await sessionAddress(request, context);
   if (signedIn === null || signedIn !== adminAddress) return { adminAddress, signedIn: null, panel: null };
   const search = new URL(request.url).searchParams.get("q")?.trim() ?? "";
-  const [users, giveaways, proposals] = await Promise.all([
+  const [users, giveaways, proposals, auditActions] = await Promise.all([
     listUsers(context.sql, { search }),
     listGiveaways(context.sql, blockIntervalMs(context.config)),
     listProposals(context.sql),
+    listAuditActions(context.sql),
   ]);
-  return { adminAddress, signedIn, panel: { search, users, giveaways, proposals, discord: context.config.discord !== undefined } };
+  return {
+    adminAddress,
+    signedIn,
+    panel: { search, users, giveaways, proposals, discord: context.config.discord !== undefined, auditActions },
+  };
 }
 
 async function act({ request, context }: Route.ActionArgs) {
@@ -81,7 +88,7 @@ async function act({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const submission = parseWithZod(formData, { schema: ADMIN_FORMS[intent] });
+  const submission = parseWithZod(formData, { schema: adminFormSchema(intent, pictureOrigins(context.config)) });
   if (submission.status !== "success") {
     const message = firstError(submission.error) ?? "Invalid input";
     return data<AdminActionData>(
@@ -243,7 +250,7 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
           </TabsContent>
         )}
         <TabsContent value="audit">
-          <AuditTab onUnauthorized={onUnauthorized} />
+          <AuditTab onUnauthorized={onUnauthorized} logActions={panel.auditActions} />
         </TabsContent>
         <TabsContent value="boosts">
           <BoostsTab />

@@ -1,15 +1,17 @@
 /** /governance: proposals by status, their details and results, and signed voting (spec section 2). */
 import { useMemo, useState } from "react";
+import { Outlet, useParams } from "react-router";
 import { listProposals } from "../../db/queries/proposals.server.ts";
-import { ProposalDialog } from "../components/governance/proposal-dialog.tsx";
 import { ProposalList } from "../components/governance/proposal-list.tsx";
-import type { ProposalView } from "../components/governance/types.ts";
+import { governancePaths } from "../components/governance/paths.ts";
+import type { ProposalView, UserVoteView } from "../components/governance/types.ts";
 import { useVotingPower } from "../components/governance/use-vote.ts";
 import { VotingPowerBox } from "../components/governance/voting-power-box.tsx";
 import { useNow } from "../components/rewards/use-now.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import { proposalStatus, type ProposalStatus } from "../domain/governance.ts";
 import { useLiveLoader } from "../lib/use-live-loader.ts";
+import { useApiQuery } from "../lib/queries.ts";
 import { pageData } from "../utils/pages.server.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/governance";
@@ -45,8 +47,11 @@ export default function GovernancePage({ loaderData }: Route.ComponentProps) {
   const wallet = useWallet();
   const address = wallet.connected ? wallet.address : null;
   const power = useVotingPower(address);
-  const [openId, setOpenId] = useState<number | null>(null);
-  const open = proposals.find((proposal) => proposal.id === openId) ?? null;
+  // The holder's votes: each card says "You voted {option}" once voted.
+  const votes = useApiQuery<UserVoteView[]>(address ? governancePaths.userVotes(address) : null);
+  // A proposal's own address (/governance/{id}, the child route's dialog) opens on its status's tab.
+  const params = useParams();
+  const [tab, setTab] = useState<string>(() => proposals.find((proposal) => String(proposal.id) === params.id)?.status ?? "active");
 
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -60,7 +65,7 @@ export default function GovernancePage({ loaderData }: Route.ComponentProps) {
         <VotingPowerBox connected={address !== null} power={power} />
       </div>
 
-      <Tabs defaultValue="active">
+      <Tabs value={tab} onValueChange={setTab}>
         <TabsList aria-label="Proposals by status">
           {TABS.map(({ status, label }) => (
             <TabsTrigger key={status} value={status}>
@@ -73,13 +78,14 @@ export default function GovernancePage({ loaderData }: Route.ComponentProps) {
             <ProposalList
               status={status}
               proposals={proposals.filter((proposal) => proposal.status === status)}
-              onOpen={(proposal) => setOpenId(proposal.id)}
+              userVotes={votes.data ?? null}
             />
           </TabsContent>
         ))}
       </Tabs>
 
-      <ProposalDialog proposal={open} onClose={() => setOpenId(null)} />
+      {/* /governance/{id}: the proposal's details dialog (routes/governance-proposal.tsx). */}
+      <Outlet />
     </div>
   );
 }

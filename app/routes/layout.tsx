@@ -4,6 +4,7 @@ import { Outlet } from "react-router";
 import { CollectionStats } from "../components/layout/collection-stats.tsx";
 import { Footer } from "../components/layout/footer.tsx";
 import { Header } from "../components/layout/header.tsx";
+import { MAIN_ID, SkipLink } from "../components/layout/skip-link.tsx";
 import { Toaster } from "../components/ui/toast.tsx";
 import { createQueryClient } from "../lib/queries.ts";
 import { WalletProvider } from "../wallet/wallet-context.tsx";
@@ -16,9 +17,10 @@ export default function Layout() {
     <QueryClientProvider client={queryClient}>
       <WalletProvider>
         <div className="flex min-h-screen flex-col">
+          <SkipLink />
           <Header />
           <CollectionStats />
-          <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
+          <main id={MAIN_ID} tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 focus:outline-none sm:px-6">
             <Outlet />
           </main>
           <Footer />

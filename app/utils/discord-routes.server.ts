@@ -9,5 +9,5 @@ type Args = { context: { config: { discord?: unknown } } };
 
 export function discordOnly<A extends Args, R, H extends (args: A) => R>(handler: H & ((args: A) => R)): H {
   const wrapped = (args: A) => (args.context.config.discord ? handler(args) : json({ message: "Not found" }, 404));
-  return Object.assign(wrapped, handler) as unknown as H;
+  return Object.assign(wrapped, handler);
 }

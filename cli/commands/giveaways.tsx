@@ -144,7 +144,7 @@ async function list(options: OutputOptions) {
 async function create(options: CreateOptions) {
   const input = parseOptions(createGiveawaySchema, options, CREATE_FIELDS);
   const giveaway = await withDatabase(({ sql, config }) =>
-    withImage(input.imageUrl, { sql, uploadDir: config.uploadDir }, (tx, imageUrl) =>
+    withImage(input.imageUrl, { sql, uploadDir: config.uploadDir, pictures: config }, (tx, imageUrl) =>
       createGiveaway(tx, { ...input, imageUrl }, CLI_ACTOR),
     ),
   );
@@ -175,7 +175,9 @@ async function setImage(idText: string, image: string, options: OutputOptions) {
   const id = parseId(idText, "Giveaway");
   const giveaway = await withDatabase(async ({ sql, config }) => {
     await getGiveaway(sql, id);
-    return withImage(image, { sql, uploadDir: config.uploadDir }, (tx, imageUrl) => setGiveawayImage(tx, id, imageUrl, CLI_ACTOR));
+    return withImage(image, { sql, uploadDir: config.uploadDir, pictures: config }, (tx, imageUrl) =>
+      setGiveawayImage(tx, id, imageUrl, CLI_ACTOR),
+    );
   });
   await outputAnswer(options, giveawaySchema, giveaway, () => giveawayView("Image updated", giveaway));
 }

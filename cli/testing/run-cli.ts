@@ -27,6 +27,8 @@ export function cliEnv(databaseUrl: string | undefined, extra: CliEnv = {}): Cli
     DATABASE_URL: databaseUrl,
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "spooks-cli-")),
     LOG_LEVEL: "silent",
+    // The outside host the tests' giveaway pictures use (a picture elsewhere is refused, naming IMAGE_HOSTS).
+    IMAGE_HOSTS: "https://example.com",
     ...extra,
   };
 }

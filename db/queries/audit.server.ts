@@ -133,6 +133,22 @@ export async function listAudit(sql: Queryable, filter: AuditFilter = {}): Promi
   return { entries, nextCursor: rows.length > limit ? entries[entries.length - 1].id : null };
 }
 
+/**
+ * Every distinct action the log holds, sorted: what the audit filter offers (a newer release's actions, or
+ * another service's, included). A skip scan over the (action, id) index: one probe per distinct action.
+ */
+export async function auditActions(sql: Queryable): Promise<string[]> {
+  const rows = await sql<{ action: string }[]>`
+    with recursive found(action) as (
+      (select action from audit_log order by action limit 1)
+      union all
+      select (select a.action from audit_log a where a.action > found.action order by a.action limit 1)
+      from found where found.action is not null
+    )
+    select action from found where action is not null`;
+  return rows.map((row) => row.action);
+}
+
 export async function recentAudit(sql: Queryable, limit = 50): Promise<AuditEntry[]> {
   return (await listAudit(sql, { limit })).entries;
 }

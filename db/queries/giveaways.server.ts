@@ -179,6 +179,51 @@ export async function createGiveaway(sql: Queryable, input: CreateGiveawayInput,
   });
 }
 
+/**
+ * Changes every field of a giveaway nobody has entered yet (the create form's rules), except its number of
+ * winners, published with its draw commitment (a different number is refused with 409). Refused with 409 once
+ * it has an entry (holders entered on its terms: only its image may change then) or once its entries have
+ * closed for a draw. Audited with the fields before → after.
+ */
+export async function updateGiveaway(sql: Queryable, id: number, input: CreateGiveawayInput, actor: Actor): Promise<Giveaway> {
+  const { title, description, pointsCost, endDate, winners, ...rest } = parseOrRefuse(createGiveawaySchema, input);
+  const imageUrl = requireImageUrl(rest.imageUrl);
+  return inTransaction(sql, async (tx) => {
+    const locked = await lockGiveaway(tx, id, "update");
+    // The lock on the giveaway row is what an entry takes too (for share): no entry can slip in meanwhile.
+    const [{ entries }] = await tx<{ entries: number }[]>`select count(*)::int as entries from giveaway_entries where giveaway_id = ${id}`;
+    if (entries > 0) {
+      throw conflict(`This giveaway has ${entries} ${entries === 1 ? "entry" : "entries"}: only its image can change now`);
+    }
+    if (locked.drawBlockHeight !== null || locked.winnerAddress !== null || locked.drawnAt !== null) {
+      throw conflict("This giveaway's entries are closed for its draw: it can no longer be edited");
+    }
+    // The number of winners was published with the draw commitment and never changes (migration 0017).
+    if (input.winners !== undefined && winners !== locked.winners) {
+      throw conflict(`The number of winners (${locked.winners}) was published with the draw commitment and never changes`);
+    }
+    const fields = (giveaway: Giveaway) => ({
+      title: giveaway.title,
+      description: giveaway.description,
+      imageUrl: giveaway.imageUrl,
+      pointsCost: giveaway.pointsCost,
+      endDate: giveaway.endDate,
+    });
+    const before = fields(await getGiveaway(tx, id));
+    await tx`
+      update giveaways set title = ${title}, description = ${description}, image_url = ${imageUrl}, points_cost = ${pointsCost},
+                           end_date = ${endDate}
+      where id = ${id}`;
+    const updated = await getGiveaway(tx, id);
+    const after = fields(updated);
+    const changed = Object.keys(after).filter(
+      (key) => JSON.stringify(before[key as keyof typeof before]) !== JSON.stringify(after[key as keyof typeof after]),
+    );
+    await recordAudit(tx, actor, "giveaway.update", `giveaway:${id}`, { changed }, { before, after });
+    return updated;
+  });
+}
+
 export async function setGiveawayActive(sql: Queryable, id: number, active: boolean, actor: Actor): Promise<Giveaway> {
   if (typeof active !== "boolean") throw badRequest("active must be true or false");
   return inTransaction(sql, async (tx) => {

@@ -174,6 +174,35 @@ export async function createProposal(sql: Queryable, input: CreateProposalInput,
   });
 }
 
+/**
+ * Opens an upcoming proposal's voting now: its start becomes the present moment (its snapshot is taken now).
+ * Refused (409) once voting has started. Audited with its start before → after.
+ */
+export async function startProposalNow(sql: Queryable, id: number, actor: Actor): Promise<Proposal> {
+  requireRowId(id, "Proposal");
+  return inTransaction(sql, async (tx) => {
+    const [row] = await tx<{ startDate: Date; endDate: Date }[]>`select start_date, end_date from proposals where id = ${id} for update`;
+    if (!row) throw notFound("Proposal not found");
+    const at = now();
+    if (row.startDate.getTime() <= at.getTime()) throw conflict("Voting on this proposal has already started");
+    if (row.endDate.getTime() <= at.getTime()) throw conflict("This proposal has already ended");
+    await tx`update proposals set start_date = ${at} where id = ${id}`;
+    const [started] = await listProposals(tx, at, [id]);
+    await recordAudit(
+      tx,
+      actor,
+      "proposal.start",
+      `proposal:${id}`,
+      { title: started.title },
+      {
+        before: { startDate: row.startDate },
+        after: { startDate: at },
+      },
+    );
+    return started;
+  });
+}
+
 /** The proposal's title (what a vote message names), or 404. */
 export async function proposalTitle(sql: Queryable, id: number): Promise<string> {
   requireRowId(id, "Proposal");
@@ -215,16 +244,29 @@ async function stakedCountAt(sql: Queryable, address: string, at: Date): Promise
  * staked at the proposal's start (for an upcoming proposal, what it has staked now).
  */
 export async function votingPower(sql: Queryable, address: string, proposalId?: number): Promise<number> {
+  return (await votingPowerSnapshot(sql, address, proposalId)).votingPower;
+}
+
+/**
+ * The voting power and when it was counted: without a proposal, now (`snapshotAt` null: the current staked
+ * count); with one, the proposal's start, or now for an upcoming proposal (its power is not fixed yet).
+ */
+export async function votingPowerSnapshot(
+  sql: Queryable,
+  address: string,
+  proposalId?: number,
+): Promise<{ votingPower: number; snapshotAt: Date | null }> {
   if (proposalId === undefined) {
     const [row] = await sql<{ count: number }[]>`
       select count(*)::int as count from stakes where address = ${address} and ended_at is null`;
-    return row.count;
+    return { votingPower: row.count, snapshotAt: null };
   }
   requireRowId(proposalId, "Proposal");
   const [proposal] = await sql<{ startDate: Date }[]>`select start_date from proposals where id = ${proposalId}`;
   if (!proposal) throw notFound("Proposal not found");
   const at = now();
-  return stakedCountAt(sql, address, proposal.startDate.getTime() > at.getTime() ? at : proposal.startDate);
+  const snapshotAt = proposal.startDate.getTime() > at.getTime() ? at : proposal.startDate;
+  return { votingPower: await stakedCountAt(sql, address, snapshotAt), snapshotAt };
 }
 
 export async function votesOfAddress(sql: Queryable, address: string): Promise<UserVote[]> {

@@ -40,7 +40,7 @@ const card = (page: Page, title: string) =>
   page.getByTestId("proposal-card").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 
 async function openDetails(page: Page, title: string) {
-  await card(page, title).getByRole("button", { name: "View Details" }).click();
+  await card(page, title).getByRole("link", { name: "View Details" }).click();
   const dialog = page.getByRole("dialog", { name: title });
   await dialog.waitFor();
   return dialog;

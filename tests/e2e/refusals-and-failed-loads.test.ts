@@ -244,7 +244,7 @@ describe("rule 1: a refusal shows the server's reason", () => {
 
   test("a vote already cast (from another tab) is refused with the server's reason", async () => {
     await page.goto("/governance");
-    await page.getByTestId("proposal-card").filter({ hasText: proposal.title }).getByRole("button", { name: "View Details" }).click();
+    await page.getByTestId("proposal-card").filter({ hasText: proposal.title }).getByRole("link", { name: "View Details" }).click();
     const dialog = page.getByRole("dialog", { name: proposal.title });
     await dialog.getByRole("radio", { name: "Yes" }).click();
     await dialog.getByRole("button", { name: "Sign and Vote" }).click();
@@ -384,7 +384,7 @@ describe("rule 2: a failed load is never shown as an empty wallet", () => {
       expect(await page.getByTestId("voting-power").count()).toBe(0);
       await expectFailedThenRetry(box, "your voting power", failing.power, page.getByTestId("voting-power"));
 
-      await page.getByTestId("proposal-card").filter({ hasText: proposal.title }).getByRole("button", { name: "View Details" }).click();
+      await page.getByTestId("proposal-card").filter({ hasText: proposal.title }).getByRole("link", { name: "View Details" }).click();
       const dialog = page.getByRole("dialog", { name: proposal.title });
       await expectFailedThenRetry(dialog, "this proposal", failing.proposal, dialog.getByText("You've already voted"));
 

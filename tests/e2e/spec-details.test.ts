@@ -324,11 +324,7 @@ describe("governance details", () => {
       "Your Spooks staked now. Each proposal counts the Spooks you had staked when its voting opened.",
     );
 
-    await page
-      .getByTestId("proposal-card")
-      .filter({ hasText: snapshotProposal.title })
-      .getByRole("button", { name: "View Details" })
-      .click();
+    await page.getByTestId("proposal-card").filter({ hasText: snapshotProposal.title }).getByRole("link", { name: "View Details" }).click();
     const dialog = page.getByRole("dialog", { name: snapshotProposal.title });
     await dialog.getByText("Your voting power: 3").waitFor();
     const note = (await dialog.getByTestId("proposal-power-note").textContent()) ?? "";
@@ -341,7 +337,7 @@ describe("governance details", () => {
 
   test("results: the centre reads 'Total' (not upper-cased); a 100% slice is drawn without a border", async () => {
     await page.getByRole("tab", { name: "Completed (1)" }).click();
-    await page.getByTestId("proposal-card").filter({ hasText: unanimous.title }).getByRole("button", { name: "View Details" }).click();
+    await page.getByTestId("proposal-card").filter({ hasText: unanimous.title }).getByRole("link", { name: "View Details" }).click();
     const dialog = page.getByRole("dialog", { name: unanimous.title });
     await dialog.getByTestId("results-total").getByText("1", { exact: true }).waitFor();
     const label = dialog.getByTestId("results-total-label");

@@ -40,7 +40,7 @@ async function vote(wallet: TestWallet, optionId: number, magic: "bitcoin" | "do
 async function openVerifyView(page: Page) {
   await page.goto("/governance");
   const card = page.getByTestId("proposal-card").filter({ has: page.getByRole("heading", { name: proposal.title, exact: true }) });
-  await card.getByRole("button", { name: "View Details" }).click();
+  await card.getByRole("link", { name: "View Details" }).click();
   const dialog = page.getByRole("dialog", { name: proposal.title });
   await dialog.getByRole("button", { name: "Verify votes" }).click();
   await dialog.getByTestId("verify-result").waitFor();

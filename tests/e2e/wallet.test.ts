@@ -34,7 +34,8 @@ async function open(options: Omit<MyDogeOptions, "privateKeyHex"> = {}) {
 
 const header = (page: Page) => page.getByRole("banner");
 const connectButton = (page: Page) => header(page).getByRole("button", { name: "Connect Wallet", exact: true });
-const walletButton = (page: Page, address: string) => header(page).getByRole("button", { name: `Wallet ${address}` });
+const walletButton = (page: Page, address: string) =>
+  header(page).getByRole("button", { name: `${address.slice(0, 4)}...${address.slice(-4)}` });
 const card = (page: Page, name: string) =>
   page.locator('[data-testid="item-card"]').filter({ has: page.getByRole("heading", { name, exact: true }) });
 const toastItem = (page: Page, title: string) => page.locator("li[data-variant]").filter({ hasText: title });

@@ -101,6 +101,8 @@ export async function startTestServer({
     // A test file sends its requests from one address, faster than a person: the general limits are off unless a test sets them.
     RATE_LIMIT_READS_PER_MIN: "0",
     RATE_LIMIT_CONTENT_PER_MIN: "0",
+    // The outside hosts the tests' giveaway pictures use (a picture elsewhere is refused, naming IMAGE_HOSTS).
+    IMAGE_HOSTS: "https://example.com,https://images.example",
     ...env,
   });
   const context: AppContext = { sql, config: { ...config, adminAddress }, demoWallets };

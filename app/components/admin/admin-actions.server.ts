@@ -6,14 +6,20 @@
 import type { z } from "zod";
 import type { Actor } from "../../../db/queries/audit.server.ts";
 import type { Sql } from "../../../db/client.server.ts";
-import { createGiveaway, deleteGiveaway, setGiveawayActive, setGiveawayImage } from "../../../db/queries/giveaways.server.ts";
+import {
+  createGiveaway,
+  deleteGiveaway,
+  setGiveawayActive,
+  setGiveawayImage,
+  updateGiveaway,
+} from "../../../db/queries/giveaways.server.ts";
 import { withDrawChain } from "../../../indexer/draw-chain.server.ts";
 import { selectWinners, type SelectWinnersResult } from "../../../indexer/draws.server.ts";
 import { OrdError } from "../../../indexer/ord-client.server.ts";
 import { conflict } from "../../domain/errors.ts";
 import type { Config } from "../../utils/env.server.ts";
 import { addPoints, clearPoints, recalculateAllPoints, resetNegativeBalances } from "../../../db/queries/points.server.ts";
-import { createProposal, deleteProposal } from "../../../db/queries/proposals.server.ts";
+import { createProposal, deleteProposal, startProposalNow } from "../../../db/queries/proposals.server.ts";
 import { formatNumber, formatPointsExact, shortenAddress } from "../../domain/format.ts";
 import type { ADMIN_FORMS, AdminIntent, AdminToast } from "./schemas.ts";
 
@@ -27,11 +33,13 @@ export const ADMIN_ERRORS: Record<AdminIntent, { title: string; failed: string }
   "reset-negative-balances": { title: "Error resetting negative balances", failed: "Failed to reset negative balances" },
   "create-giveaway": { title: "Error Creating Giveaway", failed: "Failed to create giveaway" },
   "toggle-giveaway": { title: "Error Updating Giveaway", failed: "Failed to update giveaway" },
+  "edit-giveaway": { title: "Error Updating Giveaway", failed: "Failed to update giveaway" },
   "update-image": { title: "Error Updating Image", failed: "Failed to update image" },
   "select-winner": { title: "Error Selecting Winner", failed: "Failed to select winner" },
   "delete-giveaway": { title: "Error Deleting Giveaway", failed: "Failed to delete giveaway" },
   "create-proposal": { title: "Error Creating Proposal", failed: "Failed to create proposal" },
   "delete-proposal": { title: "Error Deleting Proposal", failed: "Failed to delete proposal" },
+  "start-proposal": { title: "Error Starting Proposal", failed: "Failed to start proposal" },
 };
 
 export function errorToast(intent: AdminIntent, message: string): AdminToast {
@@ -101,6 +109,11 @@ export async function runAdminIntent(
       const giveaway = await createGiveaway(sql, input, actor);
       return success("Giveaway Created", `"${giveaway.title}" is open for entries.`);
     }
+    case "edit-giveaway": {
+      const { intent: _intent, giveawayId, ...input } = value;
+      const giveaway = await updateGiveaway(sql, giveawayId, input, actor);
+      return success("Giveaway Updated", `"${giveaway.title}" was updated.`);
+    }
     case "toggle-giveaway": {
       const giveaway = await setGiveawayActive(sql, value.giveawayId, value.active, actor);
       return success("Giveaway Updated", `"${giveaway.title}" is now ${giveaway.active ? "active" : "inactive"}.`);
@@ -128,6 +141,10 @@ export async function runAdminIntent(
     case "delete-proposal": {
       await deleteProposal(sql, value.proposalId, actor);
       return success("Proposal Deleted", "The proposal was deleted.");
+    }
+    case "start-proposal": {
+      const proposal = await startProposalNow(sql, value.proposalId, actor);
+      return success("Proposal Started", `Voting on "${proposal.title}" is open now.`);
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "react";
 import type { AuditEntry, AuditPage } from "../../api/admin.ts";
-import { AUDIT_ACTIONS, AUDIT_FAMILIES, auditActionLabel } from "../../domain/audit.ts";
+import { AUDIT_ACTIONS, auditActionLabel } from "../../domain/audit.ts";
 import { useApiQuery } from "../../lib/queries.ts";
 import { ApiError } from "../../lib/api.ts";
 import { Button } from "../ui/button.tsx";
@@ -45,7 +45,20 @@ function shown(value: unknown): string {
   return value === null || value === undefined ? "—" : JSON.stringify(value, null, 1).replace(/\n\s*/g, " ");
 }
 
-export function AuditTab({ onUnauthorized }: { onUnauthorized: () => void }) {
+/**
+ * The actions the filter offers, by family: every action the log holds (`logActions`, from the admin page's
+ * loader) and the ones this release knows, so an action no release names (yet) can be filtered on too.
+ */
+export function auditFilterGroups(logActions: readonly string[]): { family: string; actions: string[] }[] {
+  const all = [...new Set([...Object.keys(AUDIT_ACTIONS), ...logActions])];
+  const families = [...new Set(all.map((action) => action.split(".")[0]))];
+  return families.map((family) => ({
+    family,
+    actions: all.filter((action) => action === family || action.startsWith(`${family}.`)).filter((action) => action !== family),
+  }));
+}
+
+export function AuditTab({ onUnauthorized, logActions = [] }: { onUnauthorized: () => void; logActions?: readonly string[] }) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   // The cursors of the pages before this one (Newer goes back one), and this page's.
   const [cursors, setCursors] = useState<(number | null)[]>([null]);
@@ -73,16 +86,14 @@ export function AuditTab({ onUnauthorized }: { onUnauthorized: () => void }) {
             onChange={(event) => change({ action: event.target.value })}
           >
             <option value="">All actions</option>
-            {AUDIT_FAMILIES.map((family) => (
+            {auditFilterGroups(logActions).map(({ family, actions }) => (
               <optgroup key={family} label={family}>
                 <option value={family}>All {family} actions</option>
-                {Object.entries(AUDIT_ACTIONS)
-                  .filter(([action]) => action.startsWith(`${family}.`))
-                  .map(([action, label]) => (
-                    <option key={action} value={action}>
-                      {label}
-                    </option>
-                  ))}
+                {actions.map((action) => (
+                  <option key={action} value={action}>
+                    {auditActionLabel(action)}
+                  </option>
+                ))}
               </optgroup>
             ))}
           </select>

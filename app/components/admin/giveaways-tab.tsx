@@ -1,6 +1,11 @@
 /** Giveaways: the create form and 'Manage Giveaways' (image, end/activate, draw, delete). */
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
+import type { GiveawayEntry } from "../../api/giveaways.ts";
+import { shortenAddress } from "../../domain/format.ts";
+import { useApiQuery } from "../../lib/queries.ts";
+import { LoadFailed } from "../ui/load-failed.tsx";
+import { Skeleton } from "../ui/skeleton.tsx";
 import { formatNumber } from "../../domain/format.ts";
 import {
   DEFAULT_POINTS_COST,
@@ -20,15 +25,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
 import { Input } from "../ui/input.tsx";
 import { FormField, textareaClasses } from "./form-field.tsx";
-import { FALLBACK_IMAGE, ImageUpload } from "./image-upload.tsx";
+import { FALLBACK_IMAGE, ImageUpload, usePictureOrigins } from "./image-upload.tsx";
 import { DateField, useLocalDate } from "./local-date-input.tsx";
-import {
-  createGiveawayFormSchema,
-  deleteGiveawayFormSchema,
-  selectWinnerFormSchema,
-  toggleGiveawayFormSchema,
-  updateImageFormSchema,
-} from "./schemas.ts";
+import { adminFormSchema, deleteGiveawayFormSchema, selectWinnerFormSchema, toggleGiveawayFormSchema } from "./schemas.ts";
 import { useAdminForm } from "./use-admin-form.ts";
 
 export type AdminGiveaway = {
@@ -59,9 +58,11 @@ function CreateGiveawayForm({ onUnauthorized }: Auth) {
     setImageUrl("");
     endDate.reset();
   }, [endDate]);
+  const origins = usePictureOrigins();
+  const schema = useMemo(() => adminFormSchema("create-giveaway", origins), [origins]);
   const { form, fields, busy } = useAdminForm({
     id: "create-giveaway",
-    schema: createGiveawayFormSchema,
+    schema,
     defaultValue: { pointsCost: String(DEFAULT_POINTS_COST), winners: String(DEFAULT_WINNERS) },
     onSuccess: reset,
     onUnauthorized,
@@ -116,7 +117,13 @@ function GiveawayThumb({ src, alt }: { src: string; alt: string }) {
   );
 }
 
-function GiveawayRow({ giveaway, onEditImage, onUnauthorized }: { giveaway: AdminGiveaway; onEditImage: () => void } & Auth) {
+function GiveawayRow({
+  giveaway,
+  onEditImage,
+  onEdit,
+  onEntries,
+  onUnauthorized,
+}: { giveaway: AdminGiveaway; onEditImage: () => void; onEdit: () => void; onEntries: () => void } & Auth) {
   const [confirm, setConfirm] = useState<"delete" | "winner" | null>(null);
   const deleteRef = useRef<HTMLFormElement>(null);
   const winnerRef = useRef<HTMLFormElement>(null);
@@ -191,8 +198,16 @@ function GiveawayRow({ giveaway, onEditImage, onUnauthorized }: { giveaway: Admi
       </div>
       {drawn && giveaway.winnerAddresses.length > 0 && <GiveawayClaimsList giveawayId={giveaway.id} />}
       <div className="flex flex-wrap gap-2 sm:justify-end">
+        {isEditable(giveaway) && (
+          <Button size="sm" variant="secondary" onClick={onEdit}>
+            Edit
+          </Button>
+        )}
         <Button size="sm" variant="secondary" onClick={onEditImage}>
           Edit Image
+        </Button>
+        <Button size="sm" variant="outline" onClick={onEntries}>
+          Entries
         </Button>
         <form method="post" {...getFormProps(toggle.form)}>
           <input type="hidden" name="intent" value="toggle-giveaway" />
@@ -252,9 +267,11 @@ function EditImageDialog({ giveaway, onClose, onUnauthorized }: { giveaway: Admi
     setImageUrl("");
     onClose();
   }, [onClose]);
+  const origins = usePictureOrigins();
+  const schema = useMemo(() => adminFormSchema("update-image", origins), [origins]);
   const { form, fields, busy } = useAdminForm({
     id: "update-image",
-    schema: updateImageFormSchema,
+    schema,
     onSuccess: close,
     onUnauthorized,
   });
@@ -283,10 +300,146 @@ function EditImageDialog({ giveaway, onClose, onUnauthorized }: { giveaway: Admi
   );
 }
 
+/** Every field can change while nobody has entered and its entries have not closed for a draw (the server's rule). */
+const isEditable = (giveaway: AdminGiveaway) =>
+  giveaway.entriesCount === 0 && giveaway.drawSeed === null && giveaway.drawBlockHeight === null && giveaway.winnerAddress === null;
+
+/** 'yyyy-MM-ddTHH:mm' in the admin's local time, for a datetime-local input. */
+function toLocalInput(value: Date | string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return "";
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** 'Edit Giveaway': every field of a giveaway nobody has entered, with the create form's rules. */
+function EditGiveawayDialog({ giveaway, onClose, onUnauthorized }: { giveaway: AdminGiveaway; onClose: () => void } & Auth) {
+  const [imageUrl, setImageUrl] = useState(giveaway.imageUrl);
+  const endDate = useLocalDate(toLocalInput(giveaway.endDate));
+  const origins = usePictureOrigins();
+  const schema = useMemo(() => adminFormSchema("edit-giveaway", origins), [origins]);
+  const { form, fields, busy } = useAdminForm({
+    id: `edit-giveaway-${giveaway.id}`,
+    schema,
+    defaultValue: {
+      title: giveaway.title,
+      description: giveaway.description,
+      pointsCost: String(giveaway.pointsCost),
+    },
+    onSuccess: onClose,
+    onUnauthorized,
+  });
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-w-lg">
+        <form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4">
+          <DialogHeader>
+            <DialogTitle>Edit Giveaway</DialogTitle>
+            <DialogDescription>Nobody has entered yet: every field can change. Once someone enters, only its image can.</DialogDescription>
+          </DialogHeader>
+          <input type="hidden" name="intent" value="edit-giveaway" />
+          <input type="hidden" name="giveawayId" value={giveaway.id} />
+          <FormField label="Title" field={fields.title}>
+            <Input {...getInputProps(fields.title, { type: "text" })} />
+          </FormField>
+          <ImageUpload label="Image" field={fields.imageUrl} value={imageUrl} onChange={setImageUrl} />
+          <FormField label="Points Cost" field={fields.pointsCost}>
+            <Input {...getInputProps(fields.pointsCost, { type: "number" })} min={1} step={1} />
+          </FormField>
+          {/* Published with the draw commitment: it never changes. */}
+          <input type="hidden" name="winners" value={giveaway.winners} />
+          <p className="text-xs text-zinc-400">
+            Winners: {formatNumber(giveaway.winners)} (published with the draw commitment; it cannot change)
+          </p>
+          <DateField label="End Date" field={fields.endDate} date={endDate} />
+          <FormField label="Description" field={fields.description}>
+            <textarea {...getTextareaProps(fields.description)} className={textareaClasses} />
+          </FormField>
+          <DialogFooter>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy && <Spinner />} {busy ? "Saving..." : "Save Changes"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** A giveaway's entries (GET /api/giveaways/{id}/entries, in draw order): wallet, tickets, when, winner. */
+function EntriesDialog({ giveaway, onClose }: { giveaway: AdminGiveaway; onClose: () => void }) {
+  const entries = useApiQuery<GiveawayEntry[]>(`/api/giveaways/${giveaway.id}/entries`, { staleTime: 0 });
+  let body: React.ReactNode;
+  if (entries.isError && !entries.data) {
+    body = <LoadFailed what="the entries" error={entries.error} onRetry={entries.refetch} retrying={entries.isFetching} />;
+  } else if (!entries.data) {
+    body = <Skeleton className="h-24 w-full" />;
+  } else if (entries.data.length === 0) {
+    body = <p className="text-sm text-zinc-400">Nobody has entered yet.</p>;
+  } else {
+    body = (
+      <div className="max-h-80 overflow-auto rounded-lg border border-zinc-800">
+        <table className="w-full text-left text-sm text-zinc-300" data-testid="giveaway-entries">
+          <caption className="sr-only">Entries of {giveaway.title}, in draw order</caption>
+          <thead className="sticky top-0 bg-zinc-900 text-xs text-zinc-400">
+            <tr>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Wallet
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-medium">
+                Tickets
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Entered
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Winner
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-800/70">
+            {entries.data.map((entry) => (
+              <tr key={entry.id}>
+                <td className="px-3 py-2 font-mono text-xs" title={entry.address}>
+                  {shortenAddress(entry.address, 6, 4)}
+                </td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatNumber(entry.tickets)}</td>
+                <td className="px-3 py-2 text-xs whitespace-nowrap">
+                  <DateText value={entry.enteredAt} withTime />
+                </td>
+                <td className="px-3 py-2">{entry.isWinner ? "Winner" : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+  }
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Entries</DialogTitle>
+          <DialogDescription>
+            {giveaway.title}: {formatNumber(giveaway.entriesCount)} entries, {formatNumber(giveaway.ticketsCount)} tickets
+          </DialogDescription>
+        </DialogHeader>
+        {body}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
 export function GiveawaysTab({ giveaways, onUnauthorized }: { giveaways: AdminGiveaway[] } & Auth) {
   const [editing, setEditing] = useState<number | null>(null);
   const editingGiveaway = giveaways.find((giveaway) => giveaway.id === editing) ?? null;
   const closeEditor = useCallback(() => setEditing(null), []);
+  const [open, setOpen] = useState<{ id: number; view: "edit" | "entries" } | null>(null);
+  const opened = open ? (giveaways.find((giveaway) => giveaway.id === open.id) ?? null) : null;
+  const closeOpened = useCallback(() => setOpen(null), []);
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <CreateGiveawayForm onUnauthorized={onUnauthorized} />
@@ -306,6 +459,8 @@ export function GiveawaysTab({ giveaways, onUnauthorized }: { giveaways: AdminGi
                 key={giveaway.id}
                 giveaway={giveaway}
                 onEditImage={() => setEditing(giveaway.id)}
+                onEdit={() => setOpen({ id: giveaway.id, view: "edit" })}
+                onEntries={() => setOpen({ id: giveaway.id, view: "entries" })}
                 onUnauthorized={onUnauthorized}
               />
             ))}
@@ -313,6 +468,8 @@ export function GiveawaysTab({ giveaways, onUnauthorized }: { giveaways: AdminGi
         )}
       </Card>
       <EditImageDialog giveaway={editingGiveaway} onClose={closeEditor} onUnauthorized={onUnauthorized} />
+      {opened && open?.view === "edit" && <EditGiveawayDialog giveaway={opened} onClose={closeOpened} onUnauthorized={onUnauthorized} />}
+      {opened && open?.view === "entries" && <EntriesDialog giveaway={opened} onClose={closeOpened} />}
     </div>
   );
 }

@@ -5,6 +5,10 @@
  * follows the control as a sibling.
  */
 import { useId, useRef, useState } from "react";
+import { useRouteLoaderData } from "react-router";
+import { imageHostProblem, isGiveawayImageUrl } from "../../domain/image-url.ts";
+import type { loader as rootLoader } from "../../root.tsx";
+import { Input } from "../ui/input.tsx";
 import { MAX_IMAGE_BYTES } from "../../domain/giveaways.ts";
 import { api, ApiError } from "../../lib/api.ts";
 import { ImageOffIcon } from "../icons.tsx";
@@ -33,8 +37,20 @@ type Props = {
   className?: string;
 };
 
+/** The origins the page may show pictures from (the CSP's img-src, from the root loader). */
+export function usePictureOrigins(): string[] {
+  return useRouteLoaderData<typeof rootLoader>("root")?.pictureOrigins ?? [];
+}
+
 export function ImageUpload({ value, onChange, field, label, className }: Props) {
   const inputId = useId();
+  const urlId = useId();
+  const origins = usePictureOrigins();
+  // A URL typed instead of an upload; refused as typed when the page could not show it (IMAGE_HOSTS).
+  const [typed, setTyped] = useState("");
+  if (value === "" && typed.trim() !== "") setTyped("");
+  const typedProblem = typed.trim() ? imageHostProblem(typed.trim(), origins) : null;
+  const showable = value.startsWith("/") || (isGiveawayImageUrl(value) && imageHostProblem(value, origins) === null);
   const fileRef = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
   const [broken, setBroken] = useState<string | null>(null);
@@ -65,6 +81,7 @@ export function ImageUpload({ value, onChange, field, label, className }: Props)
         return;
       }
       setBroken(null);
+      setTyped("");
       onChange(result.filePath);
     } catch (error) {
       if (error instanceof ApiError) {
@@ -88,7 +105,7 @@ export function ImageUpload({ value, onChange, field, label, className }: Props)
         </label>
         <div className="flex min-w-0 items-center gap-3">
           <div className="grid h-20 w-28 shrink-0 place-items-center overflow-hidden rounded-lg border border-zinc-700 bg-zinc-900">
-            {value ? (
+            {value && showable ? (
               <img
                 src={showFallback ? FALLBACK_IMAGE : value}
                 alt="Preview of the uploaded file"
@@ -133,9 +150,34 @@ export function ImageUpload({ value, onChange, field, label, className }: Props)
             </p>
           </div>
         </div>
+        <div className="grid gap-1">
+          <label htmlFor={urlId} className="text-xs text-zinc-400">
+            Or an image URL
+          </label>
+          <Input
+            id={urlId}
+            type="url"
+            inputMode="url"
+            placeholder="https://…"
+            value={typed}
+            onChange={(event) => {
+              setTyped(event.target.value);
+              setBroken(null);
+              onChange(event.target.value.trim());
+            }}
+            aria-invalid={!!typedProblem || !!field.errors?.length || undefined}
+            aria-describedby={field.errorId}
+          />
+        </div>
         <HiddenField name={field.name} value={value} />
       </div>
-      <FieldError field={field} />
+      {typedProblem && !field.errors?.length ? (
+        <p id={field.errorId} className="text-xs text-red-300" role="alert" data-field-error={field.name}>
+          {typedProblem}
+        </p>
+      ) : (
+        <FieldError field={field} />
+      )}
     </>
   );
 }

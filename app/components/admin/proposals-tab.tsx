@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui
 import { Input } from "../ui/input.tsx";
 import { FieldError, FormField, selectClasses, textareaClasses } from "./form-field.tsx";
 import { DateField, useLocalDate } from "./local-date-input.tsx";
-import { createProposalConstraintSchema, createProposalFormSchema, deleteProposalFormSchema } from "./schemas.ts";
+import { createProposalConstraintSchema, createProposalFormSchema, deleteProposalFormSchema, startProposalFormSchema } from "./schemas.ts";
 import { useAdminForm } from "./use-admin-form.ts";
 
 export type AdminProposal = {
@@ -172,9 +172,11 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
 }
 
 function ProposalRow({ proposal, onUnauthorized }: { proposal: AdminProposal } & Auth) {
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<"delete" | "start" | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const startRef = useRef<HTMLFormElement>(null);
   const remove = useAdminForm({ id: `delete-proposal-${proposal.id}`, schema: deleteProposalFormSchema, onUnauthorized });
+  const start = useAdminForm({ id: `start-proposal-${proposal.id}`, schema: startProposalFormSchema, onUnauthorized });
   return (
     <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center" data-testid="admin-proposal">
       <div className="min-w-0 flex-1">
@@ -188,16 +190,35 @@ function ProposalRow({ proposal, onUnauthorized }: { proposal: AdminProposal } &
         </p>
         <p className="mt-1 text-xs break-words text-zinc-400">{proposal.options.map((option) => option.optionText).join(" · ")}</p>
       </div>
-      <form ref={formRef} method="post" {...getFormProps(remove.form)}>
-        <input type="hidden" name="intent" value="delete-proposal" />
-        <input type="hidden" name="proposalId" value={proposal.id} />
-        <Button size="sm" variant="destructive" onClick={() => setConfirming(true)} disabled={remove.busy}>
-          {remove.busy && <Spinner className="h-3 w-3" />} Delete
-        </Button>
-      </form>
+      <div className="flex flex-wrap gap-2">
+        {proposal.status === "upcoming" && (
+          <form ref={startRef} method="post" {...getFormProps(start.form)}>
+            <input type="hidden" name="intent" value="start-proposal" />
+            <input type="hidden" name="proposalId" value={proposal.id} />
+            <Button size="sm" variant="success" onClick={() => setConfirming("start")} disabled={start.busy}>
+              {start.busy && <Spinner className="h-3 w-3" />} Start Now
+            </Button>
+          </form>
+        )}
+        <form ref={formRef} method="post" {...getFormProps(remove.form)}>
+          <input type="hidden" name="intent" value="delete-proposal" />
+          <input type="hidden" name="proposalId" value={proposal.id} />
+          <Button size="sm" variant="destructive" onClick={() => setConfirming("delete")} disabled={remove.busy}>
+            {remove.busy && <Spinner className="h-3 w-3" />} Delete
+          </Button>
+        </form>
+      </div>
       <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
+        open={confirming === "start"}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        title="Start voting now?"
+        description={`Voting on "${proposal.title}" opens now instead of at its start date; its voting power is counted from the Spooks staked now.`}
+        confirmLabel="Start Now"
+        onConfirm={() => startRef.current?.requestSubmit()}
+      />
+      <ConfirmDialog
+        open={confirming === "delete"}
+        onOpenChange={(open) => !open && setConfirming(null)}
         title="Delete proposal?"
         description={DELETE_CONFIRM}
         confirmLabel="Delete"

@@ -6,7 +6,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { addPointsSchema, addressSchema, createGiveawaySchema, createProposalSchema, MESSAGES } from "../../domain/validation.ts";
-import { IMAGE_URL_RULE, isGiveawayImageUrl } from "../../domain/image-url.ts";
+import { IMAGE_URL_RULE, imageHostProblem, isGiveawayImageUrl } from "../../domain/image-url.ts";
 
 export const ADMIN_MESSAGES = {
   noAddress: "Please select a user address first",
@@ -36,6 +36,11 @@ export const createGiveawayFormSchema = intent("create-giveaway").and(
   createGiveawaySchema.refine((giveaway) => isGiveawayImageUrl(giveaway.imageUrl), { message: IMAGE_URL_RULE, path: ["imageUrl"] }),
 );
 
+/** Every field of a giveaway nobody has entered yet (the create form's rules), by its id. */
+export const editGiveawayFormSchema = intent("edit-giveaway")
+  .extend({ giveawayId: recordId("Giveaway") })
+  .and(createGiveawaySchema.refine((giveaway) => isGiveawayImageUrl(giveaway.imageUrl), { message: IMAGE_URL_RULE, path: ["imageUrl"] }));
+
 export const toggleGiveawayFormSchema = intent("toggle-giveaway").extend({
   giveawayId: recordId("Giveaway"),
   active: z.enum(["true", "false"]).transform((value) => value === "true"),
@@ -53,6 +58,7 @@ export const createProposalFormSchema = intent("create-proposal").and(createProp
 /** The proposal form's field constraints (conform cannot read them through the schema's transform). */
 export const createProposalConstraintSchema = intent("create-proposal").and(createProposalSchema.in);
 export const deleteProposalFormSchema = intent("delete-proposal").extend({ proposalId: recordId("Proposal") });
+export const startProposalFormSchema = intent("start-proposal").extend({ proposalId: recordId("Proposal") });
 
 export const ADMIN_FORMS = {
   "add-points": addPointsFormSchema,
@@ -66,7 +72,26 @@ export const ADMIN_FORMS = {
   "delete-giveaway": deleteGiveawayFormSchema,
   "create-proposal": createProposalFormSchema,
   "delete-proposal": deleteProposalFormSchema,
+  "start-proposal": startProposalFormSchema,
+  "edit-giveaway": editGiveawayFormSchema,
 } as const;
+
+/** The forms with a giveaway picture URL: refused as typed when the page could not show it (IMAGE_HOSTS). */
+const PICTURE_FORMS: ReadonlySet<string> = new Set(["create-giveaway", "update-image", "edit-giveaway"]);
+
+/**
+ * A form's schema; with `pictureOrigins` (the root loader's, or the server's config) a giveaway picture URL on
+ * another host is a field error of `imageUrl` naming IMAGE_HOSTS, on the page as typed and in the action.
+ */
+export function adminFormSchema<I extends AdminIntent>(intentName: I, pictureOrigins?: readonly string[]): (typeof ADMIN_FORMS)[I] {
+  const schema = ADMIN_FORMS[intentName];
+  if (!pictureOrigins || !PICTURE_FORMS.has(intentName)) return schema;
+  return schema.superRefine((value: unknown, ctx) => {
+    const imageUrl = (value as { imageUrl?: unknown } | null)?.imageUrl;
+    const problem = typeof imageUrl === "string" ? imageHostProblem(imageUrl, pictureOrigins) : null;
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["imageUrl"] });
+  }) as (typeof ADMIN_FORMS)[I];
+}
 
 export type AdminIntent = keyof typeof ADMIN_FORMS;
 

@@ -36,6 +36,12 @@ type Options<S extends z.ZodType> = {
 export function useAdminForm<S extends z.ZodType>({ id, schema, constraintSchema, defaultValue, onSuccess, onUnauthorized }: Options<S>) {
   const fetcher = useFetcher<AdminActionData>({ key: `admin-form:${id}` });
   const handled = useRef<AdminActionData | undefined>(undefined);
+  // The error toast on screen (a refused submit's): it goes once the fields are fixed.
+  const errorToast = useRef<{ dismiss: () => void } | null>(null);
+  const showError = (options: Parameters<typeof toast>[0]) => {
+    errorToast.current?.dismiss();
+    errorToast.current = toast(options);
+  };
   const [form, fields] = useForm<z.input<S> & Record<string, unknown>, z.output<S>>({
     id,
     lastResult: fetcher.state === "idle" ? fetcher.data?.result : undefined,
@@ -51,7 +57,12 @@ export function useAdminForm<S extends z.ZodType>({ id, schema, constraintSchema
       const isSubmit = !formData.has(INTENT);
       if (submission.status === "error" && isSubmit) {
         const message = firstError(submission.error);
-        if (message) toast({ title: validationTitle(message), description: message, variant: "destructive" });
+        if (message) showError({ title: validationTitle(message), description: message, variant: "destructive" });
+      }
+      // Revalidating as the admin types: with every field valid again, the error toast has nothing left to say.
+      if (!isSubmit && !firstError("error" in submission ? submission.error : null)) {
+        errorToast.current?.dismiss();
+        errorToast.current = null;
       }
       return submission;
     },
@@ -65,7 +76,13 @@ export function useAdminForm<S extends z.ZodType>({ id, schema, constraintSchema
     const data = fetcher.data;
     if (!data || data === handled.current) return;
     handled.current = data;
-    if (data.toast) toast(data.toast);
+    if (data.toast) {
+      if (data.ok) {
+        errorToast.current?.dismiss();
+        errorToast.current = null;
+        toast(data.toast);
+      } else showError(data.toast);
+    }
     if (data.ok) onSuccess?.();
     if (data.unauthorized) onUnauthorized?.();
   }, [fetcher.data, onSuccess, onUnauthorized]);

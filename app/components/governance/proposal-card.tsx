@@ -1,5 +1,6 @@
+import { Link } from "react-router";
 import { previewText } from "../../domain/format.ts";
-import { ClockIcon } from "../icons.tsx";
+import { CheckIcon, ClockIcon } from "../icons.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
@@ -7,8 +8,14 @@ import { DateText } from "./date-text.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 import { FOOTER_TEXTS, VOTE_TYPE_LABELS, type ProposalView } from "./types.ts";
 
-/** A proposal in the list: status, vote type, title, description preview, dates and 'View Details'. */
-export function ProposalCard({ proposal, onOpen }: { proposal: ProposalView; onOpen: () => void }) {
+/** The address of a proposal's own page: its details dialog over the list. */
+export const proposalPath = (id: number) => `/governance/${id}`;
+
+/**
+ * A proposal in the list: status, vote type, title, description preview, dates, "You voted {option}" once
+ * the connected holder voted, and 'View Details' (a link to the proposal's own address).
+ */
+export function ProposalCard({ proposal, votedOptionId }: { proposal: ProposalView; votedOptionId: number | null }) {
   const headingId = `proposal-${proposal.id}-title`;
   return (
     <Card
@@ -31,6 +38,12 @@ export function ProposalCard({ proposal, onOpen }: { proposal: ProposalView; onO
           <DateText value={proposal.startDate} /> <span aria-hidden>–</span>
           <span className="sr-only">to</span> <DateText value={proposal.endDate} />
         </p>
+        {votedOptionId !== null && (
+          <p className="flex items-center gap-1.5 text-sm font-medium text-emerald-300" data-testid="proposal-voted">
+            <CheckIcon className="h-4 w-4" />
+            You voted {proposal.options.find((option) => option.id === votedOptionId)?.optionText ?? "Unknown option"}
+          </p>
+        )}
       </div>
       <div className="mt-4 flex items-center justify-between gap-3 border-t border-zinc-800/80 px-5 py-3">
         <span
@@ -44,8 +57,10 @@ export function ProposalCard({ proposal, onOpen }: { proposal: ProposalView; onO
         >
           {FOOTER_TEXTS[proposal.status]}
         </span>
-        <Button size="sm" variant={proposal.status === "active" ? "default" : "outline"} onClick={onOpen}>
-          View Details
+        <Button asChild size="sm" variant={proposal.status === "active" ? "default" : "outline"}>
+          <Link to={proposalPath(proposal.id)} preventScrollReset>
+            View Details
+          </Link>
         </Button>
       </div>
     </Card>

@@ -1,13 +1,17 @@
 /**
- * A proposal's details: status, unique voters and total votes, description, then by state — already
- * voted (with results), completed (results), upcoming, not connected, no voting power, or the vote form.
+ * A proposal's details (its own address, /governance/{id}): status, voting window, unique voters and total
+ * votes, description, then by state — already voted (with results), completed (results), upcoming, not
+ * connected, no voting power, or the vote form — the holder's snapshot voting power, and the votes table.
+ * A vote signed but not submitted is not lost silently: leaving asks first.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { lazy, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useBlocker } from "react-router";
 import { formatNumber } from "../../domain/format.ts";
 import { LIVE_REFRESH, queryKeyOf, useApiQuery } from "../../lib/queries.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
 import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
+import { ConfirmDialog } from "../ui/alert-dialog.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
@@ -24,15 +28,44 @@ import { VoteForm } from "./vote-form.tsx";
 
 // The signature checks load only when a holder asks for them (no code added to the pages' first load).
 const VerifyVotes = lazy(() => import("./verify-votes.tsx").then((module) => ({ default: module.VerifyVotes })));
+const VotesTable = lazy(() => import("./votes-table.tsx").then((module) => ({ default: module.VotesTable })));
 
-export function ProposalDialog({ proposal, onClose }: { proposal: ProposalView | null; onClose: () => void }) {
+export const LEAVE_UNSUBMITTED = {
+  title: "Leave without submitting your vote?",
+  description: "You signed your vote but did not submit it: it is not recorded until you press Submit Vote.",
+  confirm: "Leave without voting",
+  cancel: "Keep voting",
+} as const;
+
+/**
+ * The proposal's details in a dialog. Closing it (✕, Escape, outside click) or leaving the page any other
+ * way while a signed vote waits for "Submit Vote" asks first (a route blocker, and the browser's own prompt
+ * on reload or tab close).
+ */
+export function ProposalDialog({ proposal, onClose }: { proposal: ProposalView; onClose: () => void }) {
+  const [unsubmitted, setUnsubmitted] = useState(false);
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => unsubmitted && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (!unsubmitted) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [unsubmitted]);
   return (
-    <Dialog open={proposal !== null} onOpenChange={(open) => !open && onClose()}>
-      {proposal && (
-        <DialogContent className="max-w-xl">
-          <ProposalDetails key={proposal.id} proposal={proposal} />
-        </DialogContent>
-      )}
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-w-2xl">
+        <ProposalDetails key={proposal.id} proposal={proposal} onUnsubmittedChange={setUnsubmitted} />
+      </DialogContent>
+      <ConfirmDialog
+        open={blocker.state === "blocked"}
+        onOpenChange={(open) => !open && blocker.state === "blocked" && blocker.reset()}
+        title={LEAVE_UNSUBMITTED.title}
+        description={LEAVE_UNSUBMITTED.description}
+        confirmLabel={LEAVE_UNSUBMITTED.confirm}
+        cancelLabel={LEAVE_UNSUBMITTED.cancel}
+        destructive
+        onConfirm={() => blocker.state === "blocked" && blocker.proceed()}
+      />
     </Dialog>
   );
 }
@@ -48,7 +81,14 @@ function Stat({ label, value }: { label: string; value: number | undefined }) {
   );
 }
 
-function ProposalDetails({ proposal }: { proposal: ProposalView }) {
+function ProposalDetails({
+  proposal,
+  onUnsubmittedChange,
+}: {
+  proposal: ProposalView;
+  /** True while a vote is signed and not yet submitted. */
+  onUnsubmittedChange: (unsubmitted: boolean) => void;
+}) {
   const wallet = useWallet();
   const address = wallet.connected ? wallet.address : null;
 
@@ -84,16 +124,38 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
     },
   });
 
+  const unsubmitted = vote.signed && vote.phase === "signed";
+  useEffect(() => onUnsubmittedChange(unsubmitted), [unsubmitted, onUnsubmittedChange]);
+
   const [verifying, setVerifying] = useState(false);
   const loading = (detail.isLoading && !current) || (address !== null && ((votes.isLoading && !votes.data) || power.loading));
 
   // DECISIONS: a proposal's voting power is the wallet's staked count at the proposal's start (a snapshot).
-  const snapshotNote = (
-    <>
-      For this proposal: the Spooks you had staked when its voting opened (<DateText value={proposal.startDate} withTime />
-      ).
-    </>
-  );
+  const snapshotNote =
+    status === "upcoming" ? (
+      <>
+        For this proposal: the Spooks you have staked now; it counts those staked when its voting opens (
+        <DateText value={proposal.startDate} withTime />
+        ).
+      </>
+    ) : (
+      <>
+        For this proposal: the Spooks you had staked when its voting opened (
+        <DateText value={power.snapshotAt ?? proposal.startDate} withTime />
+        ).
+      </>
+    );
+  // The power this proposal counts, where the vote form (which has its own line) is not shown.
+  const powerLine =
+    address !== null && power.power !== null ? (
+      <div className="rounded-lg border border-violet-500/20 bg-violet-500/5 px-3 py-2 text-sm" data-testid="proposal-power">
+        <p className="text-zinc-300">
+          Your voting power on this proposal:{" "}
+          <span className="font-semibold text-violet-200 tabular-nums">{formatNumber(power.power)}</span>
+        </p>
+        <p className="text-xs text-zinc-400">{snapshotNote}</p>
+      </div>
+    ) : null;
 
   // A load that failed says so (with a retry) instead of showing a proposal with no votes or no power.
   const failed = [
@@ -125,6 +187,7 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
           <AlertTitle>You've already voted</AlertTitle>
           <AlertDescription>{chosen ? `You voted for option: ${chosen.optionText}` : "Unknown option"}</AlertDescription>
         </Alert>
+        {powerLine}
         <ResultsChart options={options} totalVotes={current?.totalVotes ?? 0} userOptionId={userVote.optionId} />
       </div>
     );
@@ -135,17 +198,21 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
           <AlertTitle>Voting has ended</AlertTitle>
           <AlertDescription>This proposal is now closed for voting.</AlertDescription>
         </Alert>
+        {powerLine}
         <ResultsChart options={options} totalVotes={current?.totalVotes ?? 0} />
       </div>
     );
   } else if (status === "upcoming") {
     body = (
-      <Alert variant="warning">
-        <AlertTitle>Voting hasn't started yet</AlertTitle>
-        <AlertDescription>
-          Voting opens on <DateText value={proposal.startDate} withTime />.
-        </AlertDescription>
-      </Alert>
+      <div className="flex min-w-0 flex-col gap-4">
+        <Alert variant="warning">
+          <AlertTitle>Voting hasn't started yet</AlertTitle>
+          <AlertDescription>
+            Voting opens on <DateText value={proposal.startDate} withTime />.
+          </AlertDescription>
+        </Alert>
+        {powerLine}
+      </div>
     );
   } else if (!address) {
     body = (
@@ -174,7 +241,15 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
       </Alert>
     );
   } else {
-    body = <VoteForm proposalId={proposal.id} options={options} vote={vote} votingPower={power.power ?? 0} powerNote={snapshotNote} />;
+    body = (
+      <VoteForm
+        proposal={{ id: proposal.id, title: proposal.title }}
+        options={options}
+        vote={vote}
+        votingPower={power.power ?? 0}
+        powerNote={snapshotNote}
+      />
+    );
   }
 
   return (
@@ -189,6 +264,20 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
           <DateText value={proposal.startDate} /> – <DateText value={proposal.endDate} />
         </DialogDescription>
       </DialogHeader>
+      <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-2" data-testid="proposal-window">
+        <div className="flex gap-1.5">
+          <dt className="text-zinc-400">Starts</dt>
+          <dd className="text-zinc-100">
+            <DateText value={proposal.startDate} withTime />
+          </dd>
+        </div>
+        <div className="flex gap-1.5">
+          <dt className="text-zinc-400">Ends</dt>
+          <dd className="text-zinc-100">
+            <DateText value={proposal.endDate} withTime />
+          </dd>
+        </div>
+      </dl>
       <dl className="grid grid-cols-2 gap-3">
         <Stat label="Unique voters" value={current?.uniqueVoters} />
         <Stat label="Total votes" value={current?.totalVotes} />
@@ -202,9 +291,14 @@ function ProposalDetails({ proposal }: { proposal: ProposalView }) {
         <>
           {body}
           {status !== "upcoming" && (
-            <Button variant="outline" size="sm" className="self-start" onClick={() => setVerifying(true)}>
-              Verify votes
-            </Button>
+            <>
+              <Suspense fallback={<Skeleton className="h-24 w-full" />}>
+                <VotesTable proposalId={proposal.id} published={current} address={address} />
+              </Suspense>
+              <Button variant="outline" size="sm" className="self-start" onClick={() => setVerifying(true)}>
+                Verify votes
+              </Button>
+            </>
           )}
         </>
       )}

@@ -1,16 +1,17 @@
 import { ProposalCard } from "./proposal-card.tsx";
-import { EMPTY_TEXTS, type ProposalView } from "./types.ts";
+import { EMPTY_TEXTS, type ProposalView, type UserVoteView } from "./types.ts";
 import type { ProposalStatus } from "../../domain/governance.ts";
 import { GhostIcon } from "../icons.tsx";
 
 export function ProposalList({
   status,
   proposals,
-  onOpen,
+  userVotes,
 }: {
   status: ProposalStatus;
   proposals: ProposalView[];
-  onOpen: (proposal: ProposalView) => void;
+  /** The connected holder's votes (null: not connected, or not known yet). */
+  userVotes: UserVoteView[] | null;
 }) {
   if (proposals.length === 0) {
     return (
@@ -23,7 +24,11 @@ export function ProposalList({
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
       {proposals.map((proposal) => (
-        <ProposalCard key={proposal.id} proposal={proposal} onOpen={() => onOpen(proposal)} />
+        <ProposalCard
+          key={proposal.id}
+          proposal={proposal}
+          votedOptionId={userVotes?.find((vote) => vote.proposalId === proposal.id)?.optionId ?? null}
+        />
       ))}
     </div>
   );

@@ -16,6 +16,8 @@ export type VotePhase = "idle" | "signing" | "signed" | "submitting";
 export type VotingPower = {
   /** Null until known, and when loading it failed (`error`). */
   power: number | null;
+  /** When it was counted (a proposal's snapshot: its start, or now while upcoming); null for the current count. */
+  snapshotAt: string | null;
   loading: boolean;
   error: Error | null;
   retrying: boolean;
@@ -27,15 +29,21 @@ export type VotingPower = {
  * that proposal. `loading` until the first answer; a failed load is `error` (with `refetch`), never 0.
  */
 export function useVotingPower(address: string | null, proposalId?: number): VotingPower {
-  const query = useApiQuery<{ votingPower: number }>(address ? governancePaths.votingPower(address, proposalId) : null);
+  const query = useApiQuery<{ votingPower: number; snapshotAt?: string | null }>(
+    address ? governancePaths.votingPower(address, proposalId) : null,
+  );
   return {
     power: query.data?.votingPower ?? null,
+    snapshotAt: query.data?.snapshotAt ?? null,
     loading: query.isLoading && !query.data,
     error: query.data ? null : query.error,
     retrying: query.isFetching,
     refetch: query.refetch,
   };
 }
+
+/** A shown message older than this is timestamped again when signing (the server allows 10 minutes). */
+const DRAFT_MAX_AGE_MS = 5 * 60_000;
 
 type Signed = { optionId: number; message: string; signature: string };
 
@@ -44,10 +52,21 @@ export function useVote({ proposal, onVoted }: { proposal: { id: number; title: 
   const [selected, setSelected] = useState<number | null>(null);
   const [phase, setPhase] = useState<VotePhase>("idle");
   const [signed, setSigned] = useState<Signed | null>(null);
+  // The text the wallet will be asked to sign for the chosen option, shown before signing (and signed as
+  // shown, unless it has grown old: a signature is refused 10 minutes after its timestamp).
+  const [draft, setDraft] = useState<{ optionId: number; message: string; at: number } | null>(null);
+
+  function draftFor(optionId: number) {
+    const at = new Date();
+    const next = { optionId, message: voteMessage(proposal.id, proposal.title, optionId, at), at: at.getTime() };
+    setDraft(next);
+    return next;
+  }
 
   /** A new choice needs a new signature: the message names the option. */
   function choose(optionId: number) {
     setSelected(optionId);
+    if (draft?.optionId !== optionId) draftFor(optionId);
     if (signed && signed.optionId !== optionId) {
       setSigned(null);
       setPhase("idle");
@@ -65,7 +84,8 @@ export function useVote({ proposal, onVoted }: { proposal: { id: number; title: 
     }
     setPhase("signing");
     try {
-      const message = voteMessage(proposal.id, proposal.title, selected, new Date());
+      const fresh = draft && draft.optionId === selected && Date.now() - draft.at < DRAFT_MAX_AGE_MS ? draft : draftFor(selected);
+      const message = fresh.message;
       const signature = await wallet.signMessage(message);
       setSigned({ optionId: selected, message, signature });
       setPhase("signed");
@@ -111,5 +131,5 @@ export function useVote({ proposal, onVoted }: { proposal: { id: number; title: 
     }
   }
 
-  return { selected, choose, phase, signed: signed !== null, sign, submit };
+  return { selected, choose, phase, signed: signed !== null, sign, submit, message: signed?.message ?? draft?.message ?? null };
 }

@@ -1,19 +1,25 @@
 import { RadioGroup } from "radix-ui";
 import { formatNumber } from "../../domain/format.ts";
 import { Button, Spinner } from "../ui/button.tsx";
+import { SignedMessage } from "../ui/signed-message.tsx";
 import type { useVote } from "./use-vote.ts";
 
 type Vote = ReturnType<typeof useVote>;
 
 /** The option list and the two-step 'Sign and Vote' → 'Submit Vote' flow. */
+/** What a vote message names, in words: the proposal and the option's text ("Option: Yes"). */
+export function voteMeaning(proposal: { id: number; title: string }, option: { optionText: string } | undefined): string[] {
+  return [`Proposal #${proposal.id}: ${proposal.title}`, `Option: ${option?.optionText ?? "Unknown option"}`];
+}
+
 export function VoteForm({
-  proposalId,
+  proposal,
   options,
   vote,
   votingPower,
   powerNote,
 }: {
-  proposalId: number;
+  proposal: { id: number; title: string };
   options: { id: number; optionText: string }[];
   vote: Vote;
   votingPower: number;
@@ -21,7 +27,9 @@ export function VoteForm({
   powerNote?: React.ReactNode;
 }) {
   const busy = vote.phase === "signing" || vote.phase === "submitting";
+  const proposalId = proposal.id;
   const labelId = `proposal-${proposalId}-options`;
+  const chosen = options.find((option) => option.id === vote.selected);
   return (
     <div className="flex min-w-0 flex-col gap-4">
       <p id={labelId} className="text-sm font-medium text-zinc-200">
@@ -54,6 +62,15 @@ export function VoteForm({
           );
         })}
       </RadioGroup.Root>
+
+      {vote.message && vote.selected !== null && (
+        <SignedMessage
+          testId="vote-message"
+          label={vote.signed ? "Message signed" : "Message to sign"}
+          message={vote.message}
+          meaning={voteMeaning(proposal, chosen)}
+        />
+      )}
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0">

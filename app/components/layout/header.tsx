@@ -1,4 +1,6 @@
-import { Link, NavLink } from "react-router";
+import { Link, NavLink, useRouteLoaderData } from "react-router";
+import type { loader as rootLoader } from "../../root.tsx";
+import { useWallet } from "../../wallet/wallet-context.tsx";
 import { ChatIcon, GhostIcon, GlobeIcon, XLogoIcon } from "../icons.tsx";
 import { cn } from "../ui/cn.ts";
 import { NAV_LINKS, SOCIAL_LINKS, TAGLINE } from "./links.ts";
@@ -7,7 +9,21 @@ import { WalletButton, WalletPanel } from "./wallet-button.tsx";
 
 const SOCIAL_ICONS = { globe: GlobeIcon, x: XLogoIcon, chat: ChatIcon } as const;
 
+const navLinkClasses = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    "rounded-lg px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-violet-400",
+    isActive ? "bg-violet-600/20 text-violet-100" : "text-zinc-400 hover:bg-zinc-800/70 hover:text-white",
+  );
+
+/** True when the connected wallet is the admin's: the header then links to /admin. */
+function useIsAdminWallet(): boolean {
+  const wallet = useWallet();
+  const adminAddress = useRouteLoaderData<typeof rootLoader>("root")?.adminAddress;
+  return wallet.connected && !!adminAddress && wallet.address === adminAddress;
+}
+
 export function Header() {
+  const isAdmin = useIsAdminWallet();
   return (
     <header className="relative z-40 border-b sm:sticky sm:top-0 border-violet-500/15 bg-zinc-950/85 backdrop-blur-md">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-3 sm:gap-x-6 px-4 py-3 sm:px-6">
@@ -23,20 +39,15 @@ export function Header() {
 
         <nav aria-label="Main" className="order-3 flex w-full items-center gap-1 sm:order-none sm:w-auto">
           {NAV_LINKS.map((link) => (
-            <NavLink
-              key={link.to}
-              to={link.to}
-              end={link.to === "/"}
-              className={({ isActive }) =>
-                cn(
-                  "rounded-lg px-3 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-violet-400",
-                  isActive ? "bg-violet-600/20 text-violet-100" : "text-zinc-400 hover:bg-zinc-800/70 hover:text-white",
-                )
-              }
-            >
+            <NavLink key={link.to} to={link.to} end={link.to === "/"} className={navLinkClasses}>
               {link.label}
             </NavLink>
           ))}
+          {isAdmin && (
+            <NavLink to="/admin" className={navLinkClasses}>
+              Admin
+            </NavLink>
+          )}
         </nav>
 
         <div className="ml-auto flex items-center gap-2 sm:gap-3">

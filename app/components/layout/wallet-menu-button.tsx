@@ -17,13 +17,19 @@ export function WalletMenuButton({
       variant="outline"
       size="responsive"
       className={cn("font-mono", className)}
-      // The visible text comes first in the name (WCAG 2.5.3 label in name), then the full address.
-      aria-label={`${shortenAddress(address)}${isDemo ? " Demo" : ""}, Wallet ${address}`}
+      // Its name is its visible text (WCAG 2.5.3, label in name): the short address, and 'Demo'. The full
+      // address is its description.
+      title={`Wallet ${address}`}
       {...props}
     >
       <WalletIcon className="hidden h-4 w-4 sm:inline" />
       {shortenAddress(address)}
-      {isDemo && <Badge variant="warning">Demo</Badge>}
+      {isDemo && (
+        <>
+          {" "}
+          <Badge variant="warning">Demo</Badge>
+        </>
+      )}
       <ChevronDownIcon className="h-3.5 w-3.5 opacity-70" />
     </Button>
   );

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { formatNumber } from "../../domain/format.ts";
 import type { WalletItem } from "../../lib/api.ts";
 import { DownloadIcon, ExternalLinkIcon, LockIcon } from "../icons.tsx";
@@ -6,7 +7,7 @@ import { Card } from "../ui/card.tsx";
 import { cn } from "../ui/cn.ts";
 import { Skeleton } from "../ui/skeleton.tsx";
 import { ItemBoost } from "./item-boost.tsx";
-import { ItemImage, contentPath, isLocalImage, useImageFallback, useItemImageSources } from "./item-image.tsx";
+import { ItemImage, isLocalImage, useImageFallback, useItemImageSources } from "./item-image.tsx";
 import { rarityClasses } from "./rarity.ts";
 
 export function ItemCard({
@@ -26,7 +27,9 @@ export function ItemCard({
   const sources = useItemImageSources(item);
   const { source, fail } = useImageFallback(sources);
   const local = source !== null && isLocalImage(source);
-  const viewUrl = source ?? contentPath(item.inscriptionId);
+  // The download (or view) link only once the picture it points at has loaded: never a link to nothing.
+  const [loadedSource, setLoadedSource] = useState<string | null>(null);
+  const viewUrl = source !== null && loadedSource === source ? source : null;
 
   return (
     <Card
@@ -36,7 +39,13 @@ export function ItemCard({
       className={cn("group overflow-hidden p-0 transition-colors", item.isStaked ? "border-emerald-500/40" : "hover:border-violet-500/40")}
     >
       <div className="relative aspect-square overflow-hidden bg-zinc-900">
-        <ItemImage source={source} onError={fail} name={item.name} className="transition-transform duration-300 group-hover:scale-105" />
+        <ItemImage
+          source={source}
+          onError={fail}
+          onLoaded={setLoadedSource}
+          name={item.name}
+          className="transition-transform duration-300 group-hover:scale-105"
+        />
         {item.isStaked && (
           <div className="absolute inset-0 flex items-start justify-start bg-gradient-to-t from-emerald-950/70 via-transparent to-transparent p-2">
             <span className="inline-flex items-center gap-1 rounded-md bg-emerald-500 px-2 py-0.5 text-xs font-bold tracking-wider text-emerald-950 shadow">
@@ -45,15 +54,17 @@ export function ItemCard({
             </span>
           </div>
         )}
-        <a
-          href={viewUrl}
-          {...(local ? { download: `${item.name}.png` } : { target: "_blank", rel: "noopener noreferrer" })}
-          aria-label={local ? `Download ${item.name}` : `View ${item.name} in a new tab`}
-          title={local ? "Download image" : "View in new tab"}
-          className="absolute top-2 right-2 grid h-8 w-8 place-items-center rounded-md bg-zinc-950/80 text-zinc-200 opacity-0 transition-opacity group-hover:opacity-100 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-violet-400"
-        >
-          {local ? <DownloadIcon /> : <ExternalLinkIcon />}
-        </a>
+        {viewUrl !== null && (
+          <a
+            href={viewUrl}
+            {...(local ? { download: `${item.name}.png` } : { target: "_blank", rel: "noopener noreferrer" })}
+            aria-label={local ? `Download ${item.name}` : `View ${item.name} in a new tab`}
+            title={local ? "Download image" : "View in new tab"}
+            className="absolute top-2 right-2 grid h-8 w-8 place-items-center rounded-md bg-zinc-950/80 text-zinc-200 opacity-0 transition-opacity group-hover:opacity-100 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-violet-400"
+          >
+            {local ? <DownloadIcon /> : <ExternalLinkIcon />}
+          </a>
+        )}
       </div>
       <div className="grid gap-2 p-3">
         <div className="flex items-start justify-between gap-2">

@@ -82,6 +82,7 @@ export function ItemImage({
   name,
   source,
   onError,
+  onLoaded,
   compact,
   className,
 }: {
@@ -89,6 +90,8 @@ export function ItemImage({
   /** From useImageFallback: the source to try, or null for the placeholder. */
   source: string | null;
   onError: () => void;
+  /** Told which source finished loading (an image that exists). */
+  onLoaded?: (source: string) => void;
   /** Small thumbnails: the placeholder shows the ghost only (the name is beside it). */
   compact?: boolean;
   className?: string;
@@ -103,13 +106,19 @@ export function ItemImage({
         key={source}
         // An image already in the browser's cache may have loaded before React listened.
         ref={(img) => {
-          if (img?.complete && img.naturalWidth > 0) setLoaded(source);
+          if (img?.complete && img.naturalWidth > 0) {
+            setLoaded(source);
+            onLoaded?.(source);
+          }
         }}
         src={source}
         alt={name}
         loading="lazy"
         decoding="async"
-        onLoad={() => setLoaded(source)}
+        onLoad={() => {
+          setLoaded(source);
+          onLoaded?.(source);
+        }}
         onError={onError}
         className={cn(
           "h-full w-full object-cover transition-opacity duration-300 [image-rendering:pixelated]",

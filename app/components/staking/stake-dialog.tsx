@@ -3,10 +3,16 @@ import { formatNumber } from "../../domain/format.ts";
 import { stakeMessage } from "../../domain/messages.ts";
 import type { Rewards, WalletItem } from "../../lib/api.ts";
 import { Button, Spinner } from "../ui/button.tsx";
+import { SignedMessage } from "../ui/signed-message.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
 import { dailyChangeText, earnsFromText } from "./earnings.ts";
 import { ItemImage, useImageFallback, useItemImageSources } from "./item-image.tsx";
 import { stakeNumberOf } from "./use-staking.ts";
+
+/** What "Staking Spook #N" names: the item by its collection's name (a Spook Society item is "Spook #N" there). */
+export function stakeMeaning(item: Pick<WalletItem, "name" | "inscriptionId">): string[] {
+  return [`Item: ${item.name}`, `Inscription: ${item.inscriptionId}`];
+}
 
 /** 'Stake Your Spook': the item, its reward per day, and the exact message the wallet will sign. */
 export function StakeDialog({
@@ -71,15 +77,7 @@ export function StakeDialog({
                 </p>
               </div>
             )}
-            <div className="grid gap-1.5">
-              <p className="text-xs font-medium tracking-wide text-zinc-400 uppercase">Message to sign</p>
-              <pre
-                data-testid="stake-message"
-                className="rounded-lg border border-violet-500/20 bg-black/50 p-3 font-mono text-xs break-words whitespace-pre-wrap text-violet-100"
-              >
-                {message}
-              </pre>
-            </div>
+            <SignedMessage testId="stake-message" message={message} meaning={stakeMeaning(item)} />
           </>
         )}
         <DialogFooter>

@@ -1,5 +1,9 @@
-/** GET /api/giveaways/{id}; PATCH (admin) `{ active }` ends or reactivates it; DELETE (admin) removes it, refunding undrawn entries. */
-import { deleteGiveaway, getGiveaway, setGiveawayActive } from "../../api/giveaways.ts";
+/**
+ * GET /api/giveaways/{id}; PUT (admin) edits every field while nobody has entered; PATCH (admin) `{ active }` ends or
+ * reactivates it; DELETE (admin) removes it, refunding undrawn entries.
+ */
+import { deleteGiveaway, getGiveaway, setGiveawayActive, updateGiveaway } from "../../api/giveaways.ts";
+import { refusePictureHost } from "../../utils/picture-hosts.server.ts";
 import { blockIntervalMs } from "../../domain/giveaways.ts";
 import { apiMethods, apiRoute, endpoint } from "../../utils/api.server.ts";
 import * as giveaways from "../../../db/queries/giveaways.server.ts";
@@ -10,6 +14,10 @@ export const loader = apiRoute<Route.LoaderArgs>(
 );
 
 export const action = apiMethods<Route.ActionArgs>({
+  PUT: endpoint(updateGiveaway, ({ params, body, actor, context }) => {
+    refusePictureHost(body.imageUrl, context.config);
+    return giveaways.updateGiveaway(context.sql, params.id, body, actor);
+  }),
   PATCH: endpoint(setGiveawayActive, ({ params, body, actor, context }) =>
     giveaways.setGiveawayActive(context.sql, params.id, body.active, actor),
   ),

@@ -4,13 +4,11 @@
  */
 import { getVotingPower } from "../../api/proposals.ts";
 import { apiRoute, endpoint, onlyMethods } from "../../utils/api.server.ts";
-import { votingPower } from "../../../db/queries/proposals.server.ts";
+import { votingPowerSnapshot } from "../../../db/queries/proposals.server.ts";
 import type { Route } from "./+types/proposals-voting-power";
 
 export const loader = apiRoute<Route.LoaderArgs>(
-  endpoint(getVotingPower, async ({ params, query, context }) => ({
-    votingPower: await votingPower(context.sql, params.address, query.proposalId),
-  })),
+  endpoint(getVotingPower, ({ params, query, context }) => votingPowerSnapshot(context.sql, params.address, query.proposalId)),
 );
 
 export const action = onlyMethods("GET");

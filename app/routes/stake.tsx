@@ -4,6 +4,7 @@ import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
 import { HowStakingWorks } from "../components/staking/how-staking-works.tsx";
 import { ItemCard, ItemCardSkeleton } from "../components/staking/item-card.tsx";
 import { bulkStakeNote, earnsFrom, unstakeNote } from "../components/staking/earnings.ts";
+import { EmailNotifications } from "../components/notifications/email-notifications.tsx";
 import { EarningsSummary, RewardsPanel } from "../components/staking/rewards-panel.tsx";
 import { bulkTargets, inFilter, useStaking, type StakeFilter } from "../components/staking/use-staking.ts";
 import { Button } from "../components/ui/button.tsx";
@@ -197,6 +198,10 @@ function Dashboard({ address }: { address: string }) {
       </section>
 
       <RewardsPanel items={itemsQuery.data ? items : null} />
+      {/* Below the Spooks and the rewards, out of the way: email for this wallet's notifications (issue 24 item 6). */}
+      <section aria-label="Email notifications" className="max-w-xl min-w-0 lg:col-span-2">
+        <EmailNotifications />
+      </section>
 
       <OpenedOnce open={staking !== null}>
         <StakeDialog

@@ -12,6 +12,8 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { toast } from "../ui/toast.tsx";
+import { MailOutbox } from "./mail-outbox.tsx";
+import { WebhooksSection } from "./webhooks-section.tsx";
 
 const PAGE_SIZE = 50;
 const CHANNEL_NAMES: Record<string, string> = { discord: "Discord channel", webhook: "Signed webhooks", email: "Email" };
@@ -84,8 +86,7 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
           ))
         )}
       </div>
-      {/* Signed webhooks' endpoints and their secrets' rotation (item 5) are managed here once merged: GET /api/admin/webhooks. */}
-      <div data-testid="webhook-endpoints" />
+      <WebhooksSection onUnauthorized={onUnauthorized} />
 
       <label className="flex items-center gap-2 text-sm text-zinc-300">
         <input
@@ -178,6 +179,7 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
           Older
         </Button>
       </div>
+      <MailOutbox onUnauthorized={onUnauthorized} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Email notifications, only with consent (issue 24, item 6; docs/notifications-webhooks-email.md): a holder
+ * Email notifications, only with consent (issue 24, item 6; docs/notifications.md): a holder
  * signs the consent, opens the emailed confirmation link, and every later mail carries a one-click
  * unsubscribe URL (RFC 8058). In demo mode mail is captured for the admin's outbox view instead of sent.
  */

@@ -183,6 +183,8 @@ describe("email notifications, captured in demo mode", () => {
     holder.setDefaultTimeout(20_000);
     await holder.setViewportSize({ width: 360, height: 780 });
     await injectMyDoge(holder, { privateKeyHex: world.holder.privateKeyHex, connected: true });
+    // No mail yet, and the admin signed in with MyDoge rather than the demo wallet: no outbox to show.
+    expect(await admin.getByRole("region", { name: "Mail outbox" }).count()).toBe(0);
     await holder.goto("/");
     const form = holder.getByRole("form", { name: "Email notifications" });
     await form.waitFor();

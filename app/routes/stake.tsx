@@ -199,9 +199,9 @@ function Dashboard({ address }: { address: string }) {
 
       <RewardsPanel items={itemsQuery.data ? items : null} />
       {/* Below the Spooks and the rewards, out of the way: email for this wallet's notifications (issue 24 item 6). */}
-      <section aria-label="Email notifications" className="max-w-xl min-w-0 lg:col-span-2">
+      <div className="max-w-xl min-w-0 lg:col-span-2">
         <EmailNotifications />
-      </section>
+      </div>
 
       <OpenedOnce open={staking !== null}>
         <StakeDialog

@@ -50,8 +50,8 @@ export function EmailNotifications() {
     );
   }
   const address = wallet.address;
-  // A site that sends no email (no SMTP_URL, not demo mode) offers none.
-  if (status.data && !status.data.available) return null;
+  // A site that sends no email (no SMTP_URL, not demo mode) offers none; nothing shows until the site said.
+  if (!status.data?.available) return null;
 
   const toggle = (event: NotificationEventName) =>
     setEvents((current) => {

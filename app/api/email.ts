@@ -1,5 +1,5 @@
 /**
- * Email notifications, only with consent (issue 24, item 6; docs/notifications-webhooks-email.md): a holder
+ * Email notifications, only with consent (issue 24, item 6; docs/notifications.md): a holder
  * signs the consent, opens the emailed confirmation link, and every later mail carries a one-click
  * unsubscribe URL (RFC 8058). In demo mode mail is captured for the admin's outbox view instead of sent.
  */
@@ -117,13 +117,16 @@ export const getEmailSubscription = defineRoute({
       description: "The wallet's subscription (subscribed: false when none, or unsubscribed).",
       schema: z
         .object({
+          available: z
+            .boolean()
+            .meta({ description: "Whether this site sends email notifications at all (SMTP_URL and MAIL_FROM, or demo mode)." }),
           subscribed: z.boolean(),
           confirmed: z.boolean(),
           email: z.string().nullable(),
           events: z.array(z.enum(NOTIFICATION_EVENTS)),
         })
         .meta({ id: "EmailSubscriptionStatus" }),
-      example: { subscribed: true, confirmed: true, email: "h•••r@example.com", events: ["giveaway.won"] },
+      example: { available: true, subscribed: true, confirmed: true, email: "h•••r@example.com", events: ["giveaway.won"] },
     },
   },
 });

@@ -1,5 +1,5 @@
 /**
- * Signed outgoing webhooks (issue 24, item 5; docs/notifications-webhooks-email.md): the admin adds
+ * Signed outgoing webhooks (issue 24, item 5; docs/notifications.md): the admin adds
  * endpoints for community bots, sees each one's deliveries, replays one, rotates a secret. Every change is
  * audited. The secret is answered once, at creation (and at a rotation), never listed.
  */

@@ -1,5 +1,5 @@
 /**
- * The rules of email notifications (issue 24, item 6; docs/notifications-webhooks-email.md): the paths of
+ * The rules of email notifications (issue 24, item 6; docs/notifications.md): the paths of
  * the confirmation and one-click unsubscribe links, the daily limit, the retry schedule, the texts.
  */
 import type { NotificationEventName } from "./notifications.ts";

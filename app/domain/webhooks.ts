@@ -1,5 +1,5 @@
 /**
- * The rules of signed outgoing webhooks (issue 24, item 5; docs/notifications-webhooks-email.md), used by
+ * The rules of signed outgoing webhooks (issue 24, item 5; docs/notifications.md), used by
  * the channel, the admin routes and the docs alike.
  */
 

@@ -5,6 +5,7 @@ import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
 import { HowStakingWorks } from "../components/staking/how-staking-works.tsx";
 import { ItemCard, ItemCardSkeleton } from "../components/staking/item-card.tsx";
 import { bulkStakeNote, earnsFrom, unstakeNote } from "../components/staking/earnings.ts";
+import { EmailNotifications } from "../components/notifications/email-notifications.tsx";
 import { EarningsSummary, RewardsPanel } from "../components/staking/rewards-panel.tsx";
 import { bulkTargets, inFilter, useStaking, type StakeFilter } from "../components/staking/use-staking.ts";
 import { Button } from "../components/ui/button.tsx";
@@ -200,6 +201,11 @@ function Dashboard({ address }: { address: string }) {
       <div className="grid min-w-0 content-start gap-6">
         <RewardsPanel items={itemsQuery.data ? items : null} />
         <DiscordSection address={address} />
+      </div>
+
+      {/* Below the Spooks and the rewards, out of the way: email for this wallet's notifications (issue 24 item 6). */}
+      <div className="max-w-xl min-w-0 lg:col-span-2">
+        <EmailNotifications />
       </div>
 
       <OpenedOnce open={staking !== null}>

@@ -1,5 +1,5 @@
 /**
- * The email channel (issue 24, item 6; docs/notifications-webhooks-email.md): an event goes to every
+ * The email channel (issue 24, item 6; docs/notifications.md): an event goes to every
  * confirmed, still subscribed mailbox that asked for it (a personal event only to its wallet's). Every mail
  * carries RFC 8058 one-click unsubscribe. SMTP 4xx and unreachable servers are retried later; a 5xx is a
  * hard bounce, and the third unsubscribes the mailbox. At most 3 personal emails a day per wallet

@@ -1,5 +1,5 @@
 /**
- * The signed outgoing webhooks channel (issue 24, item 5; docs/notifications-webhooks-email.md): each
+ * The signed outgoing webhooks channel (issue 24, item 5; docs/notifications.md): each
  * event goes to every active endpoint that asked for it, as a Standard Webhooks message: a POST of
  * `{ type, timestamp, data }` (at most 20 KB) with `webhook-id` (the same on every attempt), the attempt's
  * `webhook-timestamp` and `webhook-signature` (v1 HMAC-SHA256; two signatures for 24 h after a rotation).

@@ -75,7 +75,8 @@ describe("email subscription", () => {
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     expect(page.text).toContain('<form method="post">');
     expect(page.text).toContain(holder.address);
-    expect((await ctx.call("GET", `/api/notifications/email/${holder.address}`)).body).toEqual({
+    expect((await send("GET", `/api/notifications/email/${holder.address}`)).json()).toEqual({
+      available: true,
       subscribed: true,
       confirmed: false,
       email: "f•••t@example.com",
@@ -145,6 +146,11 @@ describe("email subscription", () => {
     const answer = await ctx.call("POST", "/api/notifications/email", consent(holder, "none@example.com"));
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual({ message: "This site does not send email notifications" });
+    // The page asks first, and offers no email form there.
+    expect((await ctx.call("GET", `/api/notifications/email/${holder.address}`)).body).toMatchObject({
+      available: false,
+      subscribed: false,
+    });
   });
 });
 

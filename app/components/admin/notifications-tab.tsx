@@ -1,17 +1,21 @@
 /**
  * Notifications (issue 24 item 8): each channel (configured, disabled and why, deliveries by state, "Send a test"),
  * then every delivery, newest first, with its state and the answer received, failures first when filtered, and
- * Replay. Reads GET /api/admin/notifications/channels and /deliveries with the admin's session.
+ * Replay; between them the signed webhooks' endpoints (webhooks-section.tsx), and at the foot demo mode's captured
+ * mail (mail-outbox.tsx). Reads GET /api/admin/notifications/channels and /deliveries with the admin's session.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { ChannelStatus, DeliveriesPage, Delivery, TestSendAnswer } from "../../api/notifications.ts";
 import { ApiError, apiPost } from "../../lib/api.ts";
 import { queryKeyOf, useApiQuery } from "../../lib/queries.ts";
+import { useWallet } from "../../wallet/wallet-context.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { toast } from "../ui/toast.tsx";
+import { MailOutbox } from "./mail-outbox.tsx";
+import { WebhooksSection } from "./webhooks-section.tsx";
 
 const PAGE_SIZE = 50;
 const CHANNEL_NAMES: Record<string, string> = { discord: "Discord channel", webhook: "Signed webhooks", email: "Email" };
@@ -21,6 +25,8 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
   const [cursors, setCursors] = useState<(number | null)[]>([null]);
   const cursor = cursors[cursors.length - 1];
   const queryClient = useQueryClient();
+  const wallet = useWallet();
+  const captured = useApiQuery<unknown[]>("/api/admin/mail-outbox", { staleTime: 0 });
   const channels = useApiQuery<ChannelStatus[]>("/api/admin/notifications/channels", { staleTime: 0 });
   const deliveriesPath = `/api/admin/notifications/deliveries?limit=${PAGE_SIZE}${failedOnly ? "&failed=true" : ""}${cursor ? `&cursor=${cursor}` : ""}`;
   const deliveries = useApiQuery<DeliveriesPage>(deliveriesPath, { staleTime: 0, refetchOnWindowFocus: false });
@@ -84,8 +90,7 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
           ))
         )}
       </div>
-      {/* Signed webhooks' endpoints and their secrets' rotation (item 5) are managed here once merged: GET /api/admin/webhooks. */}
-      <div data-testid="webhook-endpoints" />
+      <WebhooksSection onUnauthorized={onUnauthorized} />
 
       <label className="flex items-center gap-2 text-sm text-zinc-300">
         <input
@@ -178,6 +183,8 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
           Older
         </Button>
       </div>
+      {/* Demo mode's captured mail: shown with the demo wallet, or once there is any (never outside demo mode). */}
+      {(wallet.isDemo || (captured.data?.length ?? 0) > 0) && <MailOutbox onUnauthorized={onUnauthorized} />}
     </div>
   );
 }

@@ -1,8 +1,8 @@
 /**
  * "Email notifications": a holder sends their wallet's notifications to an email address by signing the
  * consent with MyDoge (POST /api/notifications/email); a confirmation email follows, and nothing else is
- * sent until its link is confirmed. Self-contained: mount it where it fits (the staking page, the bell's
- * panel). docs/notifications-webhooks-email.md.
+ * sent until its link is confirmed. Self-contained; mounted on the staking page, below the Spooks and the
+ * rewards panel (a form does not belong in the bell's menu). docs/notifications.md "Email".
  */
 import { useState, type FormEvent } from "react";
 import type { ClientAnswer } from "../../api/kit.ts";
@@ -50,6 +50,8 @@ export function EmailNotifications() {
     );
   }
   const address = wallet.address;
+  // A site that sends no email (no SMTP_URL, not demo mode) offers none; nothing shows until the site said.
+  if (!status.data?.available) return null;
 
   const toggle = (event: NotificationEventName) =>
     setEvents((current) => {

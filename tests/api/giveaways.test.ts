@@ -76,6 +76,7 @@ describe("admin giveaway management", () => {
       drawBlockHeight: null,
       drawBlockHash: null,
       winnerAddresses: [],
+      drawProgress: null,
     });
     const { id } = created.body;
     const cookie = await ctx.adminCookie();

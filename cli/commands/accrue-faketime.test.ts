@@ -3,13 +3,16 @@
  * refuses them under the real clock. Needs Debian's faketime (installed by .ci/run); skipped without it.
  */
 import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { HOUR_MS } from "../../app/domain/clock.ts";
 import { hourlyCreditUnits } from "../../app/domain/rewards.ts";
 import { getBalanceUnits } from "../../db/queries/points.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress, stakeDemoItems } from "../testing/fixtures.ts";
 import { cliEnv, runCli, type CliEnv } from "../testing/run-cli.ts";
+
+// Each test runs several CLI processes, each starting Node, tsx and the database: more than the suite's 30 s on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 function hasFaketime(): boolean {
   try {

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { voteMessage } from "../../app/domain/messages.ts";
 import { addressOfPrivateKey, newPrivateKey, signMessage } from "../../app/domain/signature.ts";
 import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
@@ -12,6 +12,9 @@ import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress, stakeDemoItems } from "../testing/fixtures.ts";
 import { cliEnv, runCli, runJson, type CliEnv } from "../testing/run-cli.ts";
 import { parseSince } from "./audit.tsx";
+
+// Each test runs several CLI processes, each starting Node, tsx and the database: more than the suite's 30 s on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let env: CliEnv;

@@ -1,9 +1,12 @@
 /** `spooks-admin boosts show|set` and `proposals create --allow-vote-change --quorum` (issue 26, item 6). */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { demoCatalogue } from "../../db/demo-catalogue.ts";
 import { importCatalogue } from "../../db/queries/catalogue.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { cliEnv, runCli, runJson, type CliEnv } from "../testing/run-cli.ts";
+
+// Each test runs several CLI processes, each starting Node, tsx and the database: more than the suite's 30 s on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let env: CliEnv;

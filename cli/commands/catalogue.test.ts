@@ -1,11 +1,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { demoCatalogue } from "../../db/demo-catalogue.ts";
 import { countItems } from "../../db/queries/catalogue.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { cliEnv, runCli, runJson, type CliEnv } from "../testing/run-cli.ts";
+
+// Each test runs several CLI processes, each starting Node, tsx and the database: more than the suite's 30 s on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let env: CliEnv;

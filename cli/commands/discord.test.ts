@@ -2,11 +2,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startDiscordDouble, type DiscordDouble, type GuildView } from "../../doubles/discord/discord-double.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress } from "../testing/fixtures.ts";
 import { cliEnv, runCli as runCliWithin, type CliEnv } from "../testing/run-cli.ts";
+
+// Each test runs several CLI processes, each starting Node, tsx and the database: more than the suite's 30 s on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 // Each call starts the real binary; a loaded machine takes its time.
 const runCli = (args: readonly string[], env: CliEnv) => runCliWithin(args, env, 120_000);

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +18,9 @@ import { addPoints, getBalanceUnits } from "../../db/queries/points.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress } from "../testing/fixtures.ts";
 import { cliEnv, runCli, runJson, type CliEnv } from "../testing/run-cli.ts";
+
+// Each test runs several CLI processes, each starting Node, tsx and the database: more than the suite's 30 s on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 const FUTURE = "2099-10-31T18:00:00Z";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { HOUR_MS, hourStart, now } from "../../app/domain/clock.ts";
 import { hourlyCreditUnits, unitsToPoints } from "../../app/domain/rewards.ts";
 import { verifyDraw } from "../../app/domain/draw.ts";
@@ -9,6 +9,9 @@ import { startSimulatedChain, type SimulatedChain } from "../../indexer/simulate
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress, stakeDemoItems } from "../testing/fixtures.ts";
 import { cliEnv, runCli, runJson, type CliEnv } from "../testing/run-cli.ts";
+
+// Each test runs several CLI processes, each starting Node, tsx and the database: more than the suite's 30 s on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let chain: SimulatedChain;

@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { UNITS_PER_POINT } from "../../app/domain/rewards.ts";
 import { appendLedger, getBalanceUnits } from "../../db/queries/points.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { randomAddress } from "../testing/fixtures.ts";
 import { cliEnv, runCli, runJson, type CliEnv } from "../testing/run-cli.ts";
+
+// Each test runs several CLI processes, each starting Node, tsx and the database: more than the suite's 30 s on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let env: CliEnv;

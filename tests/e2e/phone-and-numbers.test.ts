@@ -166,7 +166,7 @@ const PAGES = () => [
 ];
 
 describe("rule 5: the phone fits (360×740)", () => {
-  test("signed out: no page scrolls sideways", { timeout: 180_000 }, async () => {
+  test("signed out: no page scrolls sideways", { timeout: 300_000 }, async () => {
     const page = await open();
     await page.setViewportSize(PHONE_360);
     const wide: string[] = [];

@@ -8,8 +8,8 @@ import type { AuditEntry, AuditPage } from "../../api/admin.ts";
 import { AUDIT_ACTIONS, auditActionLabel } from "../../domain/audit.ts";
 import { useApiQuery } from "../../lib/queries.ts";
 import { ApiError } from "../../lib/api.ts";
-import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
+import { CursorPager, useCursorPages } from "./cursor-pager.tsx";
 import { Input, Label } from "../ui/input.tsx";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
@@ -60,9 +60,8 @@ export function auditFilterGroups(logActions: readonly string[]): { family: stri
 
 export function AuditTab({ onUnauthorized, logActions = [] }: { onUnauthorized: () => void; logActions?: readonly string[] }) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  // The cursors of the pages before this one (Newer goes back one), and this page's.
-  const [cursors, setCursors] = useState<(number | null)[]>([null]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const page = useApiQuery<AuditPage>(auditPath(filters, cursor), { staleTime: 0, refetchOnWindowFocus: false });
   const unauthorized = page.error instanceof ApiError && page.error.status === 401;
   useEffect(() => {
@@ -71,7 +70,7 @@ export function AuditTab({ onUnauthorized, logActions = [] }: { onUnauthorized: 
 
   const change = (next: Partial<Filters>) => {
     setFilters((current) => ({ ...current, ...next }));
-    setCursors([null]);
+    pages.reset();
   };
 
   return (
@@ -173,19 +172,7 @@ export function AuditTab({ onUnauthorized, logActions = [] }: { onUnauthorized: 
         </div>
       </Card>
 
-      <div className="flex gap-2">
-        <Button variant="outline" size="sm" disabled={cursors.length <= 1} onClick={() => setCursors((stack) => stack.slice(0, -1))}>
-          Newer
-        </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={!page.data?.nextCursor}
-          onClick={() => page.data?.nextCursor && setCursors((stack) => [...stack, page.data.nextCursor])}
-        >
-          Older
-        </Button>
-      </div>
+      <CursorPager pages={pages} nextCursor={page.data?.nextCursor} />
     </div>
   );
 }

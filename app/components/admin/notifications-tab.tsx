@@ -12,6 +12,7 @@ import { queryKeyOf, useApiQuery } from "../../lib/queries.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
+import { CursorPager, useCursorPages } from "./cursor-pager.tsx";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { toast } from "../ui/toast.tsx";
 import { MailOutbox } from "./mail-outbox.tsx";
@@ -22,8 +23,8 @@ const CHANNEL_NAMES: Record<string, string> = { discord: "Discord channel", webh
 
 export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => void }) {
   const [failedOnly, setFailedOnly] = useState(false);
-  const [cursors, setCursors] = useState<(number | null)[]>([null]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const queryClient = useQueryClient();
   const wallet = useWallet();
   const captured = useApiQuery<unknown[]>("/api/admin/mail-outbox", { staleTime: 0 });
@@ -98,7 +99,7 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
           checked={failedOnly}
           onChange={(event) => {
             setFailedOnly(event.target.checked);
-            setCursors([null]);
+            pages.reset();
           }}
         />
         Only failures
@@ -170,19 +171,7 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
           </table>
         </div>
       </Card>
-      <div className="flex gap-2">
-        <Button variant="outline" size="sm" disabled={cursors.length <= 1} onClick={() => setCursors((stack) => stack.slice(0, -1))}>
-          Newer
-        </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={!deliveries.data?.nextCursor}
-          onClick={() => deliveries.data?.nextCursor && setCursors((stack) => [...stack, deliveries.data.nextCursor])}
-        >
-          Older
-        </Button>
-      </div>
+      <CursorPager pages={pages} nextCursor={deliveries.data?.nextCursor} />
       {/* Demo mode's captured mail: shown with the demo wallet, or once there is any (never outside demo mode). */}
       {(wallet.isDemo || (captured.data?.length ?? 0) > 0) && <MailOutbox onUnauthorized={onUnauthorized} />}
     </div>

@@ -145,7 +145,6 @@ export async function linkedStandings(sql: Queryable, addresses?: string[]): Pro
   }));
 }
 
-
 // Rules -----------------------------------------------------------------------------------------------
 
 type RuleRow = {

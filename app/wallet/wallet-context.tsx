@@ -204,7 +204,12 @@ export function WalletProvider({ children }: { children: ReactNode }) {
     if (!providerRef.current) {
       // Demo mode: the server offers its demo wallets (404 outside demo mode).
       void fetch(paths.demoWallets(), { headers: { accept: "application/json" } })
-        .then(async (response) => (response.ok ? (((await response.json()) as { wallets?: DemoWallet[] }).wallets ?? []) : []))
+        .then(async (response) => {
+          if (response.ok) return ((await response.json()) as { wallets?: DemoWallet[] }).wallets ?? [];
+          // Read to its end even when unused: a body left unread keeps the request open in the browser.
+          await response.arrayBuffer();
+          return [];
+        })
         .catch(() => [] as DemoWallet[])
         .then((wallets) => {
           demoChecked = true;

@@ -21,6 +21,7 @@ import {
   injectMyDoge,
   launchBrowser,
   newPage,
+  closeDialogWithEscape,
   waitForToast,
   type MyDogeHandle,
   type PageProblems,
@@ -90,23 +91,6 @@ async function checkPage(page: Page, name: string): Promise<void> {
 async function gotoPage(page: Page, target: (typeof PAGES)[number]): Promise<void> {
   await page.goto(target.path);
   await page.getByRole("heading", { name: target.heading, level: 1 }).waitFor();
-}
-
-/**
- * Closes the open dialog with Escape and waits until no dialog is left. Escape closes the newest layer
- * first: a toast that appeared over the dialog takes the first press.
- */
-async function escape(page: Page): Promise<void> {
-  const dialogs = page.locator('[role="dialog"], [role="alertdialog"]');
-  for (let press = 1; ; press++) {
-    await page.keyboard.press("Escape");
-    try {
-      await dialogs.first().waitFor({ state: "detached", timeout: press < 3 ? 1500 : 10_000 });
-      return;
-    } catch (error) {
-      if (press >= 3) throw error;
-    }
-  }
 }
 
 type Focused = { tag: string; name: string; text: string; role: string | null; indicator: boolean; inDialog: boolean };
@@ -332,18 +316,18 @@ describe("axe: no serious or critical violation", () => {
     await itemCard(page, "Spooks #1").getByRole("button", { name: "Stake Spooks #1", exact: true }).click();
     await page.getByRole("dialog", { name: "Stake Your Spook" }).getByTestId("stake-message").waitFor();
     await expectAccessible(page, "stake dialog");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     await page.getByRole("button", { name: "Stake All", exact: true }).click();
     await page.getByRole("alertdialog", { name: /^Stake all \d+ Spooks\?$/ }).waitFor();
     await expectAccessible(page, "Stake All confirmation");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     await page.getByRole("tab", { name: /^Staked/ }).click();
     await page.getByRole("button", { name: "Unstake All", exact: true }).click();
     await page.getByRole("alertdialog", { name: /^Unstake all \d+ Spooks\?$/ }).waitFor();
     await expectAccessible(page, "Unstake All confirmation");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     await page
       .getByRole("banner")
@@ -378,7 +362,7 @@ describe("axe: no serious or critical violation", () => {
     await card(giveawayIds.open).getByRole("button", { name: "Enlarge image of Haunted Hoodie" }).click();
     await page.getByRole("dialog", { name: "Haunted Hoodie" }).getByRole("img", { name: "Haunted Hoodie" }).waitFor();
     await expectAccessible(page, "enlarged image");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     await page.getByRole("tab", { name: "Active Giveaways" }).click();
     await card(giveawayIds.open).getByRole("button", { name: "Enter Giveaway" }).click();
@@ -388,7 +372,7 @@ describe("axe: no serious or critical violation", () => {
     await dialog.getByLabel("Number of tickets").fill("99");
     await dialog.getByRole("alert").getByText("Not Enough Points").waitFor();
     await expectAccessible(page, "enter dialog, not enough points");
-    await escape(page);
+    await closeDialogWithEscape(page);
   }, 180_000);
 
   test("connected holder, points history: days, balance chart, kind filter, export buttons", async () => {
@@ -412,7 +396,7 @@ describe("axe: no serious or critical violation", () => {
     let dialog = page.getByRole("dialog", { name: active.title });
     await dialog.getByRole("radio", { name: "Costume contest" }).waitFor();
     await expectAccessible(page, "proposal dialog, vote form");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     const tabs = page.getByRole("tablist", { name: "Proposals by status" });
     await tabs.getByRole("tab", { name: /^Completed/ }).click();
@@ -421,13 +405,13 @@ describe("axe: no serious or critical violation", () => {
     await dialog.getByRole("list", { name: "Results by option" }).waitFor();
     await dialog.getByText("You've already voted").waitFor();
     await expectAccessible(page, "proposal dialog, results");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     await tabs.getByRole("tab", { name: /^Upcoming/ }).click();
     await proposalCard(page, upcoming.title).getByRole("link", { name: "View Details" }).click();
     await page.getByRole("dialog", { name: upcoming.title }).getByText("Voting hasn't started yet").waitFor();
     await expectAccessible(page, "proposal dialog, upcoming");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     await gotoPage(page, PAGES[3]);
     await page.getByText("You don't have permission to access this admin panel").waitFor();
@@ -475,12 +459,12 @@ describe("axe: no serious or critical violation", () => {
     await dialog.getByRole("button", { name: "Add Points" }).click();
     await dialog.getByText("Please enter a positive number of points").waitFor();
     await expectAccessible(page, "Add Points dialog with an error");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     await page.getByRole("button", { name: `Clear points of ${world.other.address}` }).click();
     await page.getByRole("alertdialog", { name: "Clear points?" }).waitFor();
     await expectAccessible(page, "Clear Points confirmation");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     await page.getByRole("tab", { name: "Giveaways" }).click();
     await page.getByTestId("admin-giveaway").first().waitFor();
@@ -492,13 +476,13 @@ describe("axe: no serious or critical violation", () => {
     dialog = page.getByRole("dialog", { name: "Edit Image" });
     await dialog.getByLabel("New image").waitFor();
     await expectAccessible(page, "Edit Image dialog");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     const openRow = page.getByTestId("admin-giveaway").filter({ has: page.getByRole("heading", { name: "Haunted Hoodie" }) });
     await openRow.getByRole("button", { name: "Select Winner" }).click();
     await page.getByRole("alertdialog", { name: "Select a winner?" }).waitFor();
     await expectAccessible(page, "Select Winner confirmation");
-    await escape(page);
+    await closeDialogWithEscape(page);
 
     await page.getByRole("tab", { name: "Governance" }).click();
     await page.getByTestId("admin-proposal").first().waitFor();
@@ -511,7 +495,7 @@ describe("axe: no serious or critical violation", () => {
     await page.getByTestId("admin-proposal").first().getByRole("button", { name: "Delete" }).click();
     await page.getByRole("alertdialog", { name: "Delete proposal?" }).waitFor();
     await expectAccessible(page, "Delete proposal confirmation");
-    await escape(page);
+    await closeDialogWithEscape(page);
   }, 240_000);
 });
 
@@ -597,7 +581,7 @@ describe("keyboard only", () => {
     expect(vote?.optionId).toBe(active.options[1].id);
 
     // Escape (the first press closes the toast on top) gives the focus back to the card's View Details button.
-    await escape(page);
+    await closeDialogWithEscape(page);
     await expect.poll(async () => (await focused(page)).text === "View Details" && (await inActiveCard())).toBe(true);
   }, 120_000);
 });

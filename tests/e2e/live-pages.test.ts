@@ -225,7 +225,7 @@ describe("Governance left open", () => {
     const page = await open();
     await page.goto("/governance");
     await page.getByRole("tab", { name: "Upcoming (1)" }).click();
-    await page.getByRole("article", { name: "Light the lanterns?" }).getByRole("button", { name: "View Details" }).click();
+    await page.getByRole("article", { name: "Light the lanterns?" }).getByRole("link", { name: "View Details" }).click();
     const dialog = page.getByRole("dialog", { name: "Light the lanterns?" });
     await dialog.getByText("Voting hasn't started yet").waitFor();
 
@@ -238,7 +238,7 @@ describe("Governance left open", () => {
     await page.getByRole("tab", { name: "Upcoming (0)" }).waitFor();
 
     await page.getByRole("tab", { name: "Active (1)" }).click();
-    await page.getByRole("article", { name: "Light the lanterns?" }).getByRole("button", { name: "View Details" }).click();
+    await page.getByRole("article", { name: "Light the lanterns?" }).getByRole("link", { name: "View Details" }).click();
     await dialog.getByText("Connect wallet to vote").waitFor();
     await jump(page, 121_000);
     await dialog.getByText("Voting has ended").waitFor();

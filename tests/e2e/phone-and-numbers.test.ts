@@ -21,7 +21,7 @@ import { enterGiveaway } from "../../db/queries/giveaways.server.ts";
 import { createProposal } from "../../db/queries/proposals.server.ts";
 import { appendLedger, getBalanceUnits } from "../../db/queries/points.server.ts";
 import { findItems, stakeItems } from "../../db/queries/stakes.server.ts";
-import { injectMyDoge, launchBrowser, newPage, type PageProblems } from "./support/browser.ts";
+import { injectMyDoge, launchBrowser, newPage, waitForToast, type PageProblems } from "./support/browser.ts";
 import { atTime } from "./support/clock.ts";
 import { startE2eWorld, type E2eWorld } from "./support/e2e-server.ts";
 
@@ -166,7 +166,7 @@ const PAGES = () => [
 ];
 
 describe("rule 5: the phone fits (360×740)", () => {
-  test("signed out: no page scrolls sideways", { timeout: 300_000 }, async () => {
+  test("signed out: no page scrolls sideways", { timeout: 120_000 }, async () => {
     const page = await open();
     await page.setViewportSize(PHONE_360);
     const wide: string[] = [];
@@ -381,6 +381,9 @@ describe("item 6: earnings a holder understands", () => {
       expect(await dialog.getByTestId("stake-daily-change").textContent()).toBe("400 → 600 SPOOK/day: tier 2");
       expect(await dialog.getByTestId("stake-earns-from").textContent()).toBe(`Earns from ${label}, the next whole hour.`);
       await dialog.getByRole("button", { name: "Sign & Stake" }).click();
+      // The card is marked at once; the stake is done when the dialog has gone and the server said so.
+      await dialog.waitFor({ state: "detached" });
+      await waitForToast(page, "Spook Staked!");
       await page.locator('[data-testid="item-card"][data-staked="true"]').nth(4).waitFor();
       const card5 = page
         .locator('[data-testid="item-card"]')

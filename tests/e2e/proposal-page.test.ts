@@ -12,7 +12,7 @@ import { voteMessage } from "../../app/domain/messages.ts";
 import { signMessage } from "../../app/domain/signature.ts";
 import { castVote, createProposal, type Proposal } from "../../db/queries/proposals.server.ts";
 import { findItems, stakeItems } from "../../db/queries/stakes.server.ts";
-import { injectMyDoge, launchBrowser, waitForToast } from "./support/browser.ts";
+import { closeDialogWithEscape, injectMyDoge, launchBrowser, waitForToast } from "./support/browser.ts";
 import { atTime } from "./support/clock.ts";
 import { startE2eWorld, type E2eWorld } from "./support/e2e-server.ts";
 import { usePages } from "./support/pages.ts";
@@ -181,8 +181,7 @@ describe("a proposal's own page", () => {
     await own.getByRole("cell", { name: "4", exact: true }).waitFor();
     await own.getByText("Verified").waitFor();
     // Submitted: closing asks nothing.
-    await page.keyboard.press("Escape");
-    await page.keyboard.press("Escape");
+    await closeDialogWithEscape(page);
     await page.waitForURL((url) => url.pathname === "/governance");
     expect(await page.getByRole("alertdialog").count()).toBe(0);
     await card.getByTestId("proposal-voted").getByText("You voted Costume contest").waitFor();

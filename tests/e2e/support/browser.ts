@@ -349,3 +349,20 @@ export async function waitForToast(page: Page, title: string, description?: stri
   await toast.getByText(title, { exact: true }).waitFor();
   if (description !== undefined) await toast.getByText(description, { exact: true }).waitFor();
 }
+
+/**
+ * Closes the open dialog with Escape and waits until no dialog is left. Escape closes the newest layer
+ * first: a toast that appeared over the dialog takes the first press.
+ */
+export async function closeDialogWithEscape(page: Page): Promise<void> {
+  const dialogs = page.locator('[role="dialog"], [role="alertdialog"]');
+  for (let press = 1; ; press++) {
+    await page.keyboard.press("Escape");
+    try {
+      await dialogs.first().waitFor({ state: "detached", timeout: press < 3 ? 1500 : 10_000 });
+      return;
+    } catch (error) {
+      if (press >= 3) throw error;
+    }
+  }
+}

@@ -3,7 +3,17 @@
  * "Ethereum") and gets a session cookie; holders never sign in (each of their actions is signed instead).
  */
 import { z } from "zod";
-import { addressSchema, defineRoute, errorBody, signedFields, successTrue, timestamp, type ClientAnswer, type RequestBody } from "./kit.ts";
+import {
+  addressSchema,
+  defineRoute,
+  errorBody,
+  signedFields,
+  successTrue,
+  timestamp,
+  type ClientAnswer,
+  type RequestBody,
+  errorAnswer,
+} from "./kit.ts";
 
 const TAG = "Sign-in";
 
@@ -24,24 +34,18 @@ const COOKIE =
   "The session cookie: `spooks_session` over http, `__Host-spooks_session` with Secure over https; always HttpOnly, " +
   "SameSite=Strict, Path=/.";
 
-const notAdmin = {
-  description: "The address is not the admin's: only the admin signs in.",
-  schema: errorBody,
-  example: { message: "Only the admin wallet can sign in" },
-};
+const notAdmin = errorAnswer("The address is not the admin's: only the admin signs in.", "Only the admin wallet can sign in");
 
 /** The same-site check every cookie-authorized change passes before its body is read. */
-const crossSite = {
-  description: "The request does not come from this site's pages (its Origin, or Referer, names another site, or neither is sent).",
-  schema: errorBody,
-  example: { message: "Cross-site request refused: Origin https://evil.example is not https://spooks.example" },
-};
+const crossSite = errorAnswer(
+  "The request does not come from this site's pages (its Origin, or Referer, names another site, or neither is sent).",
+  "Cross-site request refused: Origin https://evil.example is not https://spooks.example",
+);
 
-const notJson = {
-  description: "The request's Content-Type is not application/json (even without a body).",
-  schema: errorBody,
-  example: { message: "Send the body as application/json (got text/plain)" },
-};
+const notJson = errorAnswer(
+  "The request's Content-Type is not application/json (even without a body).",
+  "Send the body as application/json (got text/plain)",
+);
 
 export const challengeQuery = z.object({ address: addressSchema });
 
@@ -71,11 +75,7 @@ export const authChallenge = defineRoute({
       schema: signInChallengeSchema,
       example: { message: EXAMPLE_CHALLENGE, expiresAt: "2026-10-31T18:10:00.000Z" },
     },
-    400: {
-      description: "`address` is missing or not a Dogecoin address.",
-      schema: errorBody,
-      example: { message: "Invalid Dogecoin address" },
-    },
+    400: errorAnswer("`address` is missing or not a Dogecoin address.", "Invalid Dogecoin address"),
     403: notAdmin,
   },
 });

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { isInscriptionId } from "../domain/collections.ts";
-import { defineRoute, errorBody } from "./kit.ts";
+import { defineRoute, errorAnswer } from "./kit.ts";
 
 const IMAGE_MEDIA_TYPE = "image/*";
 
@@ -35,12 +35,11 @@ export const getContent = defineRoute({
       schema: z.string().meta({ format: "binary" }),
       example: "(the picture's bytes)",
     },
-    400: { description: "A malformed inscription id.", schema: errorBody, example: { message: "Malformed inscription id" } },
-    404: { description: "Not a catalogue item.", schema: errorBody, example: { message: "Not a catalogue item" } },
-    502: {
-      description: "The ord server gave no usable picture: no answer, an error status, too large, or not an image.",
-      schema: errorBody,
-      example: { message: "The inscription's content is not a PNG, JPEG, GIF or WebP image" },
-    },
+    400: errorAnswer("A malformed inscription id.", "Malformed inscription id"),
+    404: errorAnswer("Not a catalogue item.", "Not a catalogue item"),
+    502: errorAnswer(
+      "The ord server gave no usable picture: no answer, an error status, too large, or not an image.",
+      "The inscription's content is not a PNG, JPEG, GIF or WebP image",
+    ),
   },
 });

@@ -12,6 +12,7 @@ import {
   timestamp,
   type ClientAnswer,
   type RequestBody,
+  errorAnswer,
 } from "./kit.ts";
 
 const TAG = "Discord";
@@ -23,11 +24,7 @@ const EXAMPLE_TOKEN = "q3Hk9vT2mZp8Lw4Rx7Nc1Ys5Bd6Fg0Ja";
 
 export const MAX_RULES = 50;
 
-const OFF = {
-  description: "Discord holder roles are not configured on this site (or the thing named does not exist).",
-  schema: errorBody,
-  example: { message: "Not found" },
-};
+const OFF = errorAnswer("Discord holder roles are not configured on this site (or the thing named does not exist).", "Not found");
 
 const discordUserId = z
   .string()
@@ -70,11 +67,10 @@ export const linkStatusSchema = z
   })
   .meta({ id: "DiscordLinkStatus" });
 
-const gone = {
-  description: "The link token was already used or has expired: start again.",
-  schema: errorBody,
-  example: { message: "This link token has expired: start again from the staking page" },
-};
+const gone = errorAnswer(
+  "The link token was already used or has expired: start again.",
+  "This link token has expired: start again from the staking page",
+);
 
 export const getPendingLink = defineRoute({
   operationId: "getPendingDiscordLink",
@@ -238,11 +234,7 @@ const unassignable = {
   },
 };
 
-const discordDown = {
-  description: "Discord could not be asked (or refused the bot token).",
-  schema: errorBody,
-  example: { message: "Discord could not be reached; try again" },
-};
+const discordDown = errorAnswer("Discord could not be asked (or refused the bot token).", "Discord could not be reached; try again");
 
 export const getDiscordRules = defineRoute({
   operationId: "getDiscordRules",

@@ -4,26 +4,18 @@
  * unsubscribe URL (RFC 8058). In demo mode mail is captured for the admin's outbox view instead of sent.
  */
 import { z } from "zod";
+import { addressParams, defineRoute, notFoundIssue, signedFields, timestamp, errorAnswer } from "./kit.ts";
 import { NOTIFICATION_EVENTS } from "../domain/notifications.ts";
-import { addressParams, defineRoute, errorBody, notFoundIssue, signedFields, timestamp } from "./kit.ts";
+import { notificationEventsSchema } from "./notifications.ts";
 
 const TAG = "Email notifications";
 const EXAMPLE_ADDRESS = "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L";
 const EXAMPLE_TOKEN = "q1Jb8n6l0cTzV4hX2mYpR9sWkE3dG5aF7uQiO0LrNvc";
 
-const failure = (description: string, message: string) => ({ description, schema: errorBody, example: { message } });
-
-export const emailEventsSchema = z
-  .array(z.enum(NOTIFICATION_EVENTS, { error: `events must name notification events: ${NOTIFICATION_EVENTS.join(", ")}` }), {
-    error: "events must be a list of event names",
-  })
-  .min(1, "events must name at least one event")
-  .max(NOTIFICATION_EVENTS.length, "events names an event more than once")
-  .refine((events) => new Set(events).size === events.length, "events names an event more than once")
-  .meta({
-    description: "The events to email: the wallet's own (giveaway.won, stake.ended, points.adjusted) and any public ones.",
-    examples: [["giveaway.won", "stake.ended", "points.adjusted"]],
-  });
+export const emailEventsSchema = notificationEventsSchema(
+  "The events to email: the wallet's own (giveaway.won, stake.ended, points.adjusted) and any public ones.",
+  [["giveaway.won", "stake.ended", "points.adjusted"]][0],
+);
 
 export const subscribeEmailBody = z.object({
   ...signedFields,
@@ -91,10 +83,10 @@ export const subscribeEmail = defineRoute({
       schema: subscriptionSchema,
       example: { address: EXAMPLE_ADDRESS, email: "holder@example.com", events: ["giveaway.won", "stake.ended"], confirmed: false },
     },
-    400: failure("A field breaks its rule, or the signed message names another address or email.", "email must be an email address"),
-    404: failure("This site sends no email (SMTP_URL and MAIL_FROM are not set).", "This site does not send email notifications"),
+    400: errorAnswer("A field breaks its rule, or the signed message names another address or email.", "email must be an email address"),
+    404: errorAnswer("This site sends no email (SMTP_URL and MAIL_FROM are not set).", "This site does not send email notifications"),
     503: {
-      ...failure(
+      ...errorAnswer(
         "The confirmation email could not be sent now; nothing was recorded, try again.",
         "The confirmation email could not be sent; try again in a few minutes",
       ),
@@ -143,7 +135,7 @@ export const confirmEmailPage = defineRoute({
   params: confirmParams,
   responses: {
     200: htmlPage("The page."),
-    404: failure("No subscription has this link (replaced by a newer one, or mistyped).", "Confirmation link not found"),
+    404: errorAnswer("No subscription has this link (replaced by a newer one, or mistyped).", "Confirmation link not found"),
   },
 });
 
@@ -163,7 +155,7 @@ export const confirmEmail = defineRoute({
       example: { confirmed: true, address: EXAMPLE_ADDRESS },
       alternatives: { "text/html": { schema: z.string(), example: EXAMPLE_PAGE } },
     },
-    404: failure("No subscription has this link.", "Confirmation link not found"),
+    404: errorAnswer("No subscription has this link.", "Confirmation link not found"),
   },
 });
 
@@ -178,7 +170,7 @@ export const unsubscribePage = defineRoute({
   params: unsubscribeParams,
   responses: {
     200: htmlPage("The page."),
-    404: failure("No subscription has this link.", "Unsubscribe link not found"),
+    404: errorAnswer("No subscription has this link.", "Unsubscribe link not found"),
   },
 });
 
@@ -201,9 +193,9 @@ export const unsubscribeEmail = defineRoute({
       example: { unsubscribed: true },
       alternatives: { "text/html": { schema: z.string(), example: EXAMPLE_PAGE } },
     },
-    400: failure("The body is not a form holding List-Unsubscribe=One-Click.", "Send List-Unsubscribe=One-Click as a form"),
-    413: failure("The body is larger than 16 KB.", "Request body is larger than 16 KB"),
-    404: failure("No subscription has this link.", "Unsubscribe link not found"),
+    400: errorAnswer("The body is not a form holding List-Unsubscribe=One-Click.", "Send List-Unsubscribe=One-Click as a form"),
+    413: errorAnswer("The body is larger than 16 KB.", "Request body is larger than 16 KB"),
+    404: errorAnswer("No subscription has this link.", "Unsubscribe link not found"),
   },
 });
 

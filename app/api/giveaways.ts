@@ -20,6 +20,7 @@ import {
   timestamp,
   type ClientAnswer,
   type RequestBody,
+  errorAnswer,
 } from "./kit.ts";
 
 const TAG = "Giveaways";
@@ -32,7 +33,7 @@ const EXAMPLE_SEED = "3b8e1f0a9c2d4e6f8a0b2c4d6e8f0a1b3c5d7e9f1a3b5c7d9e1f3a5b7c
 
 const giveawayParams = z.object({ id: rowIdParam("Giveaway") });
 
-const notFound = { description: "No giveaway has this id.", schema: errorBody, example: { message: "Giveaway not found" } };
+const notFound = errorAnswer("No giveaway has this id.", "Giveaway not found");
 const badAddress = {
   description: "The address is not a Dogecoin address.",
   schema: errorBody,
@@ -369,17 +370,12 @@ export const enterGiveaway = defineRoute({
         rewards: { ...EXAMPLE_REWARDS, unclaimedRewards: 934.5 },
       },
     },
-    400: {
-      description: "A field breaks its rule, or the body is not JSON.",
-      schema: errorBody,
-      example: { message: "Tickets must be at least 1" },
-    },
+    400: errorAnswer("A field breaks its rule, or the body is not JSON.", "Tickets must be at least 1"),
     404: notFound,
-    409: {
-      description: "The giveaway is closed (inactive, ended or drawn), or the wallet has too few points; nothing was spent.",
-      schema: errorBody,
-      example: { message: "Not enough points: you need 300 points for 3 ticket(s), but you only have 120." },
-    },
+    409: errorAnswer(
+      "The giveaway is closed (inactive, ended or drawn), or the wallet has too few points; nothing was spent.",
+      "Not enough points: you need 300 points for 3 ticket(s), but you only have 120.",
+    ),
   },
 });
 
@@ -439,11 +435,7 @@ export const setGiveawayActive = defineRoute({
   body: { kind: "json", schema: setGiveawayActiveBody, example: { active: false } },
   responses: {
     200: { description: "The giveaway after the change.", schema: giveawaySchema, example: { ...giveawayExample, active: false } },
-    400: {
-      description: "`active` is not a boolean, or the body is not JSON.",
-      schema: errorBody,
-      example: { message: "active must be true or false" },
-    },
+    400: errorAnswer("`active` is not a boolean, or the body is not JSON.", "active must be true or false"),
     404: notFound,
   },
 });
@@ -486,12 +478,10 @@ export const updateGiveaway = defineRoute({
       example: { message: MESSAGES.endInFuture },
     },
     404: notFound,
-    409: {
-      description:
-        "Someone has entered it (only its image can change now), its entries are closed for its draw, or the body names another number of winners.",
-      schema: errorBody,
-      example: { message: "This giveaway has 3 entries: only its image can change now" },
-    },
+    409: errorAnswer(
+      "Someone has entered it (only its image can change now), its entries are closed for its draw, or the body names another number of winners.",
+      "This giveaway has 3 entries: only its image can change now",
+    ),
   },
 });
 
@@ -549,11 +539,10 @@ export const setGiveawayImage = defineRoute({
       schema: giveawaySchema,
       example: { ...giveawayExample, imageUrl: "/uploads/8d0e2c4a-1f3b-4d5e-8a7c-9b0d1e2f3a4b.webp" },
     },
-    400: {
-      description: "No image URL, one that is neither an uploaded image's path nor an https:// URL, or a body that is not JSON.",
-      schema: errorBody,
-      example: { message: "Please select an image to update." },
-    },
+    400: errorAnswer(
+      "No image URL, one that is neither an uploaded image's path nor an https:// URL, or a body that is not JSON.",
+      "Please select an image to update.",
+    ),
     404: notFound,
   },
 });
@@ -598,11 +587,10 @@ export const drawGiveawayWinner = defineRoute({
           "is healthy; try again later.",
       },
     },
-    503: {
-      description: "Version 2: the ord server did not answer its block count; entries stay open.",
-      schema: errorBody,
-      example: { message: "The ord server did not answer: entries stay open, try again" },
-    },
+    503: errorAnswer(
+      "Version 2: the ord server did not answer its block count; entries stay open.",
+      "The ord server did not answer: entries stay open, try again",
+    ),
   },
 });
 
@@ -677,22 +665,16 @@ export const claimPrize = defineRoute({
       }),
       example: { success: true, claim: { giveawayId: 7, address: EXAMPLE_ADDRESS, claimedAt: "2026-11-01T09:00:01.000Z" } },
     },
-    400: {
-      description: "A field breaks its rule (the contact: one line, 1-200 characters), or the body is not JSON.",
-      schema: errorBody,
-      example: { message: "Say how the admin can reach you (contact)" },
-    },
-    403: {
-      description: "The address is not a winner of this giveaway.",
-      schema: errorBody,
-      example: { message: "Only a winner of this giveaway can claim its prize" },
-    },
+    400: errorAnswer(
+      "A field breaks its rule (the contact: one line, 1-200 characters), or the body is not JSON.",
+      "Say how the admin can reach you (contact)",
+    ),
+    403: errorAnswer("The address is not a winner of this giveaway.", "Only a winner of this giveaway can claim its prize"),
     404: notFound,
-    409: {
-      description: "The giveaway is not drawn yet, or this winner already claimed.",
-      schema: errorBody,
-      example: { message: "This prize was already claimed on 2026-11-01T09:00:01.000Z" },
-    },
+    409: errorAnswer(
+      "The giveaway is not drawn yet, or this winner already claimed.",
+      "This prize was already claimed on 2026-11-01T09:00:01.000Z",
+    ),
   },
 });
 
@@ -769,17 +751,15 @@ export const uploadImage = defineRoute({
       schema: z.object({ success: successTrue, filePath: z.string(), message: z.string() }),
       example: { success: true, filePath: "/uploads/2f1c9a4e-7b1d-4c1e-9d3a-5e8f6a7b9c0d.png", message: "Image uploaded successfully" },
     },
-    400: {
-      description: "The multipart body is malformed, has no file in the field `image`, or the file is empty.",
-      schema: errorBody,
-      example: { message: "Send the image as multipart/form-data in the field 'image'" },
-    },
-    413: { description: "The image is larger than 5 MB.", schema: errorBody, example: { message: "Image is larger than 5 MB" } },
-    415: {
-      description: "The body is not multipart/form-data, or the file is not a PNG, JPEG, GIF or WebP image.",
-      schema: errorBody,
-      example: { message: "Only PNG, JPEG, GIF and WebP images are accepted" },
-    },
+    400: errorAnswer(
+      "The multipart body is malformed, has no file in the field `image`, or the file is empty.",
+      "Send the image as multipart/form-data in the field 'image'",
+    ),
+    413: errorAnswer("The image is larger than 5 MB.", "Image is larger than 5 MB"),
+    415: errorAnswer(
+      "The body is not multipart/form-data, or the file is not a PNG, JPEG, GIF or WebP image.",
+      "Only PNG, JPEG, GIF and WebP images are accepted",
+    ),
   },
 });
 

@@ -2,14 +2,10 @@
 import { z } from "zod";
 import { COLLECTION_KEYS, RARITIES } from "../domain/collections.ts";
 import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT } from "../domain/leaderboard.ts";
-import { defineRoute, addressParams, addressSchema, errorBody, timestamp, type ClientAnswer } from "./kit.ts";
+import { defineRoute, addressParams, addressSchema, errorBody, timestamp, type ClientAnswer, errorAnswer } from "./kit.ts";
 
 const TAG = "Holdings and rewards";
-const badAddress = {
-  description: "The address is not a Dogecoin address.",
-  schema: errorBody,
-  example: { message: "Invalid Dogecoin address" },
-};
+const badAddress = errorAnswer("The address is not a Dogecoin address.", "Invalid Dogecoin address");
 const EXAMPLE_ADDRESS = "DHy2eGMWsFUmjur4GVeafrioGdHj7HGDyj";
 
 /** An address the server answers (already checked when it was stored, so not checked again here). */

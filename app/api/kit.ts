@@ -170,7 +170,9 @@ export const hasNoNul = (text: string) => !text.includes("\u0000");
 
 // Answers every route of a kind can give --------------------------------------------------------------
 
-const error = (description: string, message: string): AnswerSpec => ({ description, schema: errorBody, example: { message } });
+/** An error answer of a route's contract: when it is given, and an example of its message. */
+export const errorAnswer = (description: string, message: string): AnswerSpec => ({ description, schema: errorBody, example: { message } });
+const error = errorAnswer;
 
 /** Every route: the database down (503, with Retry-After) or something unexpected (500, logged). */
 const ALWAYS: Record<number, AnswerSpec> = {

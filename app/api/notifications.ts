@@ -4,7 +4,19 @@
  */
 import { z } from "zod";
 import { NOTIFICATION_EVENTS } from "../domain/notifications.ts";
-import { addressParams, defineRoute, errorBody, notFoundIssue, timestamp, type ClientAnswer } from "./kit.ts";
+import { addressParams, defineRoute, errorBody, notFoundIssue, timestamp, type ClientAnswer, errorAnswer } from "./kit.ts";
+
+/** A list of notification event names, each once (an email subscription's, a webhook's). */
+export function notificationEventsSchema(description: string, example: string[]) {
+  return z
+    .array(z.enum(NOTIFICATION_EVENTS, { error: `events must name notification events: ${NOTIFICATION_EVENTS.join(", ")}` }), {
+      error: "events must be a list of event names",
+    })
+    .min(1, "events must name at least one event")
+    .max(NOTIFICATION_EVENTS.length, "events names an event more than once")
+    .refine((events) => new Set(events).size === events.length, "events names an event more than once")
+    .meta({ description, examples: [example] });
+}
 
 const TAG = "Notifications";
 const ADMIN_TAG = "Admin notifications";
@@ -184,11 +196,7 @@ export const listDeliveries = defineRoute({
         nextCursor: null,
       },
     },
-    400: {
-      description: "A filter breaks its rule.",
-      schema: errorBody,
-      example: { message: "channel must be one of discord, webhook, email" },
-    },
+    400: errorAnswer("A filter breaks its rule.", "channel must be one of discord, webhook, email"),
   },
 });
 
@@ -261,12 +269,8 @@ export const replayDelivery = defineRoute({
         createdAt: "2026-11-25T18:00:03.000Z",
       },
     },
-    404: { description: "No such delivery.", schema: errorBody, example: { message: "Delivery not found" } },
-    409: {
-      description: "It is being sent right now.",
-      schema: errorBody,
-      example: { message: "This delivery is being sent right now; replay it once it is done" },
-    },
+    404: errorAnswer("No such delivery.", "Delivery not found"),
+    409: errorAnswer("It is being sent right now.", "This delivery is being sent right now; replay it once it is done"),
   },
 });
 
@@ -298,12 +302,8 @@ export const sendTest = defineRoute({
       schema: z.object({ channel: z.enum(CHANNELS), results: z.array(testResultSchema) }),
       example: { channel: "discord", results: [{ target: "", outcome: "delivered", statusCode: 200, error: null }] },
     },
-    400: { description: "Not a channel.", schema: errorBody, example: { message: "channel must be one of discord, webhook, email" } },
-    409: {
-      description: "The channel is not configured.",
-      schema: errorBody,
-      example: { message: "The discord channel is not configured (set DISCORD_WEBHOOK_URL)" },
-    },
+    400: errorAnswer("Not a channel.", "channel must be one of discord, webhook, email"),
+    409: errorAnswer("The channel is not configured.", "The discord channel is not configured (set DISCORD_WEBHOOK_URL)"),
   },
 });
 

@@ -1,7 +1,7 @@
 /** A wallet's points history (issue 18): public, like the balance it explains. */
 import { z } from "zod";
 import { CSV_HEADER, HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, LEDGER_KINDS, type LedgerKind } from "../domain/points-history.ts";
-import { addressParams, defineRoute, errorBody, timestamp, type ClientAnswer } from "./kit.ts";
+import { addressParams, defineRoute, errorBody, timestamp, type ClientAnswer, errorAnswer } from "./kit.ts";
 
 const TAG = "Holdings and rewards";
 
@@ -179,11 +179,10 @@ export const pointsHistory = defineRoute({
       example: { message: "Too many downloads at once from your address (at most 2); try again in a few seconds" },
       headers: { "Retry-After": "Seconds to wait before trying again." },
     },
-    400: {
-      description: "The address, `limit`, `cursor`, `kind` or `format` breaks its rule (the message says which).",
-      schema: errorBody,
-      example: { message: "cursor must be the nextCursor of an earlier page" },
-    },
+    400: errorAnswer(
+      "The address, `limit`, `cursor`, `kind` or `format` breaks its rule (the message says which).",
+      "cursor must be the nextCursor of an earlier page",
+    ),
   },
 });
 

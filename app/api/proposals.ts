@@ -17,6 +17,7 @@ import {
   timestamp,
   type ClientAnswer,
   type RequestBody,
+  errorAnswer,
 } from "./kit.ts";
 
 const TAG = "Governance";
@@ -29,7 +30,7 @@ const PROPOSAL_STATUSES = ["upcoming", "active", "completed"] as const satisfies
 
 const proposalParams = z.object({ id: rowIdParam("Proposal") });
 
-const notFound = { description: "No proposal has this id.", schema: errorBody, example: { message: "Proposal not found" } };
+const notFound = errorAnswer("No proposal has this id.", "Proposal not found");
 const badAddress = {
   description: "The address is not a Dogecoin address.",
   schema: errorBody,
@@ -360,22 +361,16 @@ export const castVote = defineRoute({
         },
       },
     },
-    400: {
-      description: "The option is not one of this proposal's, a field breaks its rule, or the body is not JSON.",
-      schema: errorBody,
-      example: { message: "This option does not belong to this proposal" },
-    },
-    403: {
-      description: "The wallet had nothing staked when the proposal started.",
-      schema: errorBody,
-      example: { message: "No voting power: you need Spooks staked when the proposal started" },
-    },
+    400: errorAnswer(
+      "The option is not one of this proposal's, a field breaks its rule, or the body is not JSON.",
+      "This option does not belong to this proposal",
+    ),
+    403: errorAnswer(
+      "The wallet had nothing staked when the proposal started.",
+      "No voting power: you need Spooks staked when the proposal started",
+    ),
     404: notFound,
-    409: {
-      description: "The wallet already voted on it, or voting has not started or has ended.",
-      schema: errorBody,
-      example: { message: "You've already voted on this proposal" },
-    },
+    409: errorAnswer("The wallet already voted on it, or voting has not started or has ended.", "You've already voted on this proposal"),
   },
 });
 

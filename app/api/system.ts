@@ -1,6 +1,6 @@
 /** The server itself: its health (for load balancers, container checks and operators) and demo mode's wallets. */
 import { z } from "zod";
-import { defineRoute, errorBody, timestamp, type ClientAnswer } from "./kit.ts";
+import { defineRoute, timestamp, type ClientAnswer, errorAnswer } from "./kit.ts";
 
 const TAG = "System";
 
@@ -171,12 +171,11 @@ export const demoWallets = defineRoute({
         ],
       },
     },
-    403: {
-      description: "The client is not on the server's own machine.",
-      schema: errorBody,
-      example: { message: "The demo wallets' keys are given only to a browser on the server's own machine (a loopback address)" },
-    },
-    404: { description: "Not in demo mode.", schema: errorBody, example: { message: "Not found" } },
+    403: errorAnswer(
+      "The client is not on the server's own machine.",
+      "The demo wallets' keys are given only to a browser on the server's own machine (a loopback address)",
+    ),
+    404: errorAnswer("Not in demo mode.", "Not found"),
   },
 });
 

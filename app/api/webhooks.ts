@@ -4,29 +4,21 @@
  * audited. The secret is answered once, at creation (and at a rotation), never listed.
  */
 import { z } from "zod";
-import { NOTIFICATION_EVENTS } from "../domain/notifications.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../domain/webhooks.ts";
-import { defineRoute, errorBody, notFoundIssue, rowIdParam, timestamp } from "./kit.ts";
+import { defineRoute, notFoundIssue, rowIdParam, timestamp, errorAnswer } from "./kit.ts";
+import { NOTIFICATION_EVENTS } from "../domain/notifications.ts";
+import { notificationEventsSchema } from "./notifications.ts";
 
 const TAG = "Webhooks";
 const EXAMPLE_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwNFh0qT4Hmx0=";
 const EXAMPLE_MESSAGE_ID = "msg_7mQx2LbN9cRt_5321";
 
-const failure = (description: string, message: string) => ({ description, schema: errorBody, example: { message } });
-
 // Schemas ------------------------------------------------------------------------------------------
 
-export const webhookEventsSchema = z
-  .array(z.enum(NOTIFICATION_EVENTS, { error: `events must name notification events: ${NOTIFICATION_EVENTS.join(", ")}` }), {
-    error: "events must be a list of event names",
-  })
-  .min(1, "events must name at least one event")
-  .max(NOTIFICATION_EVENTS.length, "events names an event more than once")
-  .refine((events) => new Set(events).size === events.length, "events names an event more than once")
-  .meta({
-    description: "The events sent to this endpoint (docs/notifications.md lists them).",
-    examples: [["giveaway.opened", "giveaway.drawn"]],
-  });
+export const webhookEventsSchema = notificationEventsSchema(
+  "The events sent to this endpoint (docs/notifications.md lists them).",
+  [["giveaway.opened", "giveaway.drawn"]][0],
+);
 
 export const createWebhookBody = z.object({
   url: z
@@ -141,7 +133,7 @@ export const createWebhook = defineRoute({
         active: true,
       },
     },
-    400: failure("The URL is not https, not public or does not resolve, or an event name is unknown.", "url must be an https:// URL"),
+    400: errorAnswer("The URL is not https, not public or does not resolve, or an event name is unknown.", "url must be an https:// URL"),
   },
 });
 
@@ -169,7 +161,7 @@ export const deleteWebhook = defineRoute({
   params: webhookParams,
   responses: {
     200: { description: "Deleted.", schema: z.object({ success: z.literal(true) }), example: { success: true } },
-    404: failure("No such webhook.", "Webhook not found"),
+    404: errorAnswer("No such webhook.", "Webhook not found"),
   },
 });
 
@@ -192,7 +184,7 @@ export const rotateWebhookSecret = defineRoute({
         .meta({ id: "RotatedWebhookSecret" }),
       example: { id: 3, secret: EXAMPLE_SECRET, previousSecretExpiresAt: "2026-11-02T10:30:00.000Z" },
     },
-    404: failure("No such webhook.", "Webhook not found"),
+    404: errorAnswer("No such webhook.", "Webhook not found"),
   },
 });
 
@@ -223,7 +215,7 @@ export const listWebhookDeliveries = defineRoute({
         },
       ],
     },
-    404: failure("No such webhook.", "Webhook not found"),
+    404: errorAnswer("No such webhook.", "Webhook not found"),
   },
 });
 
@@ -244,8 +236,8 @@ export const replayWebhookDelivery = defineRoute({
       schema: z.object({ id: z.string(), status: z.literal("retrying"), nextAttemptAt: timestamp }),
       example: { id: EXAMPLE_MESSAGE_ID, status: "retrying", nextAttemptAt: "2026-11-01T18:10:00.000Z" },
     },
-    404: failure("No such webhook, or no such delivery of it.", "Delivery not found"),
-    409: failure(
+    404: errorAnswer("No such webhook, or no such delivery of it.", "Delivery not found"),
+    409: errorAnswer(
       "The webhook is disabled, or an attempt is under way.",
       "The webhook is disabled (The receiver answered 410 Gone): add it again to send to it",
     ),

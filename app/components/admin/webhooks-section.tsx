@@ -18,6 +18,7 @@ import { toastFailure } from "../ui/failure-toast.ts";
 import { Input, Label } from "../ui/input.tsx";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { toast } from "../ui/toast.tsx";
+import { useToggleSet } from "../../lib/use-toggle-set.ts";
 
 type Webhook = ClientAnswer<typeof listWebhooks>[number];
 type WebhookDelivery = ClientAnswer<typeof listWebhookDeliveries>[number];
@@ -188,7 +189,7 @@ export function WebhooksSection({ onUnauthorized }: { onUnauthorized: () => void
   const queryClient = useQueryClient();
   const webhooks = useApiQuery<Webhook[]>(LIST_PATH, { staleTime: 0 });
   const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<Set<NotificationEventName>>(new Set(NOTIFICATION_EVENTS));
+  const [events, toggle] = useToggleSet<NotificationEventName>(NOTIFICATION_EVENTS);
   const [created, setCreated] = useState<Created | null>(null);
   const [adding, setAdding] = useState(false);
   const unauthorized = webhooks.error instanceof ApiError && webhooks.error.status === 401;
@@ -197,13 +198,6 @@ export function WebhooksSection({ onUnauthorized }: { onUnauthorized: () => void
   }, [unauthorized, onUnauthorized]);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeyOf(LIST_PATH) });
-  const toggle = (event: NotificationEventName) =>
-    setEvents((current) => {
-      const next = new Set(current);
-      if (next.has(event)) next.delete(event);
-      else next.add(event);
-      return next;
-    });
 
   const add = async (submitted: FormEvent) => {
     submitted.preventDefault();

@@ -15,6 +15,7 @@ import { useWallet } from "../../wallet/wallet-context.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card.tsx";
 import { Input, Label } from "../ui/input.tsx";
+import { useToggleSet } from "../../lib/use-toggle-set.ts";
 
 const LABELS: Record<NotificationEventName, string> = {
   "giveaway.won": "I win a giveaway",
@@ -36,7 +37,7 @@ export function EmailNotifications() {
   const wallet = useWallet();
   const status = useApiQuery<Status>(wallet.address ? `/api/notifications/email/${wallet.address}` : null, { staleTime: 0 });
   const [email, setEmail] = useState("");
-  const [events, setEvents] = useState<Set<NotificationEventName>>(new Set(PERSONAL_EVENTS));
+  const [events, toggle] = useToggleSet<NotificationEventName>(PERSONAL_EVENTS);
   const [state, setState] = useState<{ kind: "idle" | "signing" | "sent" | "failed"; text?: string }>({ kind: "idle" });
 
   if (!wallet.connected || !wallet.address) {
@@ -52,14 +53,6 @@ export function EmailNotifications() {
   const address = wallet.address;
   // A site that sends no email (no SMTP_URL, not demo mode) offers none; nothing shows until the site said.
   if (!status.data?.available) return null;
-
-  const toggle = (event: NotificationEventName) =>
-    setEvents((current) => {
-      const next = new Set(current);
-      if (next.has(event)) next.delete(event);
-      else next.add(event);
-      return next;
-    });
 
   const submit = async (submitted: FormEvent) => {
     submitted.preventDefault();

@@ -46,6 +46,13 @@ describe("spooks-admin command tree", () => {
         "catalogue stats",
         "indexer status",
         "indexer sync",
+        "discord rules",
+        "discord preview",
+        "discord sync",
+        "discord links",
+        "notifications list",
+        "notifications replay",
+        "notifications test",
         "audit",
       ].sort(),
     );

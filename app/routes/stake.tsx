@@ -5,6 +5,7 @@ import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
 import { HowStakingWorks } from "../components/staking/how-staking-works.tsx";
 import { ItemCard, ItemCardSkeleton } from "../components/staking/item-card.tsx";
 import { bulkStakeNote, earnsFrom, unstakeNote } from "../components/staking/earnings.ts";
+import { tenureResetWarning } from "../components/staking/tenure-warning.ts";
 import { EmailNotifications } from "../components/notifications/email-notifications.tsx";
 import { EarningsSummary, RewardsPanel } from "../components/staking/rewards-panel.tsx";
 import { bulkTargets, inFilter, useStaking, type StakeFilter } from "../components/staking/use-staking.ts";
@@ -16,10 +17,9 @@ import { Skeleton } from "../components/ui/skeleton.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import { itemNumberFromName } from "../domain/collections.ts";
 import type { StakeAction } from "../domain/messages.ts";
-import { paths, type WalletItem } from "../lib/api.ts";
+import { paths, type Rewards, type WalletItem } from "../lib/api.ts";
 import { useApiQuery } from "../lib/queries.ts";
 import { useRewards, useWallet } from "../wallet/wallet-context.tsx";
-import { tenureResetWarning } from "../components/staking/item-boost.tsx";
 import type { Route } from "./+types/stake";
 
 export const meta: Route.MetaFunction = () => [
@@ -46,6 +46,12 @@ function byCollectionAndNumber(a: WalletItem, b: WalletItem): number {
   const collection = (COLLECTION_ORDER[a.collection] ?? 2) - (COLLECTION_ORDER[b.collection] ?? 2);
   if (collection !== 0) return collection;
   return (itemNumberFromName(a.name) ?? a.id) - (itemNumberFromName(b.name) ?? b.id);
+}
+
+/** While the wallet asks to sign one unstake: what the hour and the day lose, and the tenure it resets. */
+function singleUnstakeNote(item: WalletItem, rewards: Rewards | null): string | null {
+  const parts = [rewards ? unstakeNote([item], rewards) : null, tenureResetWarning([item])].filter((part) => part !== null);
+  return parts.length > 0 ? parts.join(" ") : null;
 }
 
 export default function StakePage() {
@@ -184,7 +190,7 @@ function Dashboard({ address }: { address: string }) {
                       busy={bulkBusy}
                       earnsFrom={rewards ? earnsFrom(item, rewards.currentHour) : null}
                       onStake={(target) => ensureIdle(target) && setStaking(target)}
-                      onUnstake={(target) => void unstake(target, rewards ? unstakeNote([target], rewards) : null)}
+                      onUnstake={(target) => void unstake(target, singleUnstakeNote(target, rewards))}
                     />
                   ))}
             </div>

@@ -43,6 +43,9 @@ const rulesText = (s: BoostSchedulesAnswer["current"]) =>
     s.tenure.length ? s.tenure.map((step) => `${step.days}d ${step.percent}%`).join(", ") : "none"
   }; cap ${s.cap}%`;
 
+/** "1 item", "2 items", "1,200 wallets". */
+const counted = (count: number, noun: string) => `${formatNumber(count)} ${noun}${count === 1 ? "" : "s"}`;
+
 export function BoostsTab() {
   const schedules = useApiQuery<BoostSchedulesAnswer>("/api/boosts", { staleTime: 0 });
   const [draft, setDraft] = useState<Draft>({
@@ -135,12 +138,12 @@ export function BoostsTab() {
       {preview && (
         <div className="grid gap-1 text-sm" data-testid="boosts-preview">
           <p>
-            {formatNumber(preview.items)} items staked in {formatNumber(preview.wallets)} wallets:{" "}
-            {formatNumber(preview.before.pointsPerDay)} → {formatNumber(preview.after.pointsPerDay)} points per day
+            {counted(preview.items, "item")} staked in {counted(preview.wallets, "wallet")}: {formatNumber(preview.before.pointsPerDay)} →{" "}
+            {formatNumber(preview.after.pointsPerDay)} points per day
           </p>
           {preview.byRarity.map((row) => (
             <p key={row.rarity} className="text-zinc-400">
-              {row.rarity}: {formatNumber(row.items)} items, {formatNumber(row.before)} → {formatNumber(row.after)} a day
+              {row.rarity}: {counted(row.items, "item")}, {formatNumber(row.before)} → {formatNumber(row.after)} a day
             </p>
           ))}
         </div>

@@ -5,6 +5,7 @@ import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { DateText } from "./date-text.tsx";
+import { quorumRuleText } from "./rules.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { FOOTER_TEXTS, VOTE_TYPE_LABELS, type ProposalView } from "./types.ts";
 
@@ -27,6 +28,8 @@ export function ProposalCard({ proposal, votedOptionId }: { proposal: ProposalVi
       <div className="flex flex-wrap items-center gap-2 p-5 pb-3">
         <StatusBadge status={proposal.status} />
         <Badge variant="outline">{VOTE_TYPE_LABELS[proposal.voteType]}</Badge>
+        {proposal.allowVoteChange && <Badge variant="outline">Votes can change</Badge>}
+        {proposal.quorum && <Badge variant="outline">Quorum: {quorumRuleText(proposal.quorum).replace(" staked at the start", "")}</Badge>}
       </div>
       <div className="flex flex-1 flex-col gap-2 px-5">
         <h3 id={headingId} className="text-lg font-semibold tracking-tight text-zinc-50">

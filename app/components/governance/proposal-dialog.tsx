@@ -21,6 +21,7 @@ import { Skeleton } from "../ui/skeleton.tsx";
 import { DateText } from "./date-text.tsx";
 import { governancePaths } from "./paths.ts";
 import { ResultsChart } from "./results-chart.tsx";
+import { outcomeText, quorumRuleText, quorumStatusText, voteChangeText } from "./rules.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { VOTE_TYPE_LABELS, type ProposalDetailView, type ProposalView, type UserVoteView } from "./types.ts";
 import { useVote, useVotingPower } from "./use-vote.ts";
@@ -81,6 +82,31 @@ function Stat({ label, value }: { label: string; value: number | undefined }) {
   );
 }
 
+/** Whether a vote can change, the quorum (with what it asks for, once counted) and, once ended, the outcome. */
+function ProposalRules({ proposal, detail, ended }: { proposal: ProposalView; detail: ProposalDetailView | null; ended: boolean }) {
+  const rows: [string, string, string][] = [
+    ["Votes", voteChangeText(proposal.allowVoteChange), "proposal-vote-change"],
+    [
+      "Quorum",
+      detail ? quorumStatusText(detail.quorumStatus, detail.quorumMet, ended) : quorumRuleText(proposal.quorum),
+      "proposal-quorum",
+    ],
+  ];
+  if (ended && detail?.outcome) rows.push(["Outcome", outcomeText(detail.outcome), "proposal-outcome"]);
+  return (
+    <dl className="grid gap-1 text-sm" data-testid="proposal-rules">
+      {rows.map(([label, text, testId]) => (
+        <div key={label} className="flex gap-1.5">
+          <dt className="shrink-0 text-zinc-400">{label}</dt>
+          <dd className="min-w-0 break-words text-zinc-100" data-testid={testId}>
+            {text}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 function ProposalDetails({
   proposal,
   onUnsubmittedChange,
@@ -114,15 +140,20 @@ function ProposalDetails({
   const options = current?.options ?? proposal.options.map((option) => ({ ...option, voteCount: 0 }));
   const userVote = votes.data?.find((vote) => vote.proposalId === proposal.id) ?? null;
 
+  // Issue 26, item 4: on a proposal with allowVoteChange the holder may vote again while it is active.
+  const [changing, setChanging] = useState(false);
   const vote = useVote({
     proposal,
     onVoted: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeyOf(governancePaths.proposal(proposal.id)) }),
         address ? queryClient.invalidateQueries({ queryKey: queryKeyOf(governancePaths.userVotes(address)) }) : undefined,
+        queryClient.invalidateQueries({ queryKey: queryKeyOf(governancePaths.votes(proposal.id)) }),
       ]);
+      setChanging(false);
     },
   });
+  const canChangeVote = proposal.allowVoteChange && status === "active" && address !== null && (power.power ?? 0) > 0;
 
   const unsubmitted = vote.signed && vote.phase === "signed";
   useEffect(() => onUnsubmittedChange(unsubmitted), [unsubmitted, onUnsubmittedChange]);
@@ -181,14 +212,43 @@ function ProposalDetails({
     );
   } else if (userVote) {
     const chosen = options.find((option) => option.id === userVote.optionId);
+    const keepVote = () => {
+      vote.reset();
+      setChanging(false);
+    };
     body = (
       <div className="flex min-w-0 flex-col gap-4">
         <Alert variant="success">
           <AlertTitle>You've already voted</AlertTitle>
-          <AlertDescription>{chosen ? `You voted for option: ${chosen.optionText}` : "Unknown option"}</AlertDescription>
+          <AlertDescription>
+            <p>{chosen ? `You voted for option: ${chosen.optionText}` : "Unknown option"}</p>
+            {canChangeVote && <p className="mt-1">You can change it until voting ends: your latest signed vote counts.</p>}
+          </AlertDescription>
         </Alert>
-        {powerLine}
-        <ResultsChart options={options} totalVotes={current?.totalVotes ?? 0} userOptionId={userVote.optionId} />
+        {canChangeVote && changing ? (
+          <>
+            <VoteForm
+              proposal={{ id: proposal.id, title: proposal.title }}
+              options={options}
+              vote={vote}
+              votingPower={power.power ?? 0}
+              powerNote={snapshotNote}
+            />
+            <Button variant="ghost" size="sm" className="self-start" onClick={keepVote} disabled={vote.phase === "submitting"}>
+              Keep my vote
+            </Button>
+          </>
+        ) : (
+          <>
+            {canChangeVote && (
+              <Button variant="outline" size="sm" className="self-start" onClick={() => setChanging(true)}>
+                Change vote
+              </Button>
+            )}
+            {powerLine}
+            <ResultsChart options={options} totalVotes={current?.totalVotes ?? 0} userOptionId={userVote.optionId} />
+          </>
+        )}
       </div>
     );
   } else if (status === "completed") {
@@ -282,6 +342,7 @@ function ProposalDetails({
         <Stat label="Unique voters" value={current?.uniqueVoters} />
         <Stat label="Total votes" value={current?.totalVotes} />
       </dl>
+      <ProposalRules proposal={proposal} detail={current} ended={status === "completed"} />
       <p className="text-sm break-words whitespace-pre-line text-zinc-300">{proposal.description}</p>
       {verifying ? (
         <OpenedOnce open>

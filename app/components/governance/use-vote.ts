@@ -131,5 +131,13 @@ export function useVote({ proposal, onVoted }: { proposal: { id: number; title: 
     }
   }
 
-  return { selected, choose, phase, signed: signed !== null, sign, submit, message: signed?.message ?? draft?.message ?? null };
+  /** Back to no choice and nothing signed (a vote change given up). */
+  function reset() {
+    setSigned(null);
+    setSelected(null);
+    setDraft(null);
+    setPhase("idle");
+  }
+
+  return { selected, choose, phase, signed: signed !== null, sign, submit, reset, message: signed?.message ?? draft?.message ?? null };
 }

@@ -110,7 +110,10 @@ export function VotesTable({
                   {shortenAddress(vote.address, 6, 4)}
                   {vote.address === address && <span className="ml-1 font-sans text-violet-300">(you)</span>}
                 </td>
-                <td className="px-3 py-2 break-words">{vote.optionText}</td>
+                <td className="px-3 py-2 break-words">
+                  {vote.optionText}
+                  {vote.supersededBy !== null && <span className="ml-1 text-xs text-zinc-500">(replaced by a later vote)</span>}
+                </td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatNumber(vote.votingPower)}</td>
                 <td className="px-3 py-2 text-xs whitespace-nowrap">
                   <DateText value={vote.votedAt} withTime />

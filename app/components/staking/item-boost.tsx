@@ -62,15 +62,3 @@ export function ItemBoost({ item }: { item: WalletItem }) {
     </div>
   );
 }
-
-/** The unstake warning: what tenure unstaking resets (null when none of them has reached a tenure step). */
-export function tenureResetWarning(items: readonly WalletItem[]): string | null {
-  const held = items.filter((item) => item.boost && item.boost.tenureDays !== null);
-  if (held.length === 0) return null;
-  const named = held
-    .slice(0, 3)
-    .map((item) => `${item.name} (${item.boost!.tenureDays} days, ${item.boost!.tenurePercent}%)`)
-    .join(", ");
-  const more = held.length > 3 ? ` and ${held.length - 3} more` : "";
-  return `Unstaking resets tenure: ${named}${more} start again from 0 days (100%) if staked again.`;
-}

@@ -9,7 +9,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CatalogueItem } from "../../../app/domain/catalogue.ts";
 import { addressOfPrivateKey } from "../../../app/domain/signature.ts";
-import type { Database } from "../../../db/client.server.ts";
 import { demoCatalogue } from "../../../db/demo-catalogue.ts";
 import { importCatalogue } from "../../../db/queries/catalogue.server.ts";
 import { createGiveaway, type Giveaway } from "../../../db/queries/giveaways.server.ts";
@@ -20,7 +19,7 @@ import { startSimulatedChain, type SimulatedChain } from "../../../indexer/simul
 import { syncOnce } from "../../../indexer/sync.server.ts";
 import { indexerConfig } from "../../../indexer/test-support.ts";
 import { startTestServer, type TestServer } from "../../support/app-server.ts";
-import { createTestDatabase } from "../../support/test-database.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/test-database.ts";
 
 export type TestWallet = { label: string; privateKeyHex: string; address: string };
 
@@ -32,7 +31,8 @@ export function testWallet(label: string): TestWallet {
 
 export type E2eWorld = {
   url: string;
-  db: Database;
+  /** The runtime role's connection (as the app's), and `owner` for what only the schema's owner may do. */
+  db: TestDatabase;
   server: TestServer;
   chain: SimulatedChain;
   holder: TestWallet;

@@ -111,6 +111,7 @@ export const EXAMPLE_REWARDS = {
     creditedAt: "2026-10-31T22:00:00.000Z",
     stakedCount: 4,
     tier: 1,
+    percentSum: 400,
     points: 16.666666666666668,
   },
 };
@@ -134,6 +135,10 @@ export const rewardsSchema = z
             "Stakes open for the whole hour so far: started at or before `start`, not ended. Items staked later earn from the next hour.",
         }),
         tier: z.number().int().min(1).max(5).meta({ description: "The tier of `stakedCount`." }),
+        percentSum: z.number().int().min(0).meta({
+          description:
+            "The counted items' boost percentages added up (rarity × tenure, capped; GET /api/boosts): 100 an item without boosts.",
+        }),
         points: z.number().min(0).meta({ description: "What the hour credits at `creditedAt` if nothing is unstaked (not rounded)." }),
       })
       .meta({ id: "PendingHour", description: "The hour under way and what its end credits (hourly accrual)." }),

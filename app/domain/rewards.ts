@@ -50,15 +50,26 @@ export function pointsToUnits(points: number): number {
  * stakes open for all of it (started at or before `start`, still open), at the tier of their count. What an
  * item staked during the hour earns starts with the next whole hour.
  */
-export type PendingHour = { start: Date; creditedAt: Date; stakedCount: number; tier: number; points: number };
+export type PendingHour = {
+  start: Date;
+  creditedAt: Date;
+  stakedCount: number;
+  tier: number;
+  /** The counted items' boost percentages added up (rarity × tenure, capped): 100 an item without boosts. */
+  percentSum: number;
+  points: number;
+};
 
-export function pendingHour(start: Date, openAllHour: number): PendingHour {
+export function pendingHour(start: Date, openAllHour: number, percentSum = 100 * openAllHour): PendingHour {
+  const { tier, dailyRatePerItem } = tierFor(openAllHour);
   return {
     start,
     creditedAt: new Date(start.getTime() + 3_600_000),
     stakedCount: openAllHour,
-    tier: tierFor(openAllHour).tier,
-    points: hourlyCreditUnits(openAllHour) / UNITS_PER_POINT,
+    tier,
+    percentSum,
+    // As the accrual credits it (db/queries/accrual.server.ts): the tier's rate × each item's percent.
+    points: (dailyRatePerItem * percentSum) / 100 / 24,
   };
 }
 

@@ -126,7 +126,14 @@ export const DEFAULT_REWARDS: Rewards = {
   stakingPercentage: 0,
   stakingSince: null,
   rank: 0,
-  currentHour: { start: new Date(0).toISOString(), creditedAt: new Date(3_600_000).toISOString(), stakedCount: 0, tier: 1, points: 0 },
+  currentHour: {
+    start: new Date(0).toISOString(),
+    creditedAt: new Date(3_600_000).toISOString(),
+    stakedCount: 0,
+    tier: 1,
+    percentSum: 0,
+    points: 0,
+  },
 };
 
 // Paths (the query keys of app/lib/queries.ts are made from them) ---------------------------------------

@@ -14,7 +14,7 @@ import {
   unitsToPoints,
   type PendingHour,
 } from "../../app/domain/rewards.ts";
-import { itemBoost } from "../../app/domain/boosts.ts";
+import { combinedPercent, itemBoost, tenurePercentAt } from "../../app/domain/boosts.ts";
 import type { Queryable } from "../client.server.ts";
 import { scheduleInForce } from "./boosts.server.ts";
 
@@ -135,15 +135,31 @@ export async function leaderboardRank(sql: Queryable, address: string, units: nu
   return row.ahead < LEADERBOARD_MAX_LIMIT ? row.ahead + 1 : 0;
 }
 
+/** The boost percentages the hour's accrual gives these stakes, added up (the schedule in force for the hour). */
+async function hourPercentSum(sql: Queryable, hour: Date, stakes: { rarity: Rarity; tenureFrom: string }[]): Promise<number> {
+  if (stakes.length === 0) return 0;
+  const schedule = await scheduleInForce(sql, hour);
+  return stakes.reduce(
+    (sum, stake) => sum + combinedPercent(schedule, stake.rarity, tenurePercentAt(schedule, new Date(stake.tenureFrom), hour)),
+    0,
+  );
+}
+
 export async function rewardsOf(sql: Queryable, address: string): Promise<Rewards> {
   const hour = hourStart(now());
   const [row] = await sql<
-    { units: number | null; totalCount: number; stakedCount: number; stakingSince: Date | null; openAllHour: number }[]
+    {
+      units: number | null;
+      totalCount: number;
+      stakedCount: number;
+      stakingSince: Date | null;
+      openAllHour: { rarity: Rarity; tenureFrom: string }[];
+    }[]
   >`
     select (select units from balances where address = ${address}) as units,
            (select count(*)::int from ownership where owner_address = ${address}) as total_count,
            -- As creditHour counts them (db/queries/accrual.server.ts): open since the hour began, not ended since.
-           (select count(*)::int from stakes
+           (select coalesce(json_agg(json_build_object('rarity', rarity, 'tenureFrom', tenure_from)), '[]') from stakes
              where address = ${address} and started_at <= ${hour} and ended_at is null) as open_all_hour,
            count(s.id)::int as staked_count,
            min(s.started_at) as staking_since
@@ -160,7 +176,7 @@ export async function rewardsOf(sql: Queryable, address: string): Promise<Reward
     stakingPercentage: stakingPercentage(row.stakedCount, row.totalCount),
     stakingSince: row.stakingSince,
     rank: await leaderboardRank(sql, address, units),
-    currentHour: pendingHour(hour, row.openAllHour),
+    currentHour: pendingHour(hour, row.openAllHour.length, await hourPercentSum(sql, hour, row.openAllHour)),
   };
 }
 

@@ -1,5 +1,7 @@
 /** Boost schedules over HTTP (issue 26, item 1): GET /api/boosts, PUT /api/admin/boosts, validation, audit. */
 import { describe, expect, it } from "vitest";
+import { unitsToPoints } from "../../app/domain/rewards.ts";
+import { creditHour } from "../../db/queries/accrual.server.ts";
 import { giveItems, nonAdminSession, spooks, useApi, newWallet } from "./support.ts";
 
 const ctx = useApi();
@@ -176,5 +178,29 @@ describe("boost schedules", () => {
         nextStep: { at: new Date(Math.ceil(threshold / HOUR) * HOUR).toISOString(), percent: 120, days: 30 },
       },
     });
+  });
+
+  it("the hour under way says what the accrual then credits, boosts included", async () => {
+    const start = new Date(Date.parse(hoursFromNow(0)) - HOUR);
+    await ctx.sql`
+      insert into boost_schedules (effective_from, common_percent, rare_percent, epic_percent, legendary_percent, tenure, cap_percent, created_by, created_at)
+      values (${start}, 120, 120, 120, 120, ${ctx.sql.json([{ days: 7, percent: 150 }])}, 300, 'test', ${start})`;
+    const holder = newWallet();
+    const items = await giveItems(ctx.sql, holder.address, spooks(21, 22));
+    // One staked 8 days ago (120% × 150% = 180%), one since an hour ago (120%): both open all this hour.
+    const since = [new Date(Date.now() - 8 * 86_400_000), new Date(Date.parse(hoursFromNow(0)) - HOUR)];
+    for (const [index, item] of items.entries()) {
+      await ctx.sql`insert into stakes (item_id, address, started_at) values (${item.id}, ${holder.address}, ${since[index]})`;
+    }
+    const answer = await ctx.call("GET", `/api/rewards/${holder.address}`);
+    expect(answer.status).toBe(200);
+    const { currentHour } = answer.body;
+    expect(currentHour).toMatchObject({ stakedCount: 2, tier: 1, percentSum: 300 });
+    expect(currentHour.points).toBeCloseTo((100 * 300) / 100 / 24, 10);
+    const hour = new Date(currentHour.start);
+    await creditHour(ctx.sql, { hour, at: new Date(hour.getTime() + HOUR), actor: "system", source: "cli" });
+    const [row] = await ctx.sql<{ units: number }[]>`
+      select amount::int as units from points_ledger where address = ${holder.address} and kind = 'accrual' and accrual_hour = ${hour}`;
+    expect(unitsToPoints(row.units)).toBeCloseTo(currentHour.points, 10);
   });
 });

@@ -9,8 +9,8 @@ const label = (iso: string) => {
   return `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}`;
 };
 
-/** A wallet with `staked` open stakes, `counted` of them open for the whole hour 21:00-22:00. */
-function rewards(staked: number, counted: number): Rewards {
+/** A wallet with `staked` open stakes, `counted` of them open for the whole hour 21:00-22:00 (boosts adding up to `percentSum`). */
+function rewards(staked: number, counted: number, percentSum = 100 * counted): Rewards {
   const perItem = counted >= 10 ? 150 : counted >= 5 ? 120 : 100;
   return {
     unclaimedRewards: 0,
@@ -21,11 +21,18 @@ function rewards(staked: number, counted: number): Rewards {
     stakingPercentage: 100,
     stakingSince: null,
     rank: 0,
-    currentHour: { start: hour(21), creditedAt: hour(22), stakedCount: counted, tier: 1, points: (counted * perItem) / 24 },
+    currentHour: {
+      start: hour(21),
+      creditedAt: hour(22),
+      stakedCount: counted,
+      tier: 1,
+      percentSum,
+      points: (perItem * percentSum) / 100 / 24,
+    },
   };
 }
-const old = { isStaked: true, stakedAt: hour(20) };
-const fresh = { isStaked: true, stakedAt: new Date(Date.parse(hour(21)) + 60_000).toISOString() };
+const old = { isStaked: true, stakedAt: hour(20), perDay: null, rewardRate: 120 };
+const fresh = { isStaked: true, stakedAt: new Date(Date.parse(hour(21)) + 60_000).toISOString(), perDay: null, rewardRate: 100 };
 
 describe("earnings texts (issue 27, item 6)", () => {
   it("the hour under way: '+25.00 at 22:00'", () => {
@@ -41,6 +48,19 @@ describe("earnings texts (issue 27, item 6)", () => {
     expect(earnsFrom(fresh, rewards(5, 4).currentHour)).toBe(label(hour(22)));
     expect(earnsFrom(old, rewards(5, 4).currentHour)).toBeNull();
     expect(earnsFrom({ isStaked: false, stakedAt: null }, rewards(5, 4).currentHour)).toBeNull();
+  });
+  it("with boosts: the hour counts each item's percent, and unstaking takes off the item's own", () => {
+    // Five items at tier 2 (120/day each): one Legendary at 150% × 120% = 180%, four at 100%: 580%.
+    const boosted = rewards(5, 5, 580);
+    expect(pendingText(boosted.currentHour)).toBe(`+29.00 at ${label(hour(22))}`);
+    // Unstaking the 180% item: four at 100% at tier 1 (100/day): 16.67.
+    expect(unstakeNote([{ ...old, perDay: 216, rewardRate: 120 }], boosted)).toBe(
+      `Unstaking now: this hour's +29.00 becomes +16.67 at ${label(hour(22))}. 600 → 400 SPOOK/day: drops to tier 1.`,
+    );
+    // Unstaking a 100% one: 180% + 3 × 100% = 480% at tier 1: 20.00.
+    expect(unstakeNote([old], boosted)).toBe(
+      `Unstaking now: this hour's +29.00 becomes +20.00 at ${label(hour(22))}. 600 → 400 SPOOK/day: drops to tier 1.`,
+    );
   });
   it("unstaking: what the hour loses (at the tier of what is left) and the tier drop", () => {
     expect(unstakeNote([old], rewards(5, 5))).toBe(

@@ -51,8 +51,12 @@ describe("timeAxis: the chart's time range and ticks (issue 27, item 7)", () => 
     expect(hours.min).toBeLessThan(at("2026-11-24T20:00:00Z"));
     expect(hours.max).toBeGreaterThan(at("2026-11-25T04:00:00Z"));
   });
+  it("a history made within minutes (a new holder's first session) still has ticks, at whole minutes", () => {
+    const axis = timeAxis([at("2026-11-27T05:40:10Z"), at("2026-11-27T05:41:50Z")])!;
+    expect(axis.ticks.map((tick) => tick.label)).toEqual(["05:36", "05:38", "05:40", "05:42", "05:44", "05:46"]);
+  });
   it("never more than 6 ticks, over a year included", () => {
-    for (const span of [1, 5, 30, 90, 400, 1500]) {
+    for (const span of [0.001, 0.01, 0.1, 1, 5, 30, 90, 400, 1500]) {
       const axis = timeAxis([at("2024-01-01T00:00:00Z"), at("2024-01-01T00:00:00Z") + span * 86_400_000])!;
       expect(axis.ticks.length).toBeGreaterThan(0);
       expect(axis.ticks.length).toBeLessThanOrEqual(6);

@@ -48,8 +48,9 @@ export function formatDelta(points: number): string {
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** Tick steps the time axis chooses from: hours, then days (UTC). */
+/** Tick steps the time axis chooses from: hours, then days (UTC); minutes only for a span under an hour. */
 const STEPS = [1, 2, 3, 6, 12].map((hours) => hours * HOUR_MS).concat([1, 2, 7, 14, 30, 61, 91, 182, 365].map((days) => days * DAY_MS));
+const MINUTE_STEPS = [1, 2, 5, 10, 15, 30].map((minutes) => minutes * 60_000);
 const MAX_TICKS = 6;
 
 /** `ms` as a date whose local fields read as UTC, for date-fns's `format` (the page's times are UTC). */
@@ -62,8 +63,8 @@ export type TimeAxis = { min: number; max: number; ticks: { value: number; label
 
 /**
  * The x axis of the balance chart over `xs` (ms since the epoch): the span of the entries shown, padded by
- * 5% (at least an hour around a single entry), with at most 6 ticks at whole UTC hours or days: 'HH:mm' for
- * hour steps ('MMM d HH:mm' at a midnight), 'MMM d' for day steps ('MMM d, yyyy' beyond a year).
+ * 5% (at least an hour around a single entry), with at most 6 ticks at whole UTC minutes, hours or days: 'HH:mm' for
+ * minute and hour steps ('MMM d HH:mm' at a midnight), 'MMM d' for day steps ('MMM d, yyyy' beyond a year).
  */
 export function timeAxis(xs: readonly number[]): TimeAxis | null {
   if (xs.length === 0) return null;
@@ -72,7 +73,9 @@ export function timeAxis(xs: readonly number[]): TimeAxis | null {
   const pad = Math.max((last - first) * 0.05, first === last ? HOUR_MS : 5 * 60_000);
   const min = first - pad;
   const max = last + pad;
-  const step = STEPS.find((candidate) => (max - min) / candidate <= MAX_TICKS) ?? STEPS.at(-1)!;
+  // A history made within minutes (a new holder's first session) would have no whole hour to mark.
+  const steps = max - min < HOUR_MS ? [...MINUTE_STEPS, ...STEPS] : STEPS;
+  const step = steps.find((candidate) => (max - min) / candidate <= MAX_TICKS) ?? steps.at(-1)!;
   const long = max - min > 330 * DAY_MS;
   const ticks: TimeAxis["ticks"] = [];
   for (let value = Math.ceil(min / step) * step; value <= max; value += step) {

@@ -80,6 +80,7 @@ describe("wallet items, stats and rewards", () => {
         creditedAt: expect.stringMatching(/:00:00\.000Z$/),
         stakedCount: 0,
         tier: 1,
+        percentSum: 0,
         points: 0,
       },
     });
@@ -122,6 +123,7 @@ describe("the hour under way (issue 27, item 6)", () => {
       creditedAt: new Date(hour.getTime() + 3_600_000).toISOString(),
       stakedCount: 6,
       tier: 2,
+      percentSum: 600,
       points: (6 * 120) / 24,
     });
     // One ends now: the hour counts five (still tier 2), 25 points.

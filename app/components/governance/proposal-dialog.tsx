@@ -199,6 +199,15 @@ function ProposalDetails({
     },
   ].find((view) => view.failed);
 
+  const voteForm = (
+    <VoteForm
+      proposal={{ id: proposal.id, title: proposal.title }}
+      options={options}
+      vote={vote}
+      votingPower={power.power ?? 0}
+      powerNote={snapshotNote}
+    />
+  );
   let body: React.ReactNode;
   if (failed) {
     body = <LoadFailed what={failed.what} error={failed.query.error} onRetry={failed.query.refetch} retrying={failed.query.isFetching} />;
@@ -227,13 +236,7 @@ function ProposalDetails({
         </Alert>
         {canChangeVote && changing ? (
           <>
-            <VoteForm
-              proposal={{ id: proposal.id, title: proposal.title }}
-              options={options}
-              vote={vote}
-              votingPower={power.power ?? 0}
-              powerNote={snapshotNote}
-            />
+            {voteForm}
             <Button variant="ghost" size="sm" className="self-start" onClick={keepVote} disabled={vote.phase === "submitting"}>
               Keep my vote
             </Button>
@@ -301,15 +304,7 @@ function ProposalDetails({
       </Alert>
     );
   } else {
-    body = (
-      <VoteForm
-        proposal={{ id: proposal.id, title: proposal.title }}
-        options={options}
-        vote={vote}
-        votingPower={power.power ?? 0}
-        powerNote={snapshotNote}
-      />
-    );
+    body = voteForm;
   }
 
   return (

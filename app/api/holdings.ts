@@ -31,6 +31,10 @@ export const walletItemSchema = z
       .object({
         rarityPercent: z.number().int(),
         tenurePercent: z.number().int(),
+        combinedPercent: z
+          .number()
+          .int()
+          .meta({ description: "rarity% × tenure% / 100, at most the schedule's cap: perDay = rewardRate × this / 100." }),
         tenureDays: z.number().int().nullable().meta({ description: "The tenure step in force (its days); null before the first." }),
         tenureFrom: timestamp.meta({ description: "Where its tenure counts from: the open stake's start (kept across a reorg reopen)." }),
         nextStep: z
@@ -76,6 +80,7 @@ export const walletDoginals = defineRoute({
           boost: {
             rarityPercent: 130,
             tenurePercent: 110,
+            combinedPercent: 143,
             tenureDays: 7,
             tenureFrom: "2026-10-01T12:00:00.000Z",
             nextStep: { at: "2026-10-31T12:00:00.000Z", percent: 120, days: 30 },

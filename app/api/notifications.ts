@@ -144,6 +144,25 @@ export const deliverySchema = z
   })
   .meta({ id: "NotificationDelivery" });
 
+/** A Discord post that failed (its webhook was deleted): the deliveries list's example, and the replay's before it is sent again. */
+const EXAMPLE_FAILED_DELIVERY = {
+  id: 12,
+  eventId: 41,
+  event: "giveaway.drawn",
+  subject: "7",
+  recipient: null,
+  title: "Giveaway drawn: Haunted Hoodie",
+  channel: "discord",
+  target: "",
+  state: "failed",
+  attempts: 1,
+  nextAttemptAt: "2026-11-25T18:00:03.000Z",
+  lastStatusCode: 404,
+  lastError: '404 {"message": "Unknown Webhook", "code": 10015}',
+  deliveredAt: null,
+  createdAt: "2026-11-25T18:00:03.000Z",
+} as const;
+
 export const deliveriesQuery = z.object({
   channel: z.preprocess(blankIsAbsent, z.enum(CHANNELS, { error: `channel must be one of ${CHANNELS.join(", ")}` }).optional()),
   state: z.preprocess(blankIsAbsent, z.enum(STATES, { error: `state must be one of ${STATES.join(", ")}` }).optional()),
@@ -174,25 +193,7 @@ export const listDeliveries = defineRoute({
         .object({ entries: z.array(deliverySchema), nextCursor: z.number().int().min(1).nullable() })
         .meta({ id: "NotificationDeliveriesPage" }),
       example: {
-        entries: [
-          {
-            id: 12,
-            eventId: 41,
-            event: "giveaway.drawn",
-            subject: "7",
-            recipient: null,
-            title: "Giveaway drawn: Haunted Hoodie",
-            channel: "discord",
-            target: "",
-            state: "failed",
-            attempts: 1,
-            nextAttemptAt: "2026-11-25T18:00:03.000Z",
-            lastStatusCode: 404,
-            lastError: '404 {"message": "Unknown Webhook", "code": 10015}',
-            deliveredAt: null,
-            createdAt: "2026-11-25T18:00:03.000Z",
-          },
-        ],
+        entries: [EXAMPLE_FAILED_DELIVERY],
         nextCursor: null,
       },
     },
@@ -251,23 +252,7 @@ export const replayDelivery = defineRoute({
     200: {
       description: "The delivery, pending again.",
       schema: deliverySchema,
-      example: {
-        id: 12,
-        eventId: 41,
-        event: "giveaway.drawn",
-        subject: "7",
-        recipient: null,
-        title: "Giveaway drawn: Haunted Hoodie",
-        channel: "discord",
-        target: "",
-        state: "pending",
-        attempts: 0,
-        nextAttemptAt: "2026-11-25T18:05:00.000Z",
-        lastStatusCode: 404,
-        lastError: '404 {"message": "Unknown Webhook", "code": 10015}',
-        deliveredAt: null,
-        createdAt: "2026-11-25T18:00:03.000Z",
-      },
+      example: { ...EXAMPLE_FAILED_DELIVERY, state: "pending", attempts: 0, nextAttemptAt: "2026-11-25T18:05:00.000Z" },
     },
     404: errorAnswer("No such delivery.", "Delivery not found"),
     409: errorAnswer("It is being sent right now.", "This delivery is being sent right now; replay it once it is done"),

@@ -35,6 +35,8 @@ export type WalletItem = {
   boost: {
     rarityPercent: number;
     tenurePercent: number;
+    /** rarity% × tenure% / 100, at most the cap. */
+    combinedPercent: number;
     tenureDays: number | null;
     tenureFrom: Date;
     nextStep: { at: Date; percent: number; days: number } | null;
@@ -92,6 +94,7 @@ export async function walletItems(sql: Queryable, address: string): Promise<Wall
           ? {
               rarityPercent: boost.rarityPercent,
               tenurePercent: boost.tenurePercent,
+              combinedPercent: boost.combinedPercent,
               tenureDays: boost.tenureDays,
               tenureFrom,
               nextStep: boost.nextStep,

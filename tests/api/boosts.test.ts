@@ -173,6 +173,7 @@ describe("boost schedules", () => {
       boost: {
         rarityPercent: 130,
         tenurePercent: 110,
+        combinedPercent: 143,
         tenureDays: 7,
         tenureFrom: since.toISOString(),
         nextStep: { at: new Date(Math.ceil(threshold / HOUR) * HOUR).toISOString(), percent: 120, days: 30 },

@@ -34,7 +34,14 @@ describe("wallet items, stats and rewards", () => {
       rewardRate: 100,
       // No schedule set: everything 100%.
       perDay: 100,
-      boost: { rarityPercent: 100, tenurePercent: 100, tenureDays: null, tenureFrom: expect.stringMatching(/Z$/), nextStep: null },
+      boost: {
+        rarityPercent: 100,
+        tenurePercent: 100,
+        combinedPercent: 100,
+        tenureDays: null,
+        tenureFrom: expect.stringMatching(/Z$/),
+        nextStep: null,
+      },
     });
     expect(answer.body.find((item: { name: string }) => item.name === "Spook Society #3")).toMatchObject({
       collection: "spook-society",

@@ -29,7 +29,7 @@ export function ProposalCard({ proposal, votedOptionId }: { proposal: ProposalVi
         <StatusBadge status={proposal.status} />
         <Badge variant="outline">{VOTE_TYPE_LABELS[proposal.voteType]}</Badge>
         {proposal.allowVoteChange && <Badge variant="outline">Votes can change</Badge>}
-        {proposal.quorum && <Badge variant="outline">Quorum: {quorumRuleText(proposal.quorum).replace(" staked at the start", "")}</Badge>}
+        {proposal.quorum && <Badge variant="outline">Quorum: {quorumRuleText(proposal.quorum, { short: true })}</Badge>}
       </div>
       <div className="flex flex-1 flex-col gap-2 px-5">
         <h3 id={headingId} className="text-lg font-semibold tracking-tight text-zinc-50">

@@ -12,6 +12,7 @@ describe("a proposal's rules in words (issue 26, item 4)", () => {
     expect(quorumRuleText(null)).toBe("None");
     expect(quorumRuleText({ kind: "power", value: 1500 })).toBe("1,500 voting power");
     expect(quorumRuleText({ kind: "percent", value: 20 })).toBe("20% of the voting power staked at the start");
+    expect(quorumRuleText({ kind: "percent", value: 20 }, { short: true })).toBe("20% of the voting power");
     const percent = { kind: "percent" as const, value: 20, requiredPower: 4, stakedAtStart: 18 };
     expect(quorumStatusText(percent, true, false)).toBe("20% of the voting power staked at the start (4 of 18): reached");
     expect(quorumStatusText(percent, false, false)).toMatch(/: not reached yet$/);

@@ -17,11 +17,11 @@ export function voteChangeText(allowVoteChange: boolean): string {
   return allowVoteChange ? VOTE_CHANGE_TEXTS.allowed : VOTE_CHANGE_TEXTS.refused;
 }
 
-/** "20% of the voting power staked at the start", "5 voting power", or "None". */
-export function quorumRuleText(quorum: Quorum): string {
+/** "20% of the voting power staked at the start" ("20% of the voting power" in `short`), "5 voting power", or "None". */
+export function quorumRuleText(quorum: Quorum, { short = false } = {}): string {
   if (!quorum) return "None";
   if (quorum.kind === "power") return `${formatNumber(quorum.value)} voting power`;
-  return `${quorum.value}% of the voting power staked at the start`;
+  return `${quorum.value}% of the voting power${short ? "" : " staked at the start"}`;
 }
 
 /**

@@ -31,8 +31,8 @@ function rewards(staked: number, counted: number, percentSum = 100 * counted): R
     },
   };
 }
-const old = { isStaked: true, stakedAt: hour(20), perDay: null, rewardRate: 120 };
-const fresh = { isStaked: true, stakedAt: new Date(Date.parse(hour(21)) + 60_000).toISOString(), perDay: null, rewardRate: 100 };
+const old = { isStaked: true, stakedAt: hour(20), boost: null };
+const fresh = { isStaked: true, stakedAt: new Date(Date.parse(hour(21)) + 60_000).toISOString(), boost: null };
 
 describe("earnings texts (issue 27, item 6)", () => {
   it("the hour under way: '+25.00 at 22:00'", () => {
@@ -54,7 +54,8 @@ describe("earnings texts (issue 27, item 6)", () => {
     const boosted = rewards(5, 5, 580);
     expect(pendingText(boosted.currentHour)).toBe(`+29.00 at ${label(hour(22))}`);
     // Unstaking the 180% item: four at 100% at tier 1 (100/day): 16.67.
-    expect(unstakeNote([{ ...old, perDay: 216, rewardRate: 120 }], boosted)).toBe(
+    const legendary = { rarityPercent: 150, tenurePercent: 120, combinedPercent: 180, tenureDays: 30, tenureFrom: hour(0), nextStep: null };
+    expect(unstakeNote([{ ...old, boost: legendary }], boosted)).toBe(
       `Unstaking now: this hour's +29.00 becomes +16.67 at ${label(hour(22))}. 600 → 400 SPOOK/day: drops to tier 1.`,
     );
     // Unstaking a 100% one: 180% + 3 × 100% = 480% at tier 1: 20.00.

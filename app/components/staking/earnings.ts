@@ -38,25 +38,17 @@ export function earnsFrom(item: Pick<WalletItem, "isStaked" | "stakedAt">, curre
   return hourLabel(currentHour.creditedAt);
 }
 
-/** A staked item's boost percent (rarity × tenure, capped): its rate per day over its tier's base rate. */
-function boostPercent(item: Pick<WalletItem, "perDay" | "rewardRate">): number {
-  return item.perDay === null || item.rewardRate <= 0 ? 100 : Math.round((item.perDay * 100) / item.rewardRate);
-}
-
 /**
  * What unstaking `items` now costs: the hour under way without the ones it counts (at the tier of what is
  * left), and the daily total with its tier. 'Unstaking now: this hour's +16.67 becomes +12.50 at 22:00.
  * 600 → 400 SPOOK/day: drops to tier 1.'
  */
-export function unstakeNote(
-  items: readonly Pick<WalletItem, "isStaked" | "stakedAt" | "perDay" | "rewardRate">[],
-  rewards: Rewards,
-): string {
+export function unstakeNote(items: readonly Pick<WalletItem, "isStaked" | "stakedAt" | "boost">[], rewards: Rewards): string {
   const { currentHour } = rewards;
   const counted = items.filter((item) => countsThisHour(item, currentHour));
   const parts: string[] = [];
   if (counted.length > 0) {
-    const percentLeft = currentHour.percentSum - counted.reduce((sum, item) => sum + boostPercent(item), 0);
+    const percentLeft = currentHour.percentSum - counted.reduce((sum, item) => sum + (item.boost?.combinedPercent ?? 100), 0);
     const after = pendingHour(new Date(currentHour.start), Math.max(0, currentHour.stakedCount - counted.length), Math.max(0, percentLeft));
     parts.push(
       `Unstaking now: this hour's +${formatPointsExact(currentHour.points)} becomes +${formatPointsExact(after.points)} at ${hourLabel(currentHour.creditedAt)}.`,

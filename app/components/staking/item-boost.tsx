@@ -20,14 +20,13 @@ export function countdown(at: Date, now: Date): string {
 /** The parts of a staked item's rate, as the card shows them. */
 export function itemRateText(item: WalletItem): string | null {
   if (!item.boost || item.perDay === null) return null;
-  const combined = (item.perDay * 100) / item.rewardRate;
   return describeItemRate(
     {
       baseDaily: item.rewardRate,
       rarityPercent: item.boost.rarityPercent,
       tenurePercent: item.boost.tenurePercent,
       tenureDays: item.boost.tenureDays,
-      combinedPercent: combined,
+      combinedPercent: item.boost.combinedPercent,
       perDay: item.perDay,
       nextStep: null,
     },

@@ -12,6 +12,7 @@ function item(name: string, { from, percent, next = null }: { from: string; perc
     boost: {
       rarityPercent: 150,
       tenurePercent: percent,
+      combinedPercent: Math.min((150 * percent) / 100, 300),
       tenureDays: percent > 100 ? 30 : null,
       tenureFrom: from,
       nextStep: next ? { ...next, at: "2026-12-01T00:00:00.000Z" } : null,

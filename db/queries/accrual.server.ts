@@ -1,13 +1,16 @@
 /**
  * Hourly accrual (DECISIONS "Points"): hour H = [H, H+1h) UTC. Every wallet is credited N × R / 24 points
- * (in units), N = its stakes open for the whole hour, R = the per-item daily rate of N's tier. One
- * set-based statement per hour; the unique (address, accrual_hour) ledger key makes it idempotent. Each
- * row records what explains it (items per collection, tier, per-item rate), checked against its amount.
+ * (in units), N = its stakes open for the whole hour, R = the per-item daily rate of N's tier, each item's
+ * share boosted by its rarity and tenure (issue 26). The wallets' figures are carried from the hour before
+ * (`accrual_basis`, recomputed only where they can differ), so an hour costs one INSERT … SELECT of its
+ * ledger rows; the hour lock and `accrual_runs` make it idempotent, the unique (address, accrual_hour)
+ * ledger key guards it. Each row records what explains it, checked against its amount by the database.
  */
-import { combinedPercent, itemHourUnits, tenurePercentAt } from "../../app/domain/boosts.ts";
+import { combinedPercent, DAY_MS, itemHourUnits, tenurePercentAt, type BoostSchedule } from "../../app/domain/boosts.ts";
 import { HOUR_MS } from "../../app/domain/clock.ts";
 import type { Rarity } from "../../app/domain/collections.ts";
 import { perItemDailyRate, REWARD_TIERS, UNITS_PER_POINT, unitsToPoints } from "../../app/domain/rewards.ts";
+import type { Fragment } from "postgres";
 import type { Queryable, Sql } from "../client.server.ts";
 import { recordAudit, SYSTEM_ACTOR, type Actor } from "./audit.server.ts";
 import { combinedPercentCase, rarityPercentCase } from "./boost-sql.server.ts";
@@ -50,14 +53,13 @@ const TIER = tierCase("n");
 
 /**
  * Credits hour `hour` to every wallet with stakes open for all of it, and records the run. A second run
- * (or one racing this one) inserts nothing: the ledger key is (address, accrual_hour).
+ * (or one racing this one) waits for the hour lock, then finds the run and inserts nothing.
  */
 export async function creditHour(
   sql: Sql,
   options: { hour: Date; at: Date; actor: string; source: AccrualSource },
 ): Promise<HourCredit & { alreadyCredited: boolean }> {
   const { hour, at, actor, source } = options;
-  const hourEnd = new Date(hour.getTime() + HOUR_MS);
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${HOUR_LOCK_CLASS}, ${Math.floor(hour.getTime() / HOUR_MS) % 2 ** 31})`;
     const [previous] = await tx<{ wallets: number; units: number }[]>`select wallets, units from accrual_runs where hour = ${hour}`;
@@ -66,26 +68,17 @@ export async function creditHour(
     if (previous) return { hour, wallets: 0, units: 0, alreadyCredited: true };
     await tx`select pg_advisory_xact_lock_shared(${BOOST_LOCK_CLASS}, 0)`;
     const schedule = await scheduleInForce(tx, hour);
-    const rarity = rarityPercentCase(schedule, "s.rarity");
-    const combined = combinedPercentCase(schedule, hour, "s.rarity", "s.tenure_from");
+    await bringBasisTo(tx, hour, schedule);
+    // The hour lock and the run checked above mean no row of this hour exists: a conflict is an error, not a skip.
     const [credited] = await tx<{ wallets: number; units: number }[]>`
-      with open_for_the_hour as (
-        select s.address, count(*) as n,
-               count(*) filter (where s.collection = 'spooks') as spooks,
-               count(*) filter (where s.collection = 'spook-society') as society,
-               sum(${tx.unsafe(rarity)}) as rarity_sum,
-               sum(${tx.unsafe(combined)}) as boost_sum
-        from stakes s
-        where s.started_at <= ${hour} and (s.ended_at is null or s.ended_at >= ${hourEnd})
-        group by s.address
-      ), inserted as (
+      with inserted as (
         insert into points_ledger
           (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units,
            boost_version, rarity_percent_sum, boost_percent_sum, actor, created_at)
-        select address, 'accrual', ${tx.unsafe(UNITS_PER_ITEM_HOUR)} * boost_sum / 100, ${hour}, spooks, society,
-               ${tx.unsafe(TIER)}, ${tx.unsafe(UNITS_PER_ITEM_HOUR)}, ${schedule.version}::int, rarity_sum, boost_sum, ${actor}, ${at}
-        from open_for_the_hour
-        on conflict (address, accrual_hour) where kind = 'accrual' do nothing
+        select address, 'accrual', ${tx.unsafe(UNITS_PER_ITEM_HOUR)} * boost_percent_sum / 100, ${hour},
+               staked_spooks, staked_spook_society, ${tx.unsafe(TIER)}, ${tx.unsafe(UNITS_PER_ITEM_HOUR)},
+               ${schedule.version}::int, rarity_percent_sum, boost_percent_sum, ${actor}, ${at}
+        from (select *, staked_spooks + staked_spook_society as n from accrual_basis) as basis
         returning amount
       )
       select count(*)::int as wallets, coalesce(sum(amount), 0)::bigint as units from inserted`;
@@ -100,6 +93,78 @@ export async function creditHour(
     if (recorded.length > 0) await auditHourCredited(tx, { hour, at, source, previous, credited });
     return { hour, wallets: credited.wallets, units: credited.units, alreadyCredited };
   });
+}
+
+/**
+ * Brings `accrual_basis` to `hour`: each wallet's figures for the stakes open for all of it under `schedule`.
+ * From the basis of an earlier hour under the same schedule, only the wallets that can differ are
+ * recomputed (migration 0024); otherwise every stake is aggregated again.
+ */
+async function bringBasisTo(tx: Queryable, hour: Date, schedule: BoostSchedule): Promise<void> {
+  const [basis] = await tx<{ hour: Date; boostVersion: number | null }[]>`select hour, boost_version from accrual_basis_hour`;
+  const sameSchedule = basis !== undefined && basis.boostVersion === schedule.version;
+  // The same hour again (a restored database, a ledger credited by hand) still takes the stakes written since.
+  if (sameSchedule && basis.hour <= hour) await advanceBasis(tx, basis.hour, hour, schedule);
+  else await rebuildBasis(tx, hour, schedule);
+  await tx`
+    insert into accrual_basis_hour (hour, boost_version) values (${hour}, ${schedule.version}::int)
+    on conflict (only_row) do update set hour = excluded.hour, boost_version = excluded.boost_version`;
+}
+
+/** `select address, staked_spooks, … from stakes` open for all of `hour`, by wallet, restricted by `where`. */
+function basisFigures(tx: Queryable, hour: Date, schedule: BoostSchedule, where: Fragment) {
+  const hourEnd = new Date(hour.getTime() + HOUR_MS);
+  const rarity = rarityPercentCase(schedule, "s.rarity");
+  const combined = combinedPercentCase(schedule, hour, "s.rarity", "s.tenure_from");
+  return tx`
+    select s.address,
+           count(*) filter (where s.collection = 'spooks') as staked_spooks,
+           count(*) filter (where s.collection = 'spook-society') as staked_spook_society,
+           sum(${tx.unsafe(rarity)}) as rarity_percent_sum,
+           sum(${tx.unsafe(combined)}) as boost_percent_sum
+    from stakes s
+    where s.started_at <= ${hour} and (s.ended_at is null or s.ended_at >= ${hourEnd}) ${where}
+    group by s.address`;
+}
+
+async function rebuildBasis(tx: Queryable, hour: Date, schedule: BoostSchedule): Promise<void> {
+  // Marks first: a stake written after this statement keeps its mark and is recomputed next hour.
+  await tx`delete from accrual_basis_stale`;
+  await tx`delete from accrual_basis`;
+  await tx`insert into accrual_basis ${basisFigures(tx, hour, schedule, tx``)}`;
+}
+
+/**
+ * From the basis of hour `from` to hour `to` (same schedule): a wallet's figures can only differ if its
+ * stakes were written since (marked stale), began in (from, to], ended in [from + 1h, to + 1h), or crossed
+ * a tenure step (tenure_from in (from − days, to − days]). One statement, so the marks it consumes and the
+ * stakes it reads are of one moment.
+ */
+async function advanceBasis(tx: Queryable, from: Date, to: Date, schedule: BoostSchedule): Promise<void> {
+  const after = (date: Date) => new Date(date.getTime() + HOUR_MS);
+  const crossedSteps = schedule.tenure.map(
+    ({ days }) => tx`
+      union select address from stakes
+      where tenure_from > ${new Date(from.getTime() - days * DAY_MS)} and tenure_from <= ${new Date(to.getTime() - days * DAY_MS)}`,
+  );
+  await tx`
+    with stale as (
+      delete from accrual_basis_stale returning address
+    ), affected as (
+      select address from stale
+      union select address from stakes where started_at > ${from} and started_at <= ${to}
+      union select address from stakes where ended_at >= ${after(from)} and ended_at < ${after(to)}
+      ${crossedSteps.reduce((all, step) => tx`${all} ${step}`, tx``)}
+    ), figures as (
+      ${basisFigures(tx, to, schedule, tx`and s.address in (select address from affected)`)}
+    ), emptied as (
+      delete from accrual_basis
+      where address in (select address from affected) and address not in (select address from figures)
+    )
+    insert into accrual_basis select * from figures
+    on conflict (address) do update set
+      staked_spooks = excluded.staked_spooks, staked_spook_society = excluded.staked_spook_society,
+      rarity_percent_sum = excluded.rarity_percent_sum, boost_percent_sum = excluded.boost_percent_sum`;
 }
 
 type RunTotals = { wallets: number; units: number };

@@ -80,7 +80,7 @@ describe("the app's database role", () => {
       await tx`insert into points_ledger (address, kind, amount, actor, created_at) values (${address}, 'admin_add', 500, 'test', now())`;
       await tx`insert into audit_log (actor, action, target, created_at) values ('cli', 'points.add', ${address}, now())`;
     });
-    const [balance] = await db.sql<{ units: number }[]>`select units from balances where address = ${address}`;
+    const [balance] = await db.sql<{ units: number }[]>`select units from wallet_balances where address = ${address}`;
     expect(balance.units).toBe(500);
   });
 

@@ -60,7 +60,7 @@ async function ledger(address: string, kind: string, amount: number, accrualHour
 }
 
 async function balance(address: string): Promise<number | null> {
-  const [row] = await sql<{ units: number }[]>`select units from balances where address = ${address}`;
+  const [row] = await sql<{ units: number }[]>`select units from wallet_balances where address = ${address}`;
   return row ? row.units : null;
 }
 
@@ -96,7 +96,7 @@ describe("points ledger", () => {
     expect(await balance(a)).toBe(24_000 + 10_000 + 10_000 - 4800);
     expect(await balance(b)).toBe(1);
     const mismatches = await sql`
-      select b.address from balances b
+      select b.address from wallet_balances b
       full join (select address, sum(amount) as total from points_ledger group by address) l using (address)
       where b.units is distinct from l.total`;
     expect(mismatches).toEqual([]);

@@ -9,10 +9,15 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { BoostRules } from "../app/domain/boosts.ts";
 import { HOUR_MS } from "../app/domain/clock.ts";
+import { LEADERBOARD_MAX_LIMIT } from "../app/domain/leaderboard.ts";
+import { unitsToPoints } from "../app/domain/rewards.ts";
 import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { creditHour, recalculateAccruals } from "../db/queries/accrual.server.ts";
+import { FOLD_EVERY_CREDITS } from "../db/queries/accrual-basis.server.ts";
 import { createSchedule } from "../db/queries/boosts.server.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
+import { leaderboard, leaderboardRank } from "../db/queries/holdings.server.ts";
+import { addPoints } from "../db/queries/points.server.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
 import { at, openStake, resetIndexerState, testAddress, testClock } from "./test-support.ts";
 
@@ -68,6 +73,33 @@ const plan = fc.record({
   skipped: fc.uniqueArray(fc.integer({ min: 0, max: HOURS - 2 }), { maxLength: 3 }),
 });
 
+/** Wallets whose balance (wallet_balances) is not the sum of their ledger rows, or whose row lags by over a day. */
+async function balancesOffTheLedger() {
+  return db.sql`
+    select l.address, l.units as ledger, w.units as balance from
+      (select address, sum(amount) as units from points_ledger group by address) l
+      full join wallet_balances w using (address)
+    where w.units is distinct from l.units
+    union all
+    select a.address, null, h.credits - a.since_credit from accrual_basis a, accrual_basis_hour h
+    where h.credits - a.since_credit > ${FOLD_EVERY_CREDITS}`;
+}
+
+/** The leaderboard and the ranks of `addresses` are those of the wallets' ledger sums, however far their rows lag. */
+async function expectLeaderboardOfTheLedger(addresses: string[]) {
+  const sums = await db.sql<{ address: string; units: number }[]>`
+    select address, sum(amount)::int8 as units from points_ledger group by address having sum(amount) > 0 order by units desc, address`;
+  const board = await leaderboard(db.sql, LEADERBOARD_MAX_LIMIT);
+  expect(board).toEqual(
+    sums.slice(0, LEADERBOARD_MAX_LIMIT).map((row) => ({ address: row.address, rewards: unitsToPoints(Number(row.units)) })),
+  );
+  for (const address of addresses) {
+    const place = sums.findIndex((row) => row.address === address);
+    const units = place < 0 ? 0 : Number(sums[place].units);
+    expect(await leaderboardRank(db.sql, address, units)).toBe(place < 0 || place >= LEADERBOARD_MAX_LIMIT ? 0 : place + 1);
+  }
+}
+
 type Stake = { id: number; itemId: number; address: string; startedAt: Date; endedAt: Date | null };
 
 describe("the accrual's basis", () => {
@@ -99,6 +131,7 @@ describe("the accrual's basis", () => {
           const recalculated = await recalculateAccruals(db.sql, hourOf(n), hourOf(n));
           expect(recalculated.hours).toBe(1);
           expect(recalculated.mismatches).toEqual([]);
+          expect(await balancesOffTheLedger()).toEqual([]);
         };
         for (let step = 0; step < HOURS; step++) {
           const now = new Date(hourOf(step + 1).getTime() + 10 * MINUTE);
@@ -128,6 +161,7 @@ describe("the accrual's basis", () => {
           if (!skipped.includes(step)) await credit(step, now);
         }
         for (const hour of skipped) await credit(hour, hourOf(HOURS + 1));
+        await expectLeaderboardOfTheLedger(Array.from({ length: WALLETS }, (_, w) => wallet(w)));
       }),
       { numRuns: 6 },
     );
@@ -144,8 +178,12 @@ describe("the accrual's basis", () => {
     for (let w = 0; w < 5; w++) await openStake(db.sql, itemIds[w], wallet(w), hourOf(-3));
     clock.set(hourOf(1));
     await creditHour(db.sql, { hour: hourOf(0), at: hourOf(1), actor: "system", source: "cli" });
-    // A figure changed behind the accrual's back and marked nowhere: kept, which shows the hour was carried over.
-    await db.owner.sql`update accrual_basis set boost_percent_sum = 200 where address = ${wallet(0)}`;
+    // A figure changed behind the accrual's back and marked nowhere (its hour 0 folded first, so its balance
+    // stays its ledger's): kept, which shows the hour was carried over.
+    await db.owner.sql`update balances set units = units + 10000 where address = ${wallet(0)}`;
+    await db.owner.sql`
+      update accrual_basis set boost_percent_sum = 200, hourly_units = 20000, since_credit = (select credits from accrual_basis_hour)
+      where address = ${wallet(0)}`;
     await db.owner.sql`delete from accrual_basis_stale`;
     await openStake(db.sql, itemIds[9], wallet(1), new Date(hourOf(0).getTime() + 30 * MINUTE));
     clock.set(hourOf(2));
@@ -157,5 +195,35 @@ describe("the accrual's basis", () => {
       [wallet(1)]: 20_000, // recomputed: its new stake began during hour 0, so counts from hour 1
       [wallet(2)]: 10_000,
     });
+  });
+
+  it("a wallet whose accrual is not yet folded into its row ranks by its whole balance", async () => {
+    clock.set(hourOf(-1));
+    await createSchedule(
+      db.sql,
+      { rarity: { Common: 100, Rare: 100, Epic: 100, Legendary: 100 }, tenure: [], cap: 300, effectiveFrom: hourOf(0) },
+      { kind: "cli" },
+      hourOf(-1),
+    );
+    const [earner, holder] = [wallet(0), wallet(1)];
+    for (const id of itemIds.slice(0, 10)) await openStake(db.sql, id, earner, hourOf(-1));
+    await addPoints(db.sql, { address: holder, points: 130, actor: { kind: "cli" } });
+    for (let n = 0; n < 3; n++) {
+      clock.set(hourOf(n + 1));
+      await creditHour(db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
+    }
+    // 3 hours × 10 items × 15,000 units = 450,000 > 312,000 (130 points); the row holds at most 2 of the hours.
+    const rows = await db.sql<{ address: string; row: number; balance: number }[]>`
+      select address, b.units as row, w.units as balance from balances b join wallet_balances w using (address)
+      where address = any(${[earner, holder]})`;
+    const of = (address: string) => rows.find((row) => row.address === address)!;
+    expect(of(earner).balance).toBe(450_000);
+    expect(Number(of(earner).row)).toBeLessThan(Number(of(holder).row));
+    const board = (await leaderboard(db.sql, LEADERBOARD_MAX_LIMIT)).map((entry) => entry.address);
+    expect(board.indexOf(earner)).toBeLessThan(board.indexOf(holder));
+    // A board that ends at the holder still has the earner, whose row alone would not be on it.
+    expect((await leaderboard(db.sql, board.indexOf(holder) + 1)).map((entry) => entry.address)).toContain(earner);
+    expect(await leaderboardRank(db.sql, earner, 450_000)).toBeLessThan(await leaderboardRank(db.sql, holder, 312_000));
+    await expectLeaderboardOfTheLedger([earner, holder]);
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Refusal } from "../app/domain/errors.ts";
 import { hourlyCreditUnits, REWARD_TIERS, UNITS_PER_POINT } from "../app/domain/rewards.ts";
 import { createLogger } from "../app/utils/logger.server.ts";
-import { creditHour, perItemHourlyUnitsCase } from "../db/queries/accrual.server.ts";
+import { creditHour } from "../db/queries/accrual.server.ts";
+import { perItemHourlyUnitsCase } from "../db/queries/boost-sql.server.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
 import { accrueHour, accruePending, type AccrualReport } from "./accrual.server.ts";
 import { PASS_LOCKS } from "./pass-lock.server.ts";

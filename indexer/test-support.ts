@@ -66,7 +66,7 @@ export async function unitsOf(sql: Queryable, address: string): Promise<number> 
 }
 
 export async function balanceOf(sql: Queryable, address: string): Promise<number> {
-  const [row] = await sql<{ units: number }[]>`select units from balances where address = ${address}`;
+  const [row] = await sql<{ units: number }[]>`select units from wallet_balances where address = ${address}`;
   return row?.units ?? 0;
 }
 

@@ -6,14 +6,14 @@
  * ledger rows; the hour lock and `accrual_runs` make it idempotent, the unique (address, accrual_hour)
  * ledger key guards it. Each row records what explains it, checked against its amount by the database.
  */
-import { combinedPercent, DAY_MS, itemHourUnits, tenurePercentAt, type BoostSchedule } from "../../app/domain/boosts.ts";
+import { combinedPercent, itemHourUnits, tenurePercentAt } from "../../app/domain/boosts.ts";
 import { HOUR_MS } from "../../app/domain/clock.ts";
 import type { Rarity } from "../../app/domain/collections.ts";
-import { perItemDailyRate, REWARD_TIERS, UNITS_PER_POINT, unitsToPoints } from "../../app/domain/rewards.ts";
-import type { Fragment } from "postgres";
+import { perItemDailyRate, unitsToPoints } from "../../app/domain/rewards.ts";
 import type { Queryable, Sql } from "../client.server.ts";
 import { recordAudit, SYSTEM_ACTOR, type Actor } from "./audit.server.ts";
-import { combinedPercentCase, rarityPercentCase } from "./boost-sql.server.ts";
+import { bringBasisTo, countCredit, lockBasis } from "./accrual-basis.server.ts";
+import { perItemHourlyUnitsCase, tierCase } from "./boost-sql.server.ts";
 import { BOOST_LOCK_CLASS, scheduleInForce } from "./boosts.server.ts";
 import type { SyncSource } from "./ownership.server.ts";
 
@@ -23,30 +23,6 @@ export type AccrualRun = HourCredit & { source: AccrualSource; finishedAt: Date 
 
 /** Serialises two credits of the same hour (second waits, then finds it done) instead of deadlocking. */
 const HOUR_LOCK_CLASS = 727_103;
-
-/**
- * `case when n >= 10 then 15000 when n >= 5 then 12000 else 10000 end` (units per item per hour),
- * generated from REWARD_TIERS so the SQL can never disagree with app/domain/rewards.ts.
- */
-export function perItemHourlyUnitsCase(column: string): string {
-  const tiers = [...REWARD_TIERS].sort((a, b) => b.minStaked - a.minStaked);
-  const unitsOf = (tier: (typeof REWARD_TIERS)[number]) => {
-    const units = (tier.dailyRatePerItem * UNITS_PER_POINT) / 24;
-    if (!Number.isSafeInteger(units) || !Number.isSafeInteger(tier.minStaked)) {
-      throw new Error(`tier ${tier.tier} does not give a whole number of units per hour`);
-    }
-    return units;
-  };
-  const whens = tiers.slice(0, -1).map((tier) => `when ${column} >= ${tier.minStaked} then ${unitsOf(tier)}`);
-  return `case ${whens.join(" ")} else ${unitsOf(tiers[tiers.length - 1])} end`;
-}
-
-/** `case when n >= 10 then 3 when n >= 5 then 2 else 1 end`: the tier of a wallet with `column` items staked. */
-export function tierCase(column: string): string {
-  const tiers = [...REWARD_TIERS].sort((a, b) => b.minStaked - a.minStaked);
-  const whens = tiers.slice(0, -1).map((tier) => `when ${column} >= ${tier.minStaked} then ${tier.tier}`);
-  return `case ${whens.join(" ")} else ${tiers[tiers.length - 1].tier} end`;
-}
 
 const UNITS_PER_ITEM_HOUR = perItemHourlyUnitsCase("n");
 const TIER = tierCase("n");
@@ -67,21 +43,24 @@ export async function creditHour(
     // would find the same wallets already credited. Answer at once instead of aggregating every stake again.
     if (previous) return { hour, wallets: 0, units: 0, alreadyCredited: true };
     await tx`select pg_advisory_xact_lock_shared(${BOOST_LOCK_CLASS}, 0)`;
+    await lockBasis(tx);
     const schedule = await scheduleInForce(tx, hour);
-    await bringBasisTo(tx, hour, schedule);
-    // The hour lock and the run checked above mean no row of this hour exists: a conflict is an error, not a skip.
+    await bringBasisTo(tx, hour, schedule, at);
+    // The hour lock and the run checked above mean no row of this hour exists: a conflict is an error, not a
+    // skip. The rows are `in_basis`: their balances come through the basis (wallet_balances), not the trigger.
     const [credited] = await tx<{ wallets: number; units: number }[]>`
       with inserted as (
         insert into points_ledger
           (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units,
-           boost_version, rarity_percent_sum, boost_percent_sum, actor, created_at)
-        select address, 'accrual', ${tx.unsafe(UNITS_PER_ITEM_HOUR)} * boost_percent_sum / 100, ${hour},
-               staked_spooks, staked_spook_society, ${tx.unsafe(TIER)}, ${tx.unsafe(UNITS_PER_ITEM_HOUR)},
-               ${schedule.version}::int, rarity_percent_sum, boost_percent_sum, ${actor}, ${at}
+           boost_version, rarity_percent_sum, boost_percent_sum, actor, created_at, in_basis)
+        select address, 'accrual', hourly_units, ${hour}, staked_spooks, staked_spook_society,
+               ${tx.unsafe(TIER)}, ${tx.unsafe(UNITS_PER_ITEM_HOUR)},
+               ${schedule.version}::int, rarity_percent_sum, boost_percent_sum, ${actor}, ${at}, true
         from (select *, staked_spooks + staked_spook_society as n from accrual_basis) as basis
         returning amount
       )
       select count(*)::int as wallets, coalesce(sum(amount), 0)::bigint as units from inserted`;
+    await countCredit(tx);
     const recorded = await tx`
       insert into accrual_runs (hour, wallets, units, source, finished_at)
       values (${hour}, ${credited.wallets}, ${credited.units}, ${source}, ${at})
@@ -93,78 +72,6 @@ export async function creditHour(
     if (recorded.length > 0) await auditHourCredited(tx, { hour, at, source, previous, credited });
     return { hour, wallets: credited.wallets, units: credited.units, alreadyCredited };
   });
-}
-
-/**
- * Brings `accrual_basis` to `hour`: each wallet's figures for the stakes open for all of it under `schedule`.
- * From the basis of an earlier hour under the same schedule, only the wallets that can differ are
- * recomputed (migration 0024); otherwise every stake is aggregated again.
- */
-async function bringBasisTo(tx: Queryable, hour: Date, schedule: BoostSchedule): Promise<void> {
-  const [basis] = await tx<{ hour: Date; boostVersion: number | null }[]>`select hour, boost_version from accrual_basis_hour`;
-  const sameSchedule = basis !== undefined && basis.boostVersion === schedule.version;
-  // The same hour again (a restored database, a ledger credited by hand) still takes the stakes written since.
-  if (sameSchedule && basis.hour <= hour) await advanceBasis(tx, basis.hour, hour, schedule);
-  else await rebuildBasis(tx, hour, schedule);
-  await tx`
-    insert into accrual_basis_hour (hour, boost_version) values (${hour}, ${schedule.version}::int)
-    on conflict (only_row) do update set hour = excluded.hour, boost_version = excluded.boost_version`;
-}
-
-/** `select address, staked_spooks, … from stakes` open for all of `hour`, by wallet, restricted by `where`. */
-function basisFigures(tx: Queryable, hour: Date, schedule: BoostSchedule, where: Fragment) {
-  const hourEnd = new Date(hour.getTime() + HOUR_MS);
-  const rarity = rarityPercentCase(schedule, "s.rarity");
-  const combined = combinedPercentCase(schedule, hour, "s.rarity", "s.tenure_from");
-  return tx`
-    select s.address,
-           count(*) filter (where s.collection = 'spooks') as staked_spooks,
-           count(*) filter (where s.collection = 'spook-society') as staked_spook_society,
-           sum(${tx.unsafe(rarity)}) as rarity_percent_sum,
-           sum(${tx.unsafe(combined)}) as boost_percent_sum
-    from stakes s
-    where s.started_at <= ${hour} and (s.ended_at is null or s.ended_at >= ${hourEnd}) ${where}
-    group by s.address`;
-}
-
-async function rebuildBasis(tx: Queryable, hour: Date, schedule: BoostSchedule): Promise<void> {
-  // Marks first: a stake written after this statement keeps its mark and is recomputed next hour.
-  await tx`delete from accrual_basis_stale`;
-  await tx`delete from accrual_basis`;
-  await tx`insert into accrual_basis ${basisFigures(tx, hour, schedule, tx``)}`;
-}
-
-/**
- * From the basis of hour `from` to hour `to` (same schedule): a wallet's figures can only differ if its
- * stakes were written since (marked stale), began in (from, to], ended in [from + 1h, to + 1h), or crossed
- * a tenure step (tenure_from in (from − days, to − days]). One statement, so the marks it consumes and the
- * stakes it reads are of one moment.
- */
-async function advanceBasis(tx: Queryable, from: Date, to: Date, schedule: BoostSchedule): Promise<void> {
-  const after = (date: Date) => new Date(date.getTime() + HOUR_MS);
-  const crossedSteps = schedule.tenure.map(
-    ({ days }) => tx`
-      union select address from stakes
-      where tenure_from > ${new Date(from.getTime() - days * DAY_MS)} and tenure_from <= ${new Date(to.getTime() - days * DAY_MS)}`,
-  );
-  await tx`
-    with stale as (
-      delete from accrual_basis_stale returning address
-    ), affected as (
-      select address from stale
-      union select address from stakes where started_at > ${from} and started_at <= ${to}
-      union select address from stakes where ended_at >= ${after(from)} and ended_at < ${after(to)}
-      ${crossedSteps.reduce((all, step) => tx`${all} ${step}`, tx``)}
-    ), figures as (
-      ${basisFigures(tx, to, schedule, tx`and s.address in (select address from affected)`)}
-    ), emptied as (
-      delete from accrual_basis
-      where address in (select address from affected) and address not in (select address from figures)
-    )
-    insert into accrual_basis select * from figures
-    on conflict (address) do update set
-      staked_spooks = excluded.staked_spooks, staked_spook_society = excluded.staked_spook_society,
-      rarity_percent_sum = excluded.rarity_percent_sum, boost_percent_sum = excluded.boost_percent_sum`;
 }
 
 type RunTotals = { wallets: number; units: number };

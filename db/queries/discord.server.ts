@@ -134,7 +134,7 @@ export async function linkedStandings(sql: Queryable, addresses?: string[]): Pro
       from stakes st join items i on i.id = st.item_id
       where st.address = l.address and st.ended_at is null
     ) s on true
-    left join balances b on b.address = l.address
+    left join wallet_balances b on b.address = l.address
     ${addresses ? sql`where l.address = any(${addresses})` : sql``}
     order by l.discord_user_id`;
   return rows.map((row) => ({

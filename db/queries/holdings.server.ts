@@ -16,6 +16,7 @@ import {
 } from "../../app/domain/rewards.ts";
 import { combinedPercent, itemBoost, tenurePercentAt } from "../../app/domain/boosts.ts";
 import type { Queryable } from "../client.server.ts";
+import { FOLD_EVERY_CREDITS } from "./accrual-basis.server.ts";
 import { scheduleInForce } from "./boosts.server.ts";
 
 export type WalletItem = {
@@ -122,17 +123,29 @@ export async function holdingCounts(sql: Queryable, address: string, inscription
 }
 
 /**
+ * The most any wallet's balance can exceed its `balances` row by: FOLD_EVERY_CREDITS times the basis's highest
+ * hourly credit (every wallet is folded at least that often: db/queries/accrual-basis.server.ts). One index read.
+ */
+const UNFOLDED_BOUND = `(select coalesce(max(hourly_units), 0) * ${FOLD_EVERY_CREDITS} from accrual_basis)`;
+
+/** A balance from its row `b` and the basis (`wallet_balances`, written out so the row's index can lead). */
+const BALANCE = "b.units + coalesce(a.hourly_units * (h.credits - a.since_credit), 0)";
+const WITH_BASIS = "balances b left join accrual_basis a on a.address = b.address left join accrual_basis_hour h on true";
+
+/**
  * Leaderboard position (1 = most points) within the leaderboard's longest list (LEADERBOARD_MAX_LIMIT);
  * 0 ("not ranked") without points or below it. As the spec's page did, the rank is a place on the
- * leaderboard; bounding it keeps the query an index range of at most that many rows at any wallet count.
+ * leaderboard. A wallet can only be ahead if its row is within UNFOLDED_BOUND below `units`, so the query
+ * reads the rows from the top down to there, and stops at that many wallets ahead, at any wallet count.
  */
 export async function leaderboardRank(sql: Queryable, address: string, units: number): Promise<number> {
   if (units <= 0) return 0;
   const [row] = await sql<{ ahead: number }[]>`
     select count(*)::int as ahead from (
-      select 1 from balances
-      where units >= ${units} and (units > ${units} or address < ${address})
-      order by units desc, address
+      select 1 from ${sql.unsafe(WITH_BASIS)}
+      where b.units >= ${units}::int8 - ${sql.unsafe(UNFOLDED_BOUND)}
+        and (${sql.unsafe(BALANCE)} > ${units} or (${sql.unsafe(BALANCE)} = ${units} and b.address < ${address}))
+      order by b.units desc
       limit ${LEADERBOARD_MAX_LIMIT}
     ) as above`;
   return row.ahead < LEADERBOARD_MAX_LIMIT ? row.ahead + 1 : 0;
@@ -159,7 +172,7 @@ export async function rewardsOf(sql: Queryable, address: string): Promise<Reward
       openAllHour: { rarity: Rarity; tenureFrom: string }[];
     }[]
   >`
-    select (select units from balances where address = ${address}) as units,
+    select (select units from wallet_balances where address = ${address}) as units,
            (select count(*)::int from ownership where owner_address = ${address}) as total_count,
            -- As creditHour counts them (db/queries/accrual.server.ts): open since the hour began, not ended since.
            (select coalesce(json_agg(json_build_object('rarity', rarity, 'tenureFrom', tenure_from)), '[]') from stakes
@@ -183,9 +196,19 @@ export async function rewardsOf(sql: Queryable, address: string): Promise<Reward
   };
 }
 
-/** Wallets with points, most first (ties by address, the same order `leaderboardRank` counts). */
+/**
+ * Wallets with points, most first (ties by address, the same order `leaderboardRank` counts). The `limit`-th
+ * highest row is a floor under the `limit`-th balance, so only rows within UNFOLDED_BOUND below it can be
+ * on the board.
+ */
 export async function leaderboard(sql: Queryable, limit = LEADERBOARD_DEFAULT_LIMIT): Promise<LeaderboardEntry[]> {
   const rows = await sql<{ address: string; units: number }[]>`
-    select address, units from balances where units > 0 order by units desc, address limit ${limit}`;
+    select address, units from (
+      select b.address, ${sql.unsafe(BALANCE)} as units from ${sql.unsafe(WITH_BASIS)}
+      where b.units >= coalesce(
+        (select units from balances order by units desc, address offset ${limit - 1} limit 1),
+        (select min(units) from balances)) - ${sql.unsafe(UNFOLDED_BOUND)}
+    ) as candidates
+    where units > 0 order by units desc, address limit ${limit}`;
   return rows.map((row) => ({ address: row.address, rewards: unitsToPoints(row.units) }));
 }

@@ -39,7 +39,7 @@ export function historyRows(
     before === null ? sql`0` : sql`(select coalesce(sum(amount), 0) from points_ledger where address = ${address} and id >= ${before})`;
   const startBalance =
     balanceBelow === undefined
-      ? sql`(coalesce((select units from balances where address = ${address}), 0) - ${newer})`
+      ? sql`(coalesce((select units from wallet_balances where address = ${address}), 0) - ${newer})`
       : sql`${balanceBelow}::int8`;
   // Without a kind filter a page's rows are picked first by id and amount alone (the index that carries them),
   // then read in full: however the planner reads them (PGlite is never analyzed, so it may sort every row

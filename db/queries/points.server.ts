@@ -1,6 +1,8 @@
 /**
- * Points: an append-only ledger in integer units (1 point = 2,400 units); `balances` is its cache, kept
- * by a trigger. Every admin change writes its ledger row and its audit row in one transaction.
+ * Points: an append-only ledger in integer units (1 point = 2,400 units). A balance is `wallet_balances`:
+ * the `balances` row a trigger keeps in step with every row but the accrual's, plus the accrual the basis has
+ * credited since (db/queries/accrual-basis.server.ts). Every admin change writes its ledger row and its
+ * audit row in one transaction.
  */
 import { isDogecoinAddress } from "../../app/domain/address.ts";
 import { now } from "../../app/domain/clock.ts";
@@ -9,6 +11,7 @@ import type { LedgerKind } from "../../app/domain/points-history.ts";
 import { pointsToUnits, unitsToPoints } from "../../app/domain/rewards.ts";
 import { addPointsSchema, MESSAGES } from "../../app/domain/validation.ts";
 import type { Queryable, TransactionSql } from "../client.server.ts";
+import { foldAllBalances, lockBasis } from "./accrual-basis.server.ts";
 import { actorLabel, recordAudit, type Actor } from "./audit.server.ts";
 import { parseOrRefuse } from "./input.server.ts";
 import { notify, pointsAdjusted } from "./notifications.server.ts";
@@ -68,7 +71,7 @@ export async function appendLedger(sql: Queryable, rows: readonly LedgerInsert[]
 }
 
 export async function getBalanceUnits(sql: Queryable, address: string): Promise<number> {
-  const [row] = await sql<{ units: number }[]>`select units from balances where address = ${address}`;
+  const [row] = await sql<{ units: number }[]>`select units from wallet_balances where address = ${address}`;
   return row?.units ?? 0;
 }
 
@@ -80,7 +83,8 @@ export async function lockBalanceUnits(tx: TransactionSql, address: string): Pro
   await tx`
     insert into balances (address, units, updated_at) values (${address}, 0, ${now()})
     on conflict (address) do nothing`;
-  const [row] = await tx<{ units: number }[]>`select units from balances where address = ${address} for update`;
+  await tx`select 1 from balances where address = ${address} for update`;
+  const [row] = await tx<{ units: number }[]>`select units from wallet_balances where address = ${address}`;
   return row.units;
 }
 
@@ -153,7 +157,7 @@ function balancesChange(rows: readonly { address: string; before: number; after:
 
 /**
  * Rebuilds every cached balance from the ledger (the ledger is the truth). Runs in one transaction with
- * `balances` locked, so no spend can slip between the sum and the write.
+ * `balances` and the accrual's basis locked, so no spend and no hour can slip between the sum and the write.
  */
 export async function recalculateAllPoints(
   sql: Queryable,
@@ -161,7 +165,10 @@ export async function recalculateAllPoints(
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ addressesProcessed: number; corrected: number }> {
   return inTransaction(sql, async (tx) => {
+    // No accrual meanwhile, and every balance whole in its row (the basis's unfolded hours folded in).
+    await lockBasis(tx);
     await tx`lock table balances in share row exclusive mode`;
+    await foldAllBalances(tx, now());
     const addresses = (
       await tx<{ address: string }[]>`
         select address from balances union select distinct address from points_ledger order by 1`
@@ -196,8 +203,10 @@ export async function recalculateAllPoints(
 /** Adds a ledger adjustment bringing each negative balance to 0; answers how many were adjusted. */
 export async function resetNegativeBalances(sql: Queryable, actor: Actor): Promise<{ adjustmentsApplied: number }> {
   return inTransaction(sql, async (tx) => {
+    await lockBasis(tx); // no hour credited between reading a balance and bringing it to 0
     const negatives = await tx<{ address: string; units: number }[]>`
-      select address, units from balances where units < 0 order by address for update`;
+      select b.address, w.units from balances b join wallet_balances w using (address)
+      where w.units < 0 order by b.address for update of b`;
     const description = "Negative balance reset to 0";
     const written = await appendLedger(
       tx,
@@ -233,7 +242,7 @@ export async function listUsers(
     )
     select u.address, coalesce(b.units, 0)::int8 as units, coalesce(s.staked_count, 0) as staked_count
     from users u
-    left join balances b on b.address = u.address
+    left join wallet_balances b on b.address = u.address
     left join staked s on s.address = u.address
     where ${needle} = '' or strpos(lower(u.address), ${needle}) > 0
     order by units desc, u.address

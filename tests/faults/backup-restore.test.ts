@@ -20,7 +20,7 @@ describe.skipIf(!PG_BIN)("database backup and restore", () => {
   let sql: Sql;
   const connection = () => ["-h", "127.0.0.1", "-p", String(cluster.port), "-U", "postgres"];
   const balance = async () =>
-    ((await sql<{ units: number }[]>`select units from balances where address = ${ADDRESS}`)[0]?.units ?? 0) / UNITS_PER_POINT;
+    ((await sql<{ units: number }[]>`select units from wallet_balances where address = ${ADDRESS}`)[0]?.units ?? 0) / UNITS_PER_POINT;
 
   beforeAll(async () => {
     cluster = await startCluster();

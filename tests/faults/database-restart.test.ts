@@ -162,7 +162,7 @@ describe.skipIf(!PG_BIN)("PostgreSQL restarted under the web server", () => {
     expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(10_000);
     for (const answer of answers.filter((a) => a.status === 503)) expect(answer.body?.message).toMatch(/database is unavailable/);
     await addPoints(sql, { address: ADDRESS, points: 2, description: "after the restart", actor: { kind: "cli" } });
-    const [balance] = await sql<{ units: number }[]>`select units from balances where address = ${ADDRESS}`;
+    const [balance] = await sql<{ units: number }[]>`select units from wallet_balances where address = ${ADDRESS}`;
     expect(balance.units / 2400).toBe(7); // nothing lost or doubled: 5 before, 2 after
   });
 });

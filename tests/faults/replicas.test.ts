@@ -435,7 +435,7 @@ describe.skipIf(!PG_BIN || !NGINX)("two web replicas and one indexer behind a TL
       { kind: "admin_add", amount: 300 * UNITS },
       { kind: "giveaway_entry", amount: -100 * UNITS }, // 2 tickets × 50, spent once
     ]);
-    const [balance] = await sql<{ units: string }[]>`select units::text as units from balances where address = ${holder.address}`;
+    const [balance] = await sql<{ units: string }[]>`select units::text as units from wallet_balances where address = ${holder.address}`;
     expect(Number(balance.units)).toBe(200 * UNITS);
 
     const stakes = await sql<{ inscriptionId: string; endedAt: Date | null }[]>`

@@ -16,10 +16,12 @@ import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ADDRESS_VERSIONS } from "../app/domain/address.ts";
+import { HOUR_MS, hourStart } from "../app/domain/clock.ts";
 import { bulkStakeMessage } from "../app/domain/messages.ts";
 import { addressOfPrivateKey, newPrivateKey, signMessage } from "../app/domain/signature.ts";
 import type { Sql } from "../db/client.server.ts";
 import { demoCatalogue } from "../db/demo-catalogue.ts";
+import { creditHour } from "../db/queries/accrual.server.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
 import { startTestServer } from "../tests/support/app-server.ts";
 import { exportFigures, HISTORY_WALLETS, LONG_HISTORY, ROWS_PER_HISTORY_WALLET, seedHistories } from "./history.ts";
@@ -28,6 +30,8 @@ import { withBenchDatabase } from "./bench-database.ts";
 const WALLETS = 100_000;
 const ENDED_STAKES = 200_000;
 const ITEMS_PER_HOLDER = 10;
+/** Hours credited through the accrual before the load (fewer than FOLD_EVERY_CREDITS: most stay unfolded). */
+const ACCRUED_HOURS = 6;
 const CONCURRENCY = 16;
 const WARMUP_MS = 1_000;
 const DURATION_MS = 5_000;
@@ -78,7 +82,14 @@ async function seed(sql: Sql): Promise<Seeded> {
   await sql`
     insert into ownership (item_id, owner_address, satpoint, seen_at)
     select id, ${whale.address}, ${satpoint}, now() from items where collection = 'spooks'`;
-  for (const table of ["points_ledger", "balances", "stakes", "ownership", "items"]) await sql.unsafe(`vacuum analyze ${table}`);
+  // The holders' last hours credited as the indexer does, so their balances run ahead of their rows (the basis's
+  // unfolded hours) and every balance, rank and leaderboard read takes the path it takes in production.
+  const lastHour = hourStart(new Date()).getTime();
+  for (let n = ACCRUED_HOURS; n >= 1; n--) {
+    await creditHour(sql, { hour: new Date(lastHour - n * HOUR_MS), at: new Date(), actor: "system", source: "cli" });
+  }
+  for (const table of ["points_ledger", "balances", "stakes", "ownership", "items", "accrual_basis"])
+    await sql.unsafe(`vacuum analyze ${table}`);
   return { wallets, holders, whale };
 }
 

@@ -162,6 +162,23 @@ describe("points ledger", () => {
     expect(await balance(address)).toBe(0);
   });
 
+  it("an in_basis row is an accrual, and a row's schedule must exist (checked per statement)", async () => {
+    const address = uniqueAddress();
+    await refused(
+      sql`insert into points_ledger (address, kind, amount, actor, created_at, in_basis) values (${address}, 'admin_add', 100, 'test', ${T0}, true)`,
+      "23514",
+      "points_ledger_in_basis_is_accrual",
+    );
+    await refused(
+      sql`insert into points_ledger (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units,
+                                     boost_version, rarity_percent_sum, boost_percent_sum, actor, created_at)
+          values (${address}, 'accrual', 10000, ${hour(9)}, 1, 0, 1, 10000, 2000000000, 100, 100, 'test', ${T0})`,
+      "23503",
+      /not a boost schedule/,
+    );
+    expect(await ledgerSum(address)).toBe(0);
+  });
+
   it("credits one accrual row per wallet and hour, on whole hours only", async () => {
     const [a, b] = [uniqueAddress(), uniqueAddress()];
     await ledger(a, "accrual", 10_000, hour(5));

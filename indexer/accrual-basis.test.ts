@@ -226,4 +226,31 @@ describe("the accrual's basis", () => {
     expect(await leaderboardRank(db.sql, earner, 450_000)).toBeLessThan(await leaderboardRank(db.sql, holder, 312_000));
     await expectLeaderboardOfTheLedger([earner, holder]);
   });
+
+  it("a wallet spends what the basis credited it before its row is folded, and not a unit more", async () => {
+    clock.set(hourOf(-1));
+    await createSchedule(
+      db.sql,
+      { rarity: { Common: 100, Rare: 100, Epic: 100, Legendary: 100 }, tenure: [], cap: 300, effectiveFrom: hourOf(0) },
+      { kind: "cli" },
+      hourOf(-1),
+    );
+    const spender = wallet(0);
+    await openStake(db.sql, itemIds[0], spender, hourOf(-1));
+    for (let n = 0; n < 2; n++) {
+      clock.set(hourOf(n + 1));
+      await creditHour(db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
+    }
+    const spend = (units: number) => db.sql`
+      insert into points_ledger (address, kind, amount, giveaway_id, tickets, actor, created_at)
+      values (${spender}, 'giveaway_entry', ${-units}, 1, 1, 'test', ${hourOf(2)})`;
+    const [before] = await db.sql<{ row: number; balance: number }[]>`
+      select b.units as row, w.units as balance from balances b join wallet_balances w using (address) where address = ${spender}`;
+    expect(Number(before.balance)).toBe(20_000);
+    await expect(spend(Number(before.balance) + 1)).rejects.toMatchObject({ code: "23514" });
+    await spend(Number(before.balance));
+    const [after] = await db.sql<{ balance: number }[]>`select units as balance from wallet_balances where address = ${spender}`;
+    expect(Number(after.balance)).toBe(0);
+    expect(await balancesOffTheLedger()).toEqual([]);
+  });
 });

@@ -190,7 +190,9 @@ export async function givePoints(sql: Sql, address: string, points: number): Pro
 }
 
 export async function balanceUnits(sql: Sql, address: string): Promise<number> {
-  const [row] = await sql<{ units: number }[]>`select coalesce((select units from wallet_balances where address = ${address}), 0)::int8 as units`;
+  const [row] = await sql<
+    { units: number }[]
+  >`select coalesce((select units from wallet_balances where address = ${address}), 0)::int8 as units`;
   return row.units;
 }
 

@@ -107,6 +107,21 @@ describe("the accrual's basis", () => {
   const hourOf = (n: number) => new Date(base().getTime() + n * HOUR_MS);
   const wallet = (n: number) => testAddress(`basis-${run}-${n}`);
 
+  /** Everything at 100% from hour 0: a new schedule, so the first hour credited aggregates every stake. */
+  async function flatScheduleFromHourZero() {
+    clock.set(hourOf(-1));
+    const rules = { rarity: { Common: 100, Rare: 100, Epic: 100, Legendary: 100 }, tenure: [], cap: 300 };
+    await createSchedule(db.sql, { ...rules, effectiveFrom: hourOf(0) }, { kind: "cli" }, hourOf(-1));
+  }
+
+  /** Credits hours 0 … count − 1, each just after it ends. */
+  async function creditHoursFromZero(count: number) {
+    for (let n = 0; n < count; n++) {
+      clock.set(hourOf(n + 1));
+      await creditHour(db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
+    }
+  }
+
   it("property: every hour credited from the basis is what recalculation computes from the stakes", async () => {
     await fc.assert(
       fc.asyncProperty(plan, async ({ first, second, changeAt, initial, steps, skipped }) => {
@@ -168,16 +183,9 @@ describe("the accrual's basis", () => {
   }, 240_000);
 
   it("hours credited in order after the first aggregate only recompute the wallets that can differ", async () => {
-    clock.set(hourOf(-1));
-    await createSchedule(
-      db.sql,
-      { rarity: { Common: 100, Rare: 100, Epic: 100, Legendary: 100 }, tenure: [], cap: 300, effectiveFrom: hourOf(0) },
-      { kind: "cli" },
-      hourOf(-1),
-    );
+    await flatScheduleFromHourZero();
     for (let w = 0; w < 5; w++) await openStake(db.sql, itemIds[w], wallet(w), hourOf(-3));
-    clock.set(hourOf(1));
-    await creditHour(db.sql, { hour: hourOf(0), at: hourOf(1), actor: "system", source: "cli" });
+    await creditHoursFromZero(1);
     // A figure changed behind the accrual's back and marked nowhere (its hour 0 folded first, so its balance
     // stays its ledger's): kept, which shows the hour was carried over.
     await db.owner.sql`update balances set units = units + 10000 where address = ${wallet(0)}`;
@@ -198,20 +206,11 @@ describe("the accrual's basis", () => {
   });
 
   it("a wallet whose accrual is not yet folded into its row ranks by its whole balance", async () => {
-    clock.set(hourOf(-1));
-    await createSchedule(
-      db.sql,
-      { rarity: { Common: 100, Rare: 100, Epic: 100, Legendary: 100 }, tenure: [], cap: 300, effectiveFrom: hourOf(0) },
-      { kind: "cli" },
-      hourOf(-1),
-    );
+    await flatScheduleFromHourZero();
     const [earner, holder] = [wallet(0), wallet(1)];
     for (const id of itemIds.slice(0, 10)) await openStake(db.sql, id, earner, hourOf(-1));
     await addPoints(db.sql, { address: holder, points: 130, actor: { kind: "cli" } });
-    for (let n = 0; n < 3; n++) {
-      clock.set(hourOf(n + 1));
-      await creditHour(db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
-    }
+    await creditHoursFromZero(3);
     // 3 hours × 10 items × 15,000 units = 450,000 > 312,000 (130 points); the row holds at most 2 of the hours.
     const rows = await db.sql<{ address: string; row: number; balance: number }[]>`
       select address, b.units as row, w.units as balance from balances b join wallet_balances w using (address)
@@ -228,19 +227,10 @@ describe("the accrual's basis", () => {
   });
 
   it("a wallet spends what the basis credited it before its row is folded, and not a unit more", async () => {
-    clock.set(hourOf(-1));
-    await createSchedule(
-      db.sql,
-      { rarity: { Common: 100, Rare: 100, Epic: 100, Legendary: 100 }, tenure: [], cap: 300, effectiveFrom: hourOf(0) },
-      { kind: "cli" },
-      hourOf(-1),
-    );
+    await flatScheduleFromHourZero();
     const spender = wallet(0);
     await openStake(db.sql, itemIds[0], spender, hourOf(-1));
-    for (let n = 0; n < 2; n++) {
-      clock.set(hourOf(n + 1));
-      await creditHour(db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
-    }
+    await creditHoursFromZero(2);
     const spend = (units: number) => db.sql`
       insert into points_ledger (address, kind, amount, giveaway_id, tickets, actor, created_at)
       values (${spender}, 'giveaway_entry', ${-units}, 1, 1, 'test', ${hourOf(2)})`;

@@ -124,28 +124,37 @@ export async function holdingCounts(sql: Queryable, address: string, inscription
 
 /**
  * The most any wallet's balance can exceed its `balances` row by: FOLD_EVERY_CREDITS times the basis's highest
- * hourly credit (every wallet is folded at least that often: db/queries/accrual-basis.server.ts). One index read.
+ * hourly credit (every wallet is folded at least that often: db/queries/accrual-basis.server.ts). One index
+ * read, asked first so the queries below carry their lower limit as a value the planner sees.
  */
-const UNFOLDED_BOUND = `(select coalesce(max(hourly_units), 0) * ${FOLD_EVERY_CREDITS} from accrual_basis)`;
+async function unfoldedBound(sql: Queryable): Promise<number> {
+  const [row] = await sql<{ bound: number }[]>`
+    select coalesce(max(hourly_units), 0)::int8 * ${FOLD_EVERY_CREDITS} as bound from accrual_basis`;
+  return Number(row.bound);
+}
 
-/** A balance from its row `b` and the basis (`wallet_balances`, written out so the row's index can lead). */
-const BALANCE = "b.units + coalesce(a.hourly_units * (h.credits - a.since_credit), 0)";
-const WITH_BASIS = "balances b left join accrual_basis a on a.address = b.address left join accrual_basis_hour h on true";
+/** `balances` rows at or above `floor` with their balances (`wallet_balances`, written out so the row's index leads). */
+function rowsFrom(sql: Queryable, floor: number | null) {
+  return sql`
+    select b.address, b.units as row_units, b.units + coalesce(a.hourly_units * (h.credits - a.since_credit), 0) as units
+    from balances b left join accrual_basis a on a.address = b.address left join accrual_basis_hour h on true
+    ${floor === null ? sql`` : sql`where b.units >= ${floor}`}`;
+}
 
 /**
  * Leaderboard position (1 = most points) within the leaderboard's longest list (LEADERBOARD_MAX_LIMIT);
  * 0 ("not ranked") without points or below it. As the spec's page did, the rank is a place on the
- * leaderboard. A wallet can only be ahead if its row is within UNFOLDED_BOUND below `units`, so the query
+ * leaderboard. A wallet can only be ahead if its row is within the unfolded bound below `units`, so the query
  * reads the rows from the top down to there, and stops at that many wallets ahead, at any wallet count.
  */
 export async function leaderboardRank(sql: Queryable, address: string, units: number): Promise<number> {
   if (units <= 0) return 0;
+  const floor = units - (await unfoldedBound(sql));
   const [row] = await sql<{ ahead: number }[]>`
     select count(*)::int as ahead from (
-      select 1 from ${sql.unsafe(WITH_BASIS)}
-      where b.units >= ${units}::int8 - ${sql.unsafe(UNFOLDED_BOUND)}
-        and (${sql.unsafe(BALANCE)} > ${units} or (${sql.unsafe(BALANCE)} = ${units} and b.address < ${address}))
-      order by b.units desc
+      select 1 from (${rowsFrom(sql, floor)}) as r
+      where r.units > ${units} or (r.units = ${units} and r.address < ${address})
+      order by r.row_units desc, r.address
       limit ${LEADERBOARD_MAX_LIMIT}
     ) as above`;
   return row.ahead < LEADERBOARD_MAX_LIMIT ? row.ahead + 1 : 0;
@@ -198,17 +207,14 @@ export async function rewardsOf(sql: Queryable, address: string): Promise<Reward
 
 /**
  * Wallets with points, most first (ties by address, the same order `leaderboardRank` counts). The `limit`-th
- * highest row is a floor under the `limit`-th balance, so only rows within UNFOLDED_BOUND below it can be
- * on the board.
+ * highest row is a floor under the `limit`-th balance, so only rows within the unfolded bound below it can
+ * be on the board.
  */
 export async function leaderboard(sql: Queryable, limit = LEADERBOARD_DEFAULT_LIMIT): Promise<LeaderboardEntry[]> {
+  const [nth] = await sql<{ units: number }[]>`select units from balances order by units desc, address offset ${limit - 1} limit 1`;
+  const floor = nth === undefined ? null : Number(nth.units) - (await unfoldedBound(sql));
   const rows = await sql<{ address: string; units: number }[]>`
-    select address, units from (
-      select b.address, ${sql.unsafe(BALANCE)} as units from ${sql.unsafe(WITH_BASIS)}
-      where b.units >= coalesce(
-        (select units from balances order by units desc, address offset ${limit - 1} limit 1),
-        (select min(units) from balances)) - ${sql.unsafe(UNFOLDED_BOUND)}
-    ) as candidates
+    select address, units from (${rowsFrom(sql, floor)}) as r
     where units > 0 order by units desc, address limit ${limit}`;
   return rows.map((row) => ({ address: row.address, rewards: unitsToPoints(row.units) }));
 }

@@ -133,31 +133,42 @@ async function unfoldedBound(sql: Queryable): Promise<number> {
   return Number(row.bound);
 }
 
-/** `balances` rows at or above `floor` with their balances (`wallet_balances`, written out so the row's index leads). */
-function rowsFrom(sql: Queryable, floor: number | null) {
+/**
+ * `balances` rows from `floor` up to `top` (either open) with their balances (`wallet_balances`, written out so
+ * the row's index leads).
+ */
+function rowsBetween(sql: Queryable, floor: number | null, top: number | null = null) {
+  const above = floor === null ? sql`true` : sql`b.units >= ${floor}`;
+  const below = top === null ? sql`true` : sql`b.units <= ${top}`;
   return sql`
     select b.address, b.units as row_units, b.units + coalesce(a.hourly_units * (h.credits - a.since_credit), 0) as units
     from balances b left join accrual_basis a on a.address = b.address left join accrual_basis_hour h on true
-    ${floor === null ? sql`` : sql`where b.units >= ${floor}`}`;
+    where ${above} and ${below}`;
 }
 
 /**
  * Leaderboard position (1 = most points) within the leaderboard's longest list (LEADERBOARD_MAX_LIMIT);
  * 0 ("not ranked") without points or below it. As the spec's page did, the rank is a place on the
- * leaderboard. A wallet can only be ahead if its row is within the unfolded bound below `units`, so the query
- * reads the rows from the top down to there, and stops at that many wallets ahead, at any wallet count.
+ * leaderboard. A wallet whose row is above `units` is ahead whatever the basis adds (an index count, as
+ * before the basis, which settles every wallet below the board); one whose row is within the unfolded bound
+ * below `units` may be, and only those are read with their balances.
  */
 export async function leaderboardRank(sql: Queryable, address: string, units: number): Promise<number> {
   if (units <= 0) return 0;
-  const floor = units - (await unfoldedBound(sql));
-  const [row] = await sql<{ ahead: number }[]>`
-    select count(*)::int as ahead from (
-      select 1 from (${rowsFrom(sql, floor)}) as r
-      where r.units > ${units} or (r.units = ${units} and r.address < ${address})
-      order by r.row_units desc, r.address
-      limit ${LEADERBOARD_MAX_LIMIT}
+  const [{ sure }] = await sql<{ sure: number }[]>`
+    select count(*)::int as sure from (
+      select 1 from balances where units > ${units} order by units desc, address limit ${LEADERBOARD_MAX_LIMIT}
     ) as above`;
-  return row.ahead < LEADERBOARD_MAX_LIMIT ? row.ahead + 1 : 0;
+  if (sure >= LEADERBOARD_MAX_LIMIT) return 0;
+  const floor = units - (await unfoldedBound(sql));
+  const [{ near }] = await sql<{ near: number }[]>`
+    select count(*)::int as near from (
+      select 1 from (${rowsBetween(sql, floor, units)}) as r
+      where r.units > ${units} or (r.units = ${units} and r.address < ${address})
+      limit ${LEADERBOARD_MAX_LIMIT - sure}
+    ) as above`;
+  const ahead = sure + near;
+  return ahead < LEADERBOARD_MAX_LIMIT ? ahead + 1 : 0;
 }
 
 /** The boost percentages the hour's accrual gives these stakes, added up (the schedule in force for the hour). */
@@ -214,7 +225,7 @@ export async function leaderboard(sql: Queryable, limit = LEADERBOARD_DEFAULT_LI
   const [nth] = await sql<{ units: number }[]>`select units from balances order by units desc, address offset ${limit - 1} limit 1`;
   const floor = nth === undefined ? null : Number(nth.units) - (await unfoldedBound(sql));
   const rows = await sql<{ address: string; units: number }[]>`
-    select address, units from (${rowsFrom(sql, floor)}) as r
+    select address, units from (${rowsBetween(sql, floor)}) as r
     where units > 0 order by units desc, address limit ${limit}`;
   return rows.map((row) => ({ address: row.address, rewards: unitsToPoints(row.units) }));
 }

@@ -218,22 +218,14 @@ export async function rewardsOf(sql: Queryable, address: string): Promise<Reward
 
 /**
  * Wallets with points, most first (ties by address, the same order `leaderboardRank` counts). The `limit`-th
- * highest row is a floor under the `limit`-th balance: the board is among the rows at or above it and the
- * wallets of the basis (the only ones whose balance exceeds their row) whose row is within the unfolded bound
- * below it.
+ * highest row is a floor under the `limit`-th balance, so only rows within the unfolded bound below it can
+ * be on the board.
  */
 export async function leaderboard(sql: Queryable, limit = LEADERBOARD_DEFAULT_LIMIT): Promise<LeaderboardEntry[]> {
   const [nth] = await sql<{ units: number }[]>`select units from balances order by units desc, address offset ${limit - 1} limit 1`;
-  const candidates =
-    nth === undefined
-      ? rowsBetween(sql, null)
-      : sql`
-          ${rowsBetween(sql, Number(nth.units))}
-          union all
-          select b.address, b.units, b.units + a.hourly_units * (h.credits - a.since_credit)
-          from balances b join accrual_basis a on a.address = b.address cross join accrual_basis_hour h
-          where b.units >= ${Number(nth.units) - (await unfoldedBound(sql))} and b.units < ${Number(nth.units)}`;
+  const floor = nth === undefined ? null : Number(nth.units) - (await unfoldedBound(sql));
   const rows = await sql<{ address: string; units: number }[]>`
-    select address, units from (${candidates}) as r where units > 0 order by units desc, address limit ${limit}`;
+    select address, units from (${rowsBetween(sql, floor)}) as r
+    where units > 0 order by units desc, address limit ${limit}`;
   return rows.map((row) => ({ address: row.address, rewards: unitsToPoints(row.units) }));
 }

@@ -18,19 +18,16 @@ export const BASIS_LOCK_CLASS = 727_106;
 /** Each wallet's unfolded accrual is folded into its balance row at least once every this many hours credited. */
 export const FOLD_EVERY_CREDITS = 24;
 
-const HOURLY_UNITS = `(${perItemHourlyUnitsCase("(count(*))")}) * sum(%combined%) / 100`;
-
 export async function lockBasis(tx: Queryable): Promise<void> {
   await tx`select pg_advisory_xact_lock(${BASIS_LOCK_CLASS}, 0)`;
 }
 
 /**
  * Brings `accrual_basis` to `hour` (each wallet's figures for the stakes open for all of it under
- * `schedule`) and folds the wallets whose turn it is; answers the credit count the hour's rows are counted
- * from. From the basis of an earlier hour under the same schedule, only the wallets that can differ are
+ * `schedule`) and folds the wallets whose turn it is. From the basis of an earlier hour under the same schedule, only the wallets that can differ are
  * recomputed; otherwise every stake is aggregated again. Call under `lockBasis`.
  */
-export async function bringBasisTo(tx: Queryable, hour: Date, schedule: BoostSchedule, at: Date): Promise<number> {
+export async function bringBasisTo(tx: Queryable, hour: Date, schedule: BoostSchedule, at: Date): Promise<void> {
   const [basis] = await tx<{ hour: Date; boostVersion: number | null; credits: number }[]>`
     select hour, boost_version, credits from accrual_basis_hour`;
   const credits = Number(basis?.credits ?? 0);
@@ -42,7 +39,6 @@ export async function bringBasisTo(tx: Queryable, hour: Date, schedule: BoostSch
   await tx`
     insert into accrual_basis_hour (hour, boost_version, credits) values (${hour}, ${schedule.version}::int, ${credits})
     on conflict (only_row) do update set hour = excluded.hour, boost_version = excluded.boost_version`;
-  return credits;
 }
 
 /** The hour's rows have been written: every wallet in the basis is one credit further. */
@@ -69,7 +65,7 @@ function basisFigures(tx: Queryable, hour: Date, schedule: BoostSchedule, credit
            count(*) filter (where s.collection = 'spook-society') as staked_spook_society,
            sum(${tx.unsafe(rarity)}) as rarity_percent_sum,
            sum(${tx.unsafe(combined)}) as boost_percent_sum,
-           ${tx.unsafe(HOURLY_UNITS.replace("%combined%", combined))} as hourly_units,
+           (${tx.unsafe(perItemHourlyUnitsCase("count(*)"))}) * sum(${tx.unsafe(combined)}) / 100 as hourly_units,
            ${credits}::int8 as since_credit
     from stakes s
     where s.started_at <= ${hour} and (s.ended_at is null or s.ended_at >= ${hourEnd}) ${where}

@@ -141,7 +141,7 @@ function rowsBetween(sql: Queryable, floor: number | null, top: number | null = 
   const above = floor === null ? sql`true` : sql`b.units >= ${floor}`;
   const below = top === null ? sql`true` : sql`b.units <= ${top}`;
   return sql`
-    select b.address, b.units as row_units, b.units + coalesce(a.hourly_units * (h.credits - a.since_credit), 0) as units
+    select b.address, b.units + coalesce(a.hourly_units * (h.credits - a.since_credit), 0) as units
     from balances b left join accrual_basis a on a.address = b.address left join accrual_basis_hour h on true
     where ${above} and ${below}`;
 }

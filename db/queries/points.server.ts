@@ -83,8 +83,8 @@ export async function lockBalanceUnits(tx: TransactionSql, address: string): Pro
   await tx`
     insert into balances (address, units, updated_at) values (${address}, 0, ${now()})
     on conflict (address) do nothing`;
-  await tx`select 1 from balances where address = ${address} for update`;
-  const [row] = await tx<{ units: number }[]>`select units from wallet_balances where address = ${address}`;
+  const [row] = await tx<{ units: number }[]>`
+    select w.units from balances b join wallet_balances w using (address) where b.address = ${address} for update of b`;
   return row.units;
 }
 

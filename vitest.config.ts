@@ -15,13 +15,18 @@ export default defineConfig({
     maxWorkers: Number(process.env.SPOOKS_TEST_WORKERS ?? 2),
     setupFiles: ["tests/setup/each-file.ts"],
     testTimeout: 30_000,
+    // expect.poll waits for the state a test needs, not for a time a loaded machine may not meet (vitest's own
+    // default gives up after 1 s); a state that never comes still fails, after 15 s.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 60_000,
     teardownTimeout: 20_000,
     projects: [
       { extends: true, test: { name: "unit", include: groups.unit } },
       { extends: true, test: { name: "system", include: groups.system } },
       { extends: true, test: { name: "db", include: groups.db, ...readsEngine } },
-      { extends: true, test: { name: "e2e", include: groups.e2e, ...readsEngine } },
+      // A browser test is a journey of many steps, each waiting (10-15 s at most) for the state it needs; on a
+      // loaded 2-core machine a 20 s journey takes twice that, so the whole has a budget of its own.
+      { extends: true, test: { name: "e2e", include: groups.e2e, testTimeout: 60_000, ...readsEngine } },
     ],
   },
 });

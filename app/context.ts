@@ -18,6 +18,13 @@ export type AppContext = {
   config: Config & { adminAddress: string };
   /** Demo mode only: the built-in wallets (holder, admin) the page offers when MyDoge is absent. */
   demoWallets: DemoWallet[];
+  /**
+   * The collections with a `collection_images/{collection}/` folder among the site's static files (server/app.ts
+   * looks once at start): only those pictures are tried there, so no page asks for a file the install lacks.
+   */
+  localImageCollections?: string[];
+  /** Demo mode: what its Discord double's announcements channel received, newest first (the admin's tab shows it). */
+  demoChannelPosts?: () => { at: Date; title: string; description: string; url: string | null; event: string }[];
   /** This request's Content-Security-Policy nonce (server/security.ts), for the page's inline scripts. */
   cspNonce?: string;
 };

@@ -13,6 +13,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
+import { decodedPath, redactSecretPath } from "./domain/redact.ts";
 import { NonceContext } from "./lib/nonce.ts";
 
 export const streamTimeout = 5_000;
@@ -25,7 +26,7 @@ export const streamTimeout = 5_000;
  */
 export const handleError: HandleErrorFunction = (error, { request, context }: { request: Request; context: AppLoadContext }) => {
   if (request.signal.aborted) return; // the caller left: not an error of ours
-  const where = { method: request.method, path: new URL(request.url).pathname };
+  const where = { method: request.method, path: redactSecretPath(decodedPath(request.url)) };
   if (isCrossSiteAction(request)) {
     return void context.logger.warn({ msg: "cross-site action refused", ...where, origin: request.headers.get("origin") });
   }
@@ -91,7 +92,7 @@ export default function handleRequest(
         responseStatusCode = 500;
         // Errors inside the shell reach handleError through React Router; these come after it was sent.
         if (shellRendered) {
-          loadContext.logger.error({ msg: "page render error", path: new URL(request.url).pathname, err: error });
+          loadContext.logger.error({ msg: "page render error", path: redactSecretPath(decodedPath(request.url)), err: error });
         }
       },
     });

@@ -2,16 +2,20 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration }
 import type { Route } from "./+types/root";
 import { pictureOrigins } from "./domain/image-hosts.ts";
 import { useNonce } from "./lib/nonce.ts";
+import { headerTeam } from "./utils/pages.server.ts";
 import "./app.css";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
-/** Settings the pages need (read with useRouteLoaderData("root")): the item pictures' outside hosts. */
-export function loader({ context }: Route.LoaderArgs) {
-  // The admin's address is public (the spec's page had it built in): the header links to /admin for that wallet.
+/** Settings the pages need (read with useRouteLoaderData("root")): the item pictures' outside hosts, the admin team. */
+export async function loader({ context }: Route.LoaderArgs) {
   return {
     itemImageUrls: context.config.itemImageUrls,
-    adminAddress: context.config.adminAddress,
+    // The collections whose pictures this install has in public/collection_images (the first source tried).
+    localImageCollections: context.localImageCollections ?? [],
+    // The team's addresses are public (the owner's was built into the spec's page; /admin's data lists them all):
+    // the header links to /admin for each member's wallet.
+    teamAddresses: await headerTeam(context.sql, context.config.adminAddress),
     // Where a giveaway picture URL may point (the CSP's img-src): the admin form refuses others as typed.
     pictureOrigins: pictureOrigins(context.config),
   };

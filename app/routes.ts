@@ -10,6 +10,11 @@ export default [
     route("governance", "routes/governance.tsx", [route(":id", "routes/governance-proposal.tsx")]),
     route("admin", "routes/admin.tsx"),
     route("discord/linked", "routes/discord-linked.tsx"),
+    // Notification settings, and the pages an email's links open (issue 33, item 9).
+    route("notifications", "routes/notification-settings.tsx"),
+    route("email/confirm/:token", "routes/email-confirm.tsx"),
+    route("email/unsubscribe/:token", "routes/email-unsubscribe.tsx"),
+    route("log", "routes/log.tsx"),
     // Any other page: the 404, inside the site's header and navigation so a bad link strands nobody.
     route("*", "routes/not-found.tsx"),
   ]),
@@ -57,6 +62,17 @@ export default [
     route("admin/audit", "routes/api/admin-audit.ts"),
     route("admin/boosts", "routes/api/admin-boosts.ts"),
     route("admin/boosts/preview", "routes/api/admin-boosts-preview.ts"),
+    route("admin/boosts/:version", "routes/api/admin-boost.ts"),
+
+    // The admin team: members, second-signature approvals, sessions (issue 35)
+    route("admin/team", "routes/api/admin-team.ts"),
+    route("admin/team/:address", "routes/api/admin-team-member.ts"),
+    route("admin/approvals", "routes/api/admin-approvals.ts"),
+    route("admin/approvals/policy", "routes/api/admin-approvals-policy.ts"),
+    route("admin/approvals/:id/approve", "routes/api/admin-approval-approve.ts"),
+    route("admin/approvals/:id/reject", "routes/api/admin-approval-reject.ts"),
+    route("admin/sessions", "routes/api/admin-sessions.ts"),
+    route("admin/sessions/:id", "routes/api/admin-session.ts"),
 
     // Notifications (issue 24)
     route("notifications/:address", "routes/api/notifications.ts"),
@@ -71,6 +87,7 @@ export default [
     route("admin/webhooks/:id/deliveries", "routes/api/admin-webhook-deliveries.ts"),
     route("admin/webhooks/:id/deliveries/:deliveryId/replay", "routes/api/admin-webhook-replay.ts"),
     route("admin/mail-outbox", "routes/api/admin-mail-outbox.ts"),
+    route("admin/notifications/channel-posts", "routes/api/admin-channel-posts.ts"),
     route("notifications/email", "routes/api/notifications-email.ts"),
     route("notifications/email/confirm/:token", "routes/api/notifications-email-confirm.ts"),
     route("notifications/email/unsubscribe/:token", "routes/api/notifications-email-unsubscribe.ts"),
@@ -91,10 +108,21 @@ export default [
     route("discord/pending/:linkToken", "routes/api/discord-pending.ts"),
     route("discord/link", "routes/api/discord-link.ts"),
     route("discord/link/:address", "routes/api/discord-link-address.ts"),
+    route("discord/account", "routes/api/discord-account.ts"),
     route("admin/discord/rules", "routes/api/admin-discord-rules.ts"),
     route("admin/discord/preview", "routes/api/admin-discord-preview.ts"),
     route("admin/discord/status", "routes/api/admin-discord-status.ts"),
+    // Slash commands (issue 37; 404 without DISCORD_PUBLIC_KEY)
+    route("discord/interactions", "routes/api/discord-interactions.ts"),
+    route("admin/discord/commands", "routes/api/admin-discord-commands.ts"),
+    route("admin/discord/commands/test", "routes/api/admin-discord-commands-test.ts"),
     route("auth/session", "routes/api/auth-session.ts"),
+
+    // The public log's proofs (issue 34); its files are under /log/ below
+    route("log", "routes/api/log-info.ts"),
+    route("log/proof/:index", "routes/api/log-proof.ts"),
+    route("log/consistency", "routes/api/log-consistency.ts"),
+    route("balances", "routes/api/balances.ts"),
 
     // Demo mode only: the built-in demo wallets
     route("demo/wallets", "routes/api/demo-wallets.ts"),
@@ -110,6 +138,8 @@ export default [
   // Linking a wallet to Discord: out to the authorize page and back (issue 25).
   route("discord/link", "routes/discord-link.ts"),
   route("discord/callback", "routes/discord-callback.ts"),
+  // The public log as C2SP tlog-tiles files: /log/checkpoint, /log/key, /log/tile/… (issue 34).
+  route("log/*", "routes/log-files.ts"),
   // A catalogue item's picture from the ord server, cached on disk (issue 12).
   route("content/:inscriptionId", "routes/content.ts"),
   // Anything else under /content (no id, a deeper path) is refused by the same loader, as JSON.

@@ -3,7 +3,9 @@
  * a throwaway database is created and dropped), through the real build served over HTTP:
  * - requests/s and p50/p99 latency of /api/rewards/{address}, /api/wallet-doginals/{address} and
  *   /api/leaderboard with 100,000 wallets in the database, beside two trivial JSON routes in the same run
- *   (/api/health: one tiny query; an unknown /api path: no database at all);
+ *   (/api/health: one tiny query; an unknown /api path: no database at all); then the three hot reads again in
+ *   HOT_ROUNDS rounds between loads of /api/health, each as a ratio to the health figures around it (issue 36,
+ *   item 1: target ≥ 0.9× each; the load of a shared machine moves the figures more than the routes differ);
  * - Stake All of 888 items through POST /api/stake/bulk (server-side time from Server-Timing; target < 2 s);
  * - the points history (bench/history.ts): the first page of 2,000- and 100,000-entry histories beside
  *   /api/rewards, and the CSV and JSON downloads of the 100,000 entries (time and peak memory).
@@ -13,6 +15,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
 import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ADDRESS_VERSIONS } from "../app/domain/address.ts";
@@ -36,10 +39,12 @@ const CONCURRENCY = 16;
 const WARMUP_MS = 1_000;
 const DURATION_MS = 5_000;
 const STAKE_ALL_ROUNDS = 3;
+const HOT_ROUNDS = 3;
+const HOT_TARGET = 0.9;
 
 const base58check = createBase58check(sha256);
 
-function randomAddress(): string {
+export function randomAddress(): string {
   const payload = new Uint8Array(21);
   payload[0] = ADDRESS_VERSIONS.mainnet;
   payload.set(randomBytes(20), 1);
@@ -93,7 +98,7 @@ async function seed(sql: Sql): Promise<Seeded> {
   return { wallets, holders, whale };
 }
 
-type LoadResult = { requests: number; errors: number; seconds: number; p50: number; p99: number };
+export type LoadResult = { requests: number; errors: number; seconds: number; p50: number; p99: number };
 
 /** Runs in a worker: `concurrency` keep-alive loops over `paths` for `durationMs`, after a warm-up. */
 const LOAD_WORKER = `
@@ -130,7 +135,7 @@ const get = (path) => new Promise((resolve) => {
 })();
 `;
 
-function load(origin: string, paths: string[]): Promise<LoadResult> {
+export function load(origin: string, paths: string[]): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(LOAD_WORKER, {
       eval: true,
@@ -147,10 +152,50 @@ function load(origin: string, paths: string[]): Promise<LoadResult> {
 const pad = (text: string, width: number) => text.padEnd(width);
 const num = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
 
-function printRow(label: string, result: LoadResult): void {
+export function printRow(label: string, result: LoadResult): void {
   const perSecond = result.requests / result.seconds;
   const errors = result.errors ? `  (${result.errors} non-200!)` : "";
   console.log(`  ${pad(label, 44)} ${num(perSecond, 0)} req/s   p50 ${num(result.p50)} ms   p99 ${num(result.p99)} ms${errors}`);
+}
+
+const perSecond = (result: LoadResult) => result.requests / result.seconds;
+
+/**
+ * The hot reads in `HOT_ROUNDS` rounds, each round's loads between two of /api/health (the next round's first):
+ * each figure beside the mean of the health figures just before and after it, then the median of the rounds.
+ */
+async function hotReads(origin: string, routes: [string, string[]][]): Promise<void> {
+  console.log(
+    `Hot reads beside /api/health, ${HOT_ROUNDS} rounds (health, the ${routes.length} routes, health again; the same clients and times):`,
+  );
+  const health: LoadResult[] = [await load(origin, ["/api/health"])];
+  const ratios = routes.map(() => [] as number[]);
+  for (let round = 1; round <= HOT_ROUNDS; round++) {
+    const results: LoadResult[] = [];
+    for (const [, paths] of routes) results.push(await load(origin, paths));
+    health.push(await load(origin, ["/api/health"]));
+    const baseline = (perSecond(health[round - 1]) + perSecond(health[round])) / 2;
+    console.log(
+      `  round ${round}: /api/health ${num(perSecond(health[round - 1]), 0)} and ${num(perSecond(health[round]), 0)} req/s around it`,
+    );
+    routes.forEach(([label], i) => {
+      ratios[i].push(perSecond(results[i]) / baseline);
+      printRow(`  ${label}`, results[i]);
+      console.log(`  ${pad("", 46)} = ${ratios[i].at(-1)!.toFixed(2)}× /api/health (${num(baseline, 0)} req/s)`);
+    });
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  routes.forEach(([label], i) => {
+    const ratio = median(ratios[i]);
+    console.log(
+      `  ${pad(label, 44)} median ${ratio.toFixed(2)}× /api/health (rounds: ${ratios[i].map((r) => r.toFixed(2)).join(", ")}; target ≥ ${HOT_TARGET}×) ${ratio >= HOT_TARGET ? "OK" : "UNDER"}`,
+    );
+  });
+  console.log(
+    `  load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(" ")}`,
+  );
 }
 
 async function stakeAll(origin: string, whale: Seeded["whale"], sql: Sql): Promise<void> {
@@ -221,6 +266,11 @@ export async function run(): Promise<void> {
       printRow("GET /api/rewards/{address} (2,000 wallets)", await load(server.url, rewardsPaths));
       printRow(`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, await load(server.url, walletPaths));
       printRow("GET /api/leaderboard (top 100)", await load(server.url, ["/api/leaderboard"]));
+      await hotReads(server.url, [
+        ["GET /api/leaderboard (top 100)", ["/api/leaderboard"]],
+        ["GET /api/rewards/{address} (2,000 wallets)", rewardsPaths],
+        [`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, walletPaths],
+      ]);
       const historyPaths = histories.wallets.map((address) => `/api/points/${address}/history`);
       printRow(
         `GET /api/points/{address}/history (${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries)`,

@@ -13,7 +13,7 @@
 import nodemailer from "nodemailer";
 import { pathToFileURL } from "node:url";
 import { smtpMailer } from "../app/utils/mail.server.ts";
-import { confirmEmail, subscribeEmail } from "../db/queries/email-subscriptions.server.ts";
+import { confirmEmail, issueLinkToken, subscribeEmail } from "../db/queries/email-subscriptions.server.ts";
 import { startMailDouble } from "../doubles/mail/mail-double.server.ts";
 import { emailChannel } from "../indexer/notifications/email-channel.server.ts";
 import { addressOfPrivateKey, newPrivateKey } from "../app/domain/signature.ts";
@@ -48,8 +48,8 @@ export async function run(): Promise<void> {
       const baseline: number[] = [];
       for (let n = 0; n < MAILS; n += 1) {
         const address = addressOfPrivateKey(newPrivateKey());
-        const { subscription, confirmToken } = await subscribeEmail(sql, { address, email: `h${n}@example.com`, events: ["stake.ended"] });
-        await confirmEmail(sql, confirmToken);
+        const subscription = await subscribeEmail(sql, { address, email: `h${n}@example.com`, events: ["stake.ended"] });
+        await confirmEmail(sql, await issueLinkToken(sql, subscription.id, "confirm"));
         const [event] = await sql<{ id: number }[]>`
           insert into notification_events (event, subject, recipient, title, body, link)
           values ('stake.ended', ${`bench-${n}`}, ${address}, 'Your stake of Spooks #12 ended', 'Spooks #12 moved to another wallet.', '/rewards/history')
@@ -121,12 +121,12 @@ async function transferToEmail(sql: Sql, mail: MailDouble, mailer: Mailer): Prom
   try {
     await indexer.ready;
     for (const [index, item] of items.entries()) {
-      const { confirmToken } = await subscribeEmail(sql, {
+      const subscription = await subscribeEmail(sql, {
         address: stakers[index],
         email: `t${index}@example.com`,
         events: ["stake.ended"],
       });
-      await confirmEmail(sql, confirmToken);
+      await confirmEmail(sql, await issueLinkToken(sql, subscription.id, "confirm"));
       await sql`insert into stakes (item_id, address, started_at) values (${item.id}, ${stakers[index]}, now())`;
     }
     const samples: number[] = [];

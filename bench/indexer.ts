@@ -3,7 +3,10 @@
  * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; a throwaway database is created
  * and dropped):
  * - accrual of one hour for 1,000,000 open stakes over 100,000 wallets, beside a bare INSERT … SELECT of
- *   the same number of ledger rows into a trigger-less copy (target: within 1.5× of it);
+ *   the same number of ledger rows into a trigger-less copy (target: within 1.5× of it), and beside the same
+ *   accrual without its public-log entries (issue 34, target: within 1.15×; also in the database server's CPU
+ *   time, steadier on a shared machine); the log's storage per entry beyond the entries (target ≤ 64 B);
+ *   BENCH_ACCRUAL_ROUNDS sets the rounds (default 3);
  * - ownership sync of 1,883 and of 20,000 items with 20 KB contents against the simulated wonky-ord over
  *   HTTP: bytes and time of a steady pass polling every item (the baseline) vs validate batches (target:
  *   under 1% of the polling bytes, under 0.5 s for 1,883 items), and a pass with 100 transfers.
@@ -28,7 +31,7 @@ import { withBenchDatabase } from "./bench-database.ts";
 const SCALE = Math.max(1, Number(process.env.BENCH_ACCRUAL_SCALE ?? 1));
 const STAKES = Math.round(1_000_000 / SCALE);
 const WALLETS = Math.round(100_000 / SCALE);
-const ROUNDS = 3;
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ACCRUAL_ROUNDS ?? 3));
 const H0 = Date.UTC(2031, 0, 1);
 const hour = (n: number) => new Date(H0 + n * HOUR_MS);
 
@@ -41,6 +44,32 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/**
+ * CPU time (ms) the database's server processes spent on this database's connections, when the server runs on
+ * this machine (Linux /proc; null otherwise). On a machine shared with other work, it is steadier than the time
+ * on the clock, which counts the waits for a core too.
+ */
+async function serverCpu(sql: Sql): Promise<Map<number, number> | null> {
+  const { readFileSync } = await import("node:fs");
+  const pids = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database()`;
+  try {
+    return new Map(pids.map(({ pid }) => [pid, Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6]));
+  } catch {
+    return null;
+  }
+}
+
+/** Time on the clock and the server's CPU time (null when it cannot be read) of `work`. */
+async function timedWithCpu(sql: Sql, work: () => Promise<unknown>): Promise<{ ms: number; cpu: number | null }> {
+  const before = await serverCpu(sql);
+  const ms = await timed(work);
+  const after = await serverCpu(sql);
+  if (!before || !after) return { ms, cpu: null };
+  let cpu = 0;
+  for (const [pid, spent] of after) cpu += spent - (before.get(pid) ?? 0);
+  return { ms, cpu };
+}
+
 async function seedStakes(sql: Sql): Promise<void> {
   await sql`
     insert into items (inscription_id, collection, name, number, rank, rarity)
@@ -48,9 +77,12 @@ async function seedStakes(sql: Sql): Promise<void> {
            'Bench #' || g, g, g,
            case when g <= 44 then 'Legendary' when g <= 178 then 'Epic' when g <= 444 then 'Rare' else 'Common' end
     from generate_series(1, ${STAKES}::int) as g`;
+  // Seeded without their public-log entries (a million stake entries are not what is measured here).
+  await sql`alter table stakes disable trigger log_stakes_inserted`;
   await sql`
     insert into stakes (item_id, address, started_at)
     select id, 'W' || lpad((id % ${WALLETS}::int)::text, 6, '0'), ${hour(-24)} - (id % 60) * interval '1 day' from items`;
+  await sql`alter table stakes enable trigger log_stakes_inserted`;
   await sql`vacuum analyze items`;
   await sql`vacuum analyze stakes`;
 }
@@ -87,6 +119,38 @@ async function expectedUnits(sql: Sql, address: string, hours: number): Promise<
   return total * hours;
 }
 
+/**
+ * The public log's storage (issue 34): the entries' bytes as served, and everything the log keeps (batches,
+ * tiles, indexes, checkpoints) after integration. An accrual hour's batch keeps its entries' common text once,
+ * so what is kept can be less than the entries.
+ */
+async function logStorage(sql: Sql): Promise<{ entries: number; entryBytes: number; stored: number; batches: number; tiles: number }> {
+  const { integrate } = await import("../db/queries/log.server.ts");
+  const { signerFromSeed } = await import("../app/domain/tlog/note.ts");
+  await integrate(sql, signerFromSeed("bench/log", new Uint8Array(32).fill(1)), new Date());
+  await sql`vacuum analyze log_batches, log_tiles, log_state, log_checkpoints`;
+  const [row] = await sql<{ entries: number; entryBytes: number; total: number; batches: number; tiles: number }[]>`
+    select (select size from log_head)::int8 as entries,
+           pg_total_relation_size('log_batches')::int8 as batches, pg_total_relation_size('log_tiles')::int8 as tiles,
+           (select coalesce(sum(case when template is null then octet_length(bundle) - 2 * entry_count
+                                     else octet_length(bundle) - (entry_count - 1)
+                                          - entry_count * (cardinality(template) - 2 - (template_id_slot is not null)::int)
+                                          + entry_count * octet_length(array_to_string(template, ''))
+                                          -- the row ids the template's id slot takes (not kept), about this long each
+                                          + case when template_id_slot is null then 0 else entry_count * length(((first_row + last_row) / 2)::text) end
+                                end), 0)
+            from log_batches)::int8 as entry_bytes,
+           (pg_total_relation_size('log_batches') + pg_total_relation_size('log_tiles') + pg_total_relation_size('log_state')
+            + pg_total_relation_size('log_checkpoints') + pg_total_relation_size('log_head'))::int8 as total`;
+  return {
+    entries: Number(row.entries),
+    entryBytes: Number(row.entryBytes),
+    stored: Number(row.total),
+    batches: Number(row.batches),
+    tiles: Number(row.tiles),
+  };
+}
+
 const credit = (sql: Sql, n: number) => creditHour(sql, { hour: hour(n), at: hour(n + 1), actor: "system", source: "scheduled" });
 
 async function benchAccrual(sql: Sql): Promise<void> {
@@ -102,20 +166,48 @@ async function benchAccrual(sql: Sql): Promise<void> {
   const firstMs = await timed(async () => (first = await credit(sql, next++)));
   if (first.wallets !== WALLETS) throw new Error(`expected ${WALLETS} wallets credited, got ${first.wallets}`);
   await bareInsert(sql, "ledger_copy", next++);
-  const times = { accrual: [] as number[], ledger: [] as number[], copy: [] as number[] };
-  const measures: [number[], () => Promise<unknown>][] = [
-    [times.ledger, () => bareInsert(sql, "points_ledger", next++)],
-    [times.accrual, () => credit(sql, next++)],
-    [times.copy, () => bareInsert(sql, "ledger_copy", next++)],
+  const times = { accrual: [] as number[], ledger: [] as number[], copy: [] as number[], unlogged: [] as number[] };
+  const cpu = { accrual: [] as number[], unlogged: [] as number[] };
+  // The same accrual without its public-log entries (issue 34): the log's trigger off for that hour only.
+  const withoutLog = async () => {
+    await sql`alter table points_ledger disable trigger log_points_ledger`;
+    try {
+      return await timedWithCpu(sql, () => credit(sql, next++));
+    } finally {
+      await sql`alter table points_ledger enable trigger log_points_ledger`;
+    }
+  };
+  const withCpu = (into: number[], cpuInto: number[], measured: Promise<{ ms: number; cpu: number | null }>) =>
+    measured.then(({ ms, cpu }) => {
+      into.push(ms);
+      if (cpu !== null) cpuInto.push(cpu);
+    });
+  const measures: (() => Promise<unknown>)[] = [
+    async () => times.ledger.push(await timed(() => bareInsert(sql, "points_ledger", next++))),
+    () =>
+      withCpu(
+        times.accrual,
+        cpu.accrual,
+        timedWithCpu(sql, () => credit(sql, next++)),
+      ),
+    async () => times.copy.push(await timed(() => bareInsert(sql, "ledger_copy", next++))),
+    () => withCpu(times.unlogged, cpu.unlogged, withoutLog()),
   ];
   // Each round starts one further along, so each measure comes after each other one alike (the trigger's
   // 100,000 balance updates leave the next statement writing back their pages).
   for (let round = 0; round < ROUNDS; round++) {
-    for (let i = 0; i < measures.length; i++) {
-      const [into, work] = measures[(round + i) % measures.length];
-      into.push(await timed(work));
-    }
+    for (let i = 0; i < measures.length; i++) await measures[(round + i) % measures.length]();
   }
+  const logBytes = await logStorage(sql);
+  // Entries written one statement at a time (an admin's addition, a stake): each its own batch.
+  const single = 2_000;
+  for (let i = 0; i < single; i++) {
+    await sql`insert into points_ledger (address, kind, amount, actor, description, created_at)
+              values (${`W${String(i % WALLETS).padStart(6, "0")}`}, 'admin_add', 2400, 'cli', 'bench: one row a statement', ${hour(-2)})`;
+  }
+  const afterSingle = await logStorage(sql);
+  const singleBeyond =
+    (afterSingle.stored - logBytes.stored - (afterSingle.entryBytes - logBytes.entryBytes)) / (afterSingle.entries - logBytes.entries);
   const rerun = await timed(() => credit(sql, 0));
   const aggregate = await timed(
     () =>
@@ -139,7 +231,7 @@ async function benchAccrual(sql: Sql): Promise<void> {
            (select units from wallet_balances where address = 'W000001') as balance`;
   // W000001 holds the items whose id is 1 mod WALLETS: ids 1 (Legendary), 1 + WALLETS… (Common), each
   // (id % 60) + 1 days old at hour 0; its hourly units are recomputed here item by item.
-  const expected = await expectedUnits(sql, "W000001", ROUNDS + 1);
+  const expected = await expectedUnits(sql, "W000001", 2 * ROUNDS + 1);
 
   const accrual = median(times.accrual);
   const versus = (label: string, base: number) => {
@@ -152,6 +244,28 @@ async function benchAccrual(sql: Sql): Promise<void> {
   console.log(`  ${"accrual: figures carried from the hour before, 100k ledger rows, 1 in 24 balances folded".padEnd(92)} ${ms(accrual)}`);
   versus("baseline: bare INSERT … SELECT of 100k rows into points_ledger (same table, indexes, trigger)", median(times.ledger));
   versus("baseline: bare INSERT … SELECT of 100k rows into a fresh copy (same indexes, no trigger)", median(times.copy));
+  const unlogged = median(times.unlogged);
+  const logRatio = accrual / unlogged;
+  console.log(
+    `  ${"baseline: the same accrual without its public-log entries (the log's trigger off)".padEnd(92)} ${ms(unlogged)}   accrual = ${logRatio.toFixed(2)}× (target ≤ 1.15×) ${logRatio <= 1.15 ? "OK" : "OVER"}`,
+  );
+  console.log(
+    `    each round, with the log: ${times.accrual.map((t) => t.toFixed(0)).join(", ")} ms; without: ${times.unlogged.map((t) => t.toFixed(0)).join(", ")} ms`,
+  );
+  if (cpu.accrual.length === ROUNDS && cpu.unlogged.length === ROUNDS) {
+    const cpuRatio = median(cpu.accrual) / median(cpu.unlogged);
+    console.log(
+      `  ${"  the same two in the database server's CPU time (steadier on a shared machine)".padEnd(92)} ${ms(median(cpu.accrual))} vs ${ms(median(cpu.unlogged))} = ${cpuRatio.toFixed(2)}× (target ≤ 1.15×) ${cpuRatio <= 1.15 ? "OK" : "OVER"}`,
+    );
+  }
+  const perEntry = (bytes: number) => bytes / logBytes.entries;
+  const beyond = perEntry(logBytes.stored - logBytes.entryBytes);
+  console.log(
+    `  public log: ${logBytes.entries.toLocaleString("en-US")} entries of ${perEntry(logBytes.entryBytes).toFixed(1)} B on average as served; kept in ${perEntry(logBytes.stored).toFixed(1)} B per entry (batches ${perEntry(logBytes.batches).toFixed(1)}, tiles ${perEntry(logBytes.tiles).toFixed(1)}), all included: ${beyond.toFixed(1)} B per entry beyond the entries (target ≤ 64) ${beyond <= 64 ? "OK" : "OVER"}`,
+  );
+  console.log(
+    `  public log: ${(afterSingle.entries - logBytes.entries).toLocaleString("en-US")} entries written one statement each: ${singleBeyond.toFixed(1)} B per entry beyond the entries`,
+  );
   console.log(`  ${"  what the basis saves: the aggregation SELECT alone (stakes by wallet and collection)".padEnd(92)} ${ms(aggregate)}`);
   console.log(`  ${"  the same aggregation before issue 26 (a join with the 1M-item catalogue)".padEnd(92)} ${ms(joined)}`);
   console.log(`  ${"  the first hour (no basis yet, or a new schedule: every stake aggregated)".padEnd(92)} ${ms(firstMs)}`);
@@ -163,7 +277,7 @@ async function benchAccrual(sql: Sql): Promise<void> {
     `  recalculation of hour 0 from the stakes and the schedule: ${recalculated.rows.toLocaleString("en-US")} rows, ${recalculated.mismatches.length} mismatches ${recalculated.mismatches.length === 0 ? "OK" : "WRONG"}`,
   );
   console.log(
-    `  check: a 10-item wallet got ${check.units} units over ${ROUNDS + 1} credited hours (expected ${expected}) ${check.units === expected ? "OK" : "WRONG"}`,
+    `  check: a 10-item wallet got ${check.units} units over ${2 * ROUNDS + 1} credited hours (expected ${expected}) ${check.units === expected ? "OK" : "WRONG"}`,
   );
   console.log(
     `  check: its balance is its ledger's sum: ${check.balance} units (ledger ${check.ledger}) ${Number(check.balance) === Number(check.ledger) ? "OK" : "WRONG"}`,

@@ -14,6 +14,8 @@ import { notify } from "../db/queries/notifications.server.ts";
 import { startDiscordDouble } from "../doubles/discord/discord-double.server.ts";
 import type { NotificationChannel } from "../indexer/notifications/channel.server.ts";
 import { discordChannel } from "../indexer/notifications/discord-channel.server.ts";
+import { webhookChannel } from "../indexer/notifications/webhook-channel.server.ts";
+import { createWebhook } from "../db/queries/webhooks.server.ts";
 import { runNotificationPass } from "../indexer/notifications/worker.server.ts";
 import { withBenchDatabase } from "./bench-database.ts";
 
@@ -104,7 +106,17 @@ export async function run(): Promise<void> {
       const worker = await drain(sql, [receiverChannel(receiver.url)]);
       console.log(
         `worker → receiver      ${worker.delivered} deliveries (${EVENTS} events × ${TARGETS} target${TARGETS === 1 ? "" : "s"}) in ${worker.ms.toFixed(0)} ms: ` +
-          `${perSecond(worker.delivered, worker.ms)} (fan-out, claim, send, record each; ${(worker.ms / bareMs).toFixed(1)}× the bare loop)`,
+          `${perSecond(worker.delivered, worker.ms)} (fan-out, claim, send, record each; ${(bareMs / worker.ms).toFixed(2)}× the bare loop's rate)`,
+      );
+
+      // The signed webhooks channel itself (endpoint read, Standard Webhooks signature, the guarded POST) to one endpoint.
+      await sql`delete from notification_deliveries`;
+      await createWebhook(sql, { url: receiver.url, events: ["giveaway.opened"], actor: { kind: "system" } });
+      await queue(sql, "webhook");
+      const signed = await drain(sql, [webhookChannel({ allowPrivate: true })]);
+      console.log(
+        `worker → webhook channel ${signed.delivered} signed deliveries in ${signed.ms.toFixed(0)} ms: ${perSecond(signed.delivered, signed.ms)} ` +
+          `(${(bareMs / signed.ms).toFixed(2)}× the bare loop's rate; target ≥ 0.8×)`,
       );
     } finally {
       await receiver.close();

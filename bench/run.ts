@@ -9,6 +9,7 @@ const SUITES = {
   api: () => import("./api.ts"),
   history: () => import("./history.ts"),
   indexer: () => import("./indexer.ts"),
+  log: () => import("./log.ts"),
   "block-walk": () => import("./block-walk.ts"),
   render: () => import("./render.ts"),
   "validate-batches": () => import("./validate-batches.ts"),
@@ -18,6 +19,8 @@ const SUITES = {
   notifications: () => import("./notifications.ts"),
   "email-deliver": () => import("./email-deliver.ts"),
   discord: () => import("./discord.ts"),
+  "discord-interactions": () => import("./discord.ts").then((suite) => ({ run: suite.runInteractions })),
+  cli: () => import("./cli.ts"),
 } as const;
 
 type Suite = keyof typeof SUITES;

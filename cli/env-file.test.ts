@@ -28,7 +28,7 @@ describe("spooks-admin and .env", () => {
   it("takes DATABASE_URL from ./.env when the environment has none", async () => {
     fs.writeFileSync(path.join(dir, ".env"), `DATABASE_URL=${db.url}\n`);
     const address = randomAddress();
-    const run = await runCli(["points", "add", address, "3", "--json"], cliEnv(undefined), 30_000, [], dir);
+    const run = await runCli(["points", "add", address, "3", "--json"], cliEnv(undefined), { cwd: dir, program: "bin" });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(await credited(address)).toBe(1); // without .env it would have written to an embedded database
@@ -37,7 +37,7 @@ describe("spooks-admin and .env", () => {
   it("lets the environment win over ./.env", async () => {
     fs.writeFileSync(path.join(dir, ".env"), "DATABASE_URL=postgres://postgres@127.0.0.1:1/nowhere\n");
     const address = randomAddress();
-    const run = await runCli(["points", "add", address, "3", "--json"], cliEnv(db.url), 30_000, [], dir);
+    const run = await runCli(["points", "add", address, "3", "--json"], cliEnv(db.url), { cwd: dir, program: "bin" });
     expect(run.code).toBe(0);
     expect(await credited(address)).toBe(1);
   });

@@ -1,4 +1,4 @@
-/** `spooks-admin` entry point (run through cli/bin/spooks-admin.js). */
+/** `spooks-admin` entry point (run through cli/bin/spooks-admin.js; compiled, through cli/compiled-entry.ts). */
 import { createProgram } from "./program.ts";
 
 await createProgram().parseAsync(process.argv);

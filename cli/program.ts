@@ -4,15 +4,18 @@
  * `npm start`), applies pending migrations itself, and records every change with actor `cli`.
  */
 import { Command } from "commander";
+import { registerApprovals } from "./commands/approvals.tsx";
 import { registerAudit } from "./commands/audit.tsx";
 import { registerBoosts } from "./commands/boosts.tsx";
 import { registerCatalogue } from "./commands/catalogue.tsx";
 import { registerDiscord } from "./commands/discord.tsx";
 import { registerGiveaways } from "./commands/giveaways.tsx";
 import { registerIndexer } from "./commands/indexer.tsx";
+import { registerLog } from "./commands/log.tsx";
 import { registerNotifications } from "./commands/notifications.tsx";
 import { registerPoints } from "./commands/points.tsx";
 import { registerProposals } from "./commands/proposals.tsx";
+import { registerTeam } from "./commands/team.tsx";
 import { registerUsers } from "./commands/users.tsx";
 import { appVersion } from "../app/utils/project-root.server.ts";
 
@@ -28,6 +31,9 @@ Examples:
   spooks-admin proposals verify 4
   spooks-admin notifications list --failed
   spooks-admin notifications test discord
+  spooks-admin team add DQgYiZSiku7PNs3VhdMwJCTFfU9rcLKTzM moderator
+  spooks-admin approvals list --status pending
+  spooks-admin log verify --url https://spooks.example --state spooks-log.state
   spooks-admin boosts set --from 2030-12-01T00:00:00Z --legendary 150 --tenure 7:110,30:120 --cap 200 --dry-run`;
 
 export function createProgram(): Command {
@@ -50,5 +56,8 @@ export function createProgram(): Command {
   registerDiscord(program);
   registerAudit(program);
   registerNotifications(program);
+  registerTeam(program);
+  registerApprovals(program);
+  registerLog(program);
   return program;
 }

@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import type { ReactElement } from "react";
 import { ZodError, type z } from "zod";
 import { redactUrlsIn } from "../app/domain/redact.ts";
+import { linesWithoutControlCharacters, withoutControlCharacters } from "../app/domain/terminal-text.ts";
 import { firstIssue } from "../app/domain/validation.ts";
 import { loadConfig, type Config } from "../app/utils/env.server.ts";
 import { openDatabase, type Sql } from "../db/client.server.ts";
@@ -25,7 +26,8 @@ export class CliError extends Error {}
 
 export type OutputOptions = { json?: boolean };
 export type DestructiveOptions = OutputOptions & { yes?: boolean };
-export type Session = { sql: Sql; config: Config };
+/** `ownerUrl`: the schema owner's connection (MIGRATE_DATABASE_URL, or the embedded database's), for what only it may do. */
+export type Session = { sql: Sql; config: Config; ownerUrl?: string };
 
 // Commands ---------------------------------------------------------------------------------------
 
@@ -46,16 +48,26 @@ export function action<A extends unknown[]>(work: (...args: A) => Promise<void>)
       await work(...args);
     } catch (error) {
       process.stderr.write(`error: ${describeError(error)}\n`);
-      if (process.env.SPOOKS_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${redactUrlsIn(error.stack)}\n`);
+      if (process.env.SPOOKS_DEBUG && error instanceof Error && error.stack) {
+        process.stderr.write(
+          `${error.stack
+            .split("\n")
+            .map((line) => withoutControlCharacters(redactUrlsIn(line)))
+            .join("\n")}\n`,
+        );
+      }
       process.exitCode = 1;
     }
   };
 }
 
-/** What the operator reads: a refusal's or a validation's own text, or the failure's message (never a URL's password). */
+/**
+ * What the operator reads: a refusal's or a validation's own text, or the failure's message (never a URL's
+ * password, never a terminal escape a remote answer carried).
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof ZodError) return redactUrlsIn(firstIssue(error));
-  return redactUrlsIn(error instanceof Error ? error.message : String(error));
+  if (error instanceof ZodError) return linesWithoutControlCharacters(redactUrlsIn(firstIssue(error)));
+  return linesWithoutControlCharacters(redactUrlsIn(error instanceof Error ? error.message : String(error)));
 }
 
 // Input ------------------------------------------------------------------------------------------
@@ -106,7 +118,7 @@ export async function withDatabase<T>(work: (session: Session) => Promise<T>): P
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn: (line) => logger.warn(line) });
   try {
     await migrateAsOwner(db, config.migrateDatabaseUrl);
-    return await work({ sql: db.sql, config });
+    return await work({ sql: db.sql, config, ownerUrl: config.migrateDatabaseUrl ?? db.migratorUrl });
   } finally {
     await db.close();
   }

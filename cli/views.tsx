@@ -3,7 +3,7 @@
  * so --json runs never load it.
  */
 import type { ReactNode } from "react";
-import type { DetailsProps, Status, TableProps } from "./components/index.ts";
+import type { Column, DetailsProps, Status, TableProps } from "./components/index.ts";
 
 /** One line saying how the action went. */
 export async function statusView(text: ReactNode, status: Status = "success") {
@@ -39,4 +39,21 @@ export async function titledTableView<Row>(headline: ReactNode, table: TableProp
       <Table {...table} />
     </Box>
   );
+}
+
+/** A record with a number and a title (a giveaway, a proposal): every view of one names it by both. */
+type TitledRecord = { id: number; title: string };
+
+/** A status line naming the record (`Giveaway Created: #3 Golden Spook`) over its details. */
+export function recordView(headline: string, record: TitledRecord, rows: DetailsProps["rows"]) {
+  return detailsView(`${headline}: #${record.id} ${record.title}`, rows);
+}
+
+/** Titled records as a table: each one's id and title, then the `columns` given (or the `empty` text). */
+export function recordTableView<Row extends TitledRecord>(rows: readonly Row[], empty: string, columns: readonly Column<Row>[]) {
+  return tableView<Row>({
+    rows,
+    empty,
+    columns: [{ header: "ID", value: (row) => String(row.id), align: "right" }, { header: "Title", value: (row) => row.title }, ...columns],
+  });
 }

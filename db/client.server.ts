@@ -37,7 +37,8 @@ const BIGINT_AS_NUMBER = {
   parse: (value: string) => Number(value),
 };
 
-export function createSql(url: string, options: { max?: number } = {}): Sql {
+/** `settings`: PostgreSQL settings every connection of the pool starts with (startup parameters). */
+export function createSql(url: string, options: { max?: number; settings?: Record<string, string | number> } = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     idle_timeout: 30,
@@ -45,8 +46,34 @@ export function createSql(url: string, options: { max?: number } = {}): Sql {
     onnotice: () => {},
     transform: postgres.camel,
     types: { bigint: BIGINT_AS_NUMBER },
-    connection: { application_name: "spooks" },
+    connection: { application_name: "spooks", ...options.settings },
   });
+}
+
+/**
+ * The longest a statement of a web request may run on PostgreSQL (issue 32, item 2): a request's transaction never
+ * holds a pool connection and its locks for longer per statement. Migrations and the indexer, whose statements
+ * may legitimately be long on a large database, use the process's main pool, without it.
+ */
+export const REQUEST_STATEMENT_TIMEOUT_MS = 30_000;
+
+/**
+ * The pool the web server answers requests with: on PostgreSQL its own, whose connections cancel a statement
+ * after `statementTimeoutMs` (57014; the connection goes on). Not `idle_in_transaction_session_timeout`: the
+ * server ends such a session by closing its connection, and postgres.js 3.4.9 then crashes its process (a write
+ * on the closed socket from a timer) or runs the dead transaction's next statements outside it
+ * (porsager/postgres#1208, #1216); no request transaction calls out of the process (docs/decisions.md). On the
+ * embedded database the main pool: PGlite cannot interrupt a statement, and its socket rolls back a transaction
+ * idle too long itself (./pglite-socket.server.ts).
+ */
+export function openRequestSql(
+  db: Pick<Database, "sql" | "engine">,
+  databaseUrl: string | undefined,
+  statementTimeoutMs = REQUEST_STATEMENT_TIMEOUT_MS,
+): { sql: Sql; close(): Promise<void> } {
+  if (db.engine !== "postgres" || !databaseUrl) return { sql: db.sql, close: async () => {} };
+  const sql = createSql(databaseUrl, { settings: { statement_timeout: statementTimeoutMs } });
+  return { sql, close: () => sql.end({ timeout: 5 }) };
 }
 
 export function describeUrl(url: string, name = "DATABASE_URL"): string {

@@ -241,7 +241,7 @@ describe("the embedded database's socket under a connection flood", () => {
         await new Promise((resolve) => setTimeout(resolve, 1000)); // the flood is at full rate
         const underFlood = await logins(url, 12);
         const cli = await inTurns(
-          Array.from({ length: 20 }, (_, i) => () => runCli(commands[i % commands.length], env, 60_000)),
+          Array.from({ length: 20 }, (_, i) => () => runCli(commands[i % commands.length], env, { timeoutMs: 60_000 })),
           4,
         );
         // The flood went on for at least 10 s, and through every call.

@@ -108,4 +108,35 @@ describe("guardRuntimeMessage", () => {
     const call = new Uint8Array([0x46, 0, 0, 0, 4]);
     expect(text(guardRuntimeMessage(call))).toMatch(/refuses function calls/);
   });
+
+  it("refuses a Query without its NUL terminator, or with anything after it, itself (issue 32, item 11)", () => {
+    const raw = (body: Buffer) => {
+      const head = Buffer.alloc(5);
+      head.write("Q");
+      head.writeInt32BE(body.length + 4, 1);
+      return new Uint8Array(Buffer.concat([head, body]));
+    };
+    for (const body of [
+      Buffer.from("select 1"), // no terminator: PGlite would read past the message
+      Buffer.from("select 1\0reset role\0"), // a second string after the first
+      Buffer.from("select 1\0\0"),
+      Buffer.alloc(0),
+    ]) {
+      const guarded = guardRuntimeMessage(raw(body));
+      expect(String.fromCharCode(guarded[0]), JSON.stringify(body.toString())).toBe("Q");
+      expect(text(guarded), JSON.stringify(body.toString())).toMatch(/^select spooks_embedded\.refuse\('.*a malformed Query.*'\)\0$/);
+    }
+  });
+
+  it("refuses a Parse whose statement name or query lacks its terminator", () => {
+    const raw = (body: Buffer) => {
+      const head = Buffer.alloc(5);
+      head.write("P");
+      head.writeInt32BE(body.length + 4, 1);
+      return new Uint8Array(Buffer.concat([head, body]));
+    };
+    for (const body of [Buffer.from("s1"), Buffer.from("s1\0select 1"), Buffer.from("\0reset role")]) {
+      expect(text(guardRuntimeMessage(raw(body))), JSON.stringify(body.toString())).toMatch(/a malformed Parse/);
+    }
+  });
 });

@@ -176,7 +176,10 @@ export function guardRuntimeMessage(message: Uint8Array): Uint8Array {
   if (type !== PARSE && type !== SIMPLE_QUERY) return message;
   const body = Buffer.from(message.buffer, message.byteOffset + 5, message.length - 5);
   if (type === SIMPLE_QUERY) {
-    const refused = runtimeRefusal(body.toString("utf8", 0, Math.max(0, body.indexOf(0))));
+    // One string, its NUL the message's last byte (PostgreSQL's own rule), checked here rather than left to
+    // PGlite's reader: the text checked is then exactly the text run (issue 32, item 11).
+    const end = body.indexOf(0);
+    const refused = end < 0 || end !== body.length - 1 ? "a malformed Query" : runtimeRefusal(body.toString("utf8", 0, end));
     return refused === null ? message : wireMessage("Q", cString(refusalStatement(refused)));
   }
   const nameEnd = body.indexOf(0);
@@ -198,6 +201,12 @@ export const ACT_AS_OWNER = "reset all; reset role";
  * temporary objects that would shadow the app's tables on the shared backend.
  */
 export async function prepareRuntimeRole(db: PGlite): Promise<void> {
+  // Done once per data folder: the statements below persist, and the schema's comment says which version of them
+  // ran (a CLI command's start is under a second only without them; bump the version when they change).
+  const { rows } = await db.query<{ prepared: string | null }>(
+    "select obj_description(oid, 'pg_namespace') as prepared from pg_namespace where nspname = 'spooks_embedded'",
+  );
+  if (rows[0]?.prepared === RUNTIME_PREPARED) return;
   await db.exec(`
     do $$ begin
       if not exists (select from pg_roles where rolname = '${RUNTIME_ROLE}') then create role ${RUNTIME_ROLE} nologin; end if;
@@ -214,5 +223,9 @@ export async function prepareRuntimeRole(db: PGlite): Promise<void> {
     do $$ begin
       execute format('revoke temporary on database %I from public', current_database());
     end $$;
+    comment on schema spooks_embedded is '${RUNTIME_PREPARED}';
   `);
 }
+
+/** The version of `prepareRuntimeRole`'s statements a data folder has had run. */
+const RUNTIME_PREPARED = "spooks runtime role, version 1";

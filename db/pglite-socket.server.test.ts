@@ -228,3 +228,63 @@ describe("serveOverSocket against clients without the password", () => {
     for (const end of [hugeEnded, sslEnded]) expect(end.afterMs).toBeLessThan(2000);
   });
 });
+
+describe("serveOverSocket turns (issue 32, items 2 and 11)", () => {
+  it("resets the session's settings whenever another runtime connection takes the backend", async () => {
+    const db = await PGlite.create();
+    const server = await serveOverSocket(db, { runtimePassword: "runtime-password" });
+    const [a, b] = [0, 1].map(() => createSql(server.runtime!.url, { max: 1 }));
+    toClose.push(
+      () => db.close(),
+      () => server.stop(),
+      () => a.end(),
+      () => b.end(),
+    );
+    expect(await b`show statement_timeout`).toEqual([{ statementTimeout: "0" }]);
+    await a.unsafe("set statement_timeout = '7s'");
+    await a.unsafe("set synchronous_commit = off");
+    expect(await a`show statement_timeout`).toEqual([{ statementTimeout: "7s" }]);
+    // B's turn: none of A's settings.
+    expect(await b`show statement_timeout`).toEqual([{ statementTimeout: "0" }]);
+    expect(await b`show synchronous_commit`).toEqual([{ synchronousCommit: "on" }]);
+    expect(await b`select current_user as user`).toEqual([{ user: "spooks_runtime" }]);
+  });
+
+  it("rolls back a transaction that holds the backend and sends nothing, so the others go on; its connection lives on (25P03)", async () => {
+    const db = await PGlite.create();
+    const server = await serveOverSocket(db, { idleInTransactionMs: 300 });
+    const [stalled, other] = [0, 1].map(() => createSql(server.url, { max: 1 }));
+    toClose.push(
+      () => db.close(),
+      () => server.stop(),
+      () => other.end(),
+      () => stalled.end(),
+    );
+    await other`create table t (n int)`;
+    for (const simple of [false, true]) {
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      // A transaction that writes, then waits (as a request waiting on a slow SMTP server inside it did).
+      const transaction = stalled.begin(async (tx) => {
+        await (simple ? tx.unsafe("insert into t values (1)").simple() : tx`insert into t values (${1})`);
+        await held;
+        await (simple ? tx.unsafe("insert into t values (2)").simple() : tx`insert into t values (${2})`);
+      });
+      const caught = transaction.catch((error: { code?: string }) => error);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      const [row] = await Promise.race([
+        other`select count(*)::int as n from t`,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the other connection waited 5 s")), 5000)),
+      ]);
+      expect(performance.now() - started).toBeLessThan(3000);
+      // The stalled transaction was rolled back: its row is not there.
+      expect(row).toEqual({ n: 0 });
+      release();
+      // Its next statement is refused (never run outside the transaction), the transaction ends, the connection lives.
+      expect(await caught).toMatchObject({ code: "25P03" });
+      expect(await other`select count(*)::int as n from t`).toEqual([{ n: 0 }]);
+      expect(await stalled`select 7 as n`).toEqual([{ n: 7 }]);
+    }
+  });
+});

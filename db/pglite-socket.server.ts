@@ -30,6 +30,16 @@
  *   `runtimePassword`, the login `spooks_runtime` acts as the runtime role (db/roles.server.ts) and can never
  *   get back to the superuser: the backend is switched to that role before its turns, and what it sends is
  *   checked first (./embedded-runtime.server.ts).
+ * - Turns are short: when a connection holds the backend (a transaction or a batch open) and sends nothing for
+ *   IDLE_IN_TRANSACTION_MS, its transaction is rolled back and the others go on, so one stalled client (a
+ *   request waiting on a slow server inside its transaction) cannot stall every other one (issue 32, item 2).
+ *   Unlike PostgreSQL (25P03, FATAL) the connection is not closed: postgres.js 3.4.9 crashes its process when a
+ *   transaction's connection closes under it (a write on the closed socket from a timer: porsager/postgres#1208),
+ *   or runs the dead transaction's next statements outside any transaction. Instead every statement it sends
+ *   is refused with 25P03 until its ROLLBACK, which ends it as PostgreSQL's own failed transaction would. PGlite
+ *   cannot interrupt a statement (its backend runs on this thread: `statement_timeout` has no effect).
+ * - Settings are a turn's: each time another connection takes the backend its session settings are reset
+ *   (and its role set), so nothing one runtime connection SETs reaches the next one's statements (item 11).
  * - Failure: an internal error while PGlite runs one connection's message is answered to that connection
  *   as a query error (XX000, its batch skipped up to its Sync, as PostgreSQL does after an error), the
  *   backend is returned clean (that batch and transaction rolled back), and the queue goes on for the
@@ -64,11 +74,19 @@ const LISTEN_BACKLOG = 511;
  * turn, before any of their messages is read, cannot push out one that answered before the block.
  */
 const MAX_UNAUTHENTICATED = 1024;
+/**
+ * How long a connection may hold the backend (a transaction or a batch open) without sending anything. The app's
+ * transactions send their statements back to back (no outside call inside one), so only a stalled client waits
+ * this long; PostgreSQL's own setting for the web's pool is the same (db/client.server.ts).
+ */
+export const IDLE_IN_TRANSACTION_MS = 15_000;
 
 const SYNC = 0x53; // 'S'
 const SIMPLE_QUERY = 0x51; // 'Q'
 const TERMINATE = 0x58; // 'X'
 const PASSWORD = 0x70; // 'p'
+const PARSE = 0x50; // 'P'
+const BIND = 0x42; // 'B'
 
 // Wire messages --------------------------------------------------------------------------------------
 
@@ -92,6 +110,14 @@ function errorResponse(code: string, text: string, severity: "FATAL" | "ERROR" =
 
 /** ReadyForQuery, idle (after a failed message the backend is always rolled back to idle). */
 const READY_IDLE = wireMessage("Z", Buffer.from("I", "latin1"));
+/** ReadyForQuery, in a failed transaction: what a connection whose transaction the idle timeout ended is told until its ROLLBACK. */
+const READY_FAILED = wireMessage("Z", Buffer.from("E", "latin1"));
+
+const IDLE_ABORTED =
+  "the transaction was rolled back: it held the embedded database and sent nothing for too long (idle-in-transaction timeout)";
+
+/** A statement that ends a transaction the client still believes open: ROLLBACK (also TO a savepoint) or ABORT. */
+const ENDS_FAILED_TRANSACTION = /^\s*(?:rollback|abort)\b/i;
 
 const simpleQuery = (text: string) => wireMessage("Q", cString(text));
 const SYNC_MESSAGE = wireMessage("S", Buffer.alloc(0));
@@ -177,6 +203,12 @@ class Connection {
   awaitingSince = performance.now();
   /** After an internal error in a batch: its remaining messages are skipped until its Sync. */
   skippingToSync = false;
+  /** Its transaction was rolled back by the idle timeout: every statement is refused until its ROLLBACK. */
+  idleAborted = false;
+  /** While idleAborted: a ROLLBACK is on its way to the backend (its batch passes, up to its Sync). */
+  rollbackUnderWay = false;
+  /** Names of the statements it prepared as ROLLBACK or ABORT (a Bind names only the statement). */
+  readonly rollbackStatements = new Set<string>();
   private readonly authDeadline: NodeJS.Timeout;
 
   constructor(
@@ -255,11 +287,22 @@ class Connection {
         return this.handlePassword(frame);
       case "ready":
         if (frame[0] === TERMINATE) return this.close();
+        if (frame[0] === PARSE) this.notePrepared(frame);
         return this.queue.push({
           connection: this,
           message: this.runtime ? guardRuntimeMessage(new Uint8Array(frame)) : new Uint8Array(frame),
         });
     }
+  }
+
+  /** Remembers whether a Parse prepares a ROLLBACK (or ABORT) under its name. */
+  private notePrepared(frame: Buffer): void {
+    const nameEnd = frame.indexOf(0, 5);
+    if (nameEnd < 0) return;
+    const name = frame.toString("utf8", 5, nameEnd);
+    const queryEnd = frame.indexOf(0, nameEnd + 1);
+    if (queryEnd >= 0 && ENDS_FAILED_TRANSACTION.test(frame.toString("utf8", nameEnd + 1, queryEnd))) this.rollbackStatements.add(name);
+    else this.rollbackStatements.delete(name);
   }
 
   private handleStartup(frame: Buffer): void {
@@ -312,12 +355,17 @@ class BackendQueue {
   /** The connection whose batch or transaction is open on the backend, and whether a batch is. */
   private holder: Connection | null = null;
   private batchOpen = false;
-  /** Which login the backend acts for (the role it is set to); it starts as PGlite's superuser. */
-  private actingAsRuntime = false;
+  /** The connection whose turn the backend's settings and role were last reset for (null: none yet, the superuser's). */
+  private actingFor: Connection | null = null;
+  private idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly idleInTransactionMs: number,
+  ) {}
 
   push(job: Job): void {
+    if (job.connection === this.holder) clearTimeout(this.idleTimer);
     this.jobs.push(job);
     this.kick();
   }
@@ -346,7 +394,7 @@ class BackendQueue {
       for (;;) {
         if (this.holder?.closed) await this.release();
         const job = this.next();
-        if (!job) return;
+        if (!job) return this.watchIdle();
         await this.execute(job);
       }
     } finally {
@@ -354,15 +402,78 @@ class BackendQueue {
     }
   }
 
+  /** The holder sends nothing more for now: if it still has sent nothing when its time is up, its transaction is rolled back. */
+  private watchIdle(): void {
+    clearTimeout(this.idleTimer);
+    const holder = this.holder;
+    if (!holder || this.idleInTransactionMs <= 0) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.holder !== holder || this.running || this.jobs.some((job) => job.connection === holder)) return;
+      void this.abortIdle(holder);
+    }, this.idleInTransactionMs).unref();
+  }
+
+  private async abortIdle(holder: Connection): Promise<void> {
+    this.running = true;
+    try {
+      await this.release();
+      holder.idleAborted = true;
+      holder.rollbackUnderWay = false;
+    } finally {
+      this.running = false;
+    }
+    this.kick();
+  }
+
+  /**
+   * For a connection whose transaction the idle timeout ended: whether `message` belongs to its ROLLBACK (which
+   * then runs, as on a failed transaction, and ends the state at its Sync or at once for a simple Query); any
+   * other statement is answered 25P03 (a batch skipped to its Sync), as PostgreSQL answers one in a failed transaction.
+   */
+  private endsAbortedTransaction(connection: Connection, message: Uint8Array): boolean {
+    const type = message[0];
+    if (type === SIMPLE_QUERY && ENDS_FAILED_TRANSACTION.test(Buffer.from(message).toString("utf8", 5))) {
+      connection.idleAborted = false;
+      return true;
+    }
+    if (!connection.rollbackUnderWay) {
+      if (type === PARSE) {
+        const nameEnd = message.indexOf(0, 5);
+        connection.rollbackUnderWay = nameEnd >= 0 && connection.rollbackStatements.has(Buffer.from(message).toString("utf8", 5, nameEnd));
+      } else if (type === BIND) {
+        const portalEnd = message.indexOf(0, 5);
+        const statementEnd = portalEnd < 0 ? -1 : message.indexOf(0, portalEnd + 1);
+        const statement = statementEnd < 0 ? null : Buffer.from(message).toString("utf8", portalEnd + 1, statementEnd);
+        connection.rollbackUnderWay = statement !== null && connection.rollbackStatements.has(statement);
+      }
+    }
+    if (connection.rollbackUnderWay) {
+      if (type === SYNC) {
+        connection.idleAborted = false;
+        connection.rollbackUnderWay = false;
+      }
+      return true;
+    }
+    if (type === SYNC) {
+      connection.write(READY_FAILED);
+      return false;
+    }
+    connection.write(errorResponse("25P03", IDLE_ABORTED, "ERROR"));
+    if (type === SIMPLE_QUERY) connection.write(READY_FAILED);
+    else connection.skippingToSync = true;
+    return false;
+  }
+
   private async execute({ connection, message, startup }: Job): Promise<void> {
-    if (connection.runtime !== this.actingAsRuntime && !(await this.actFor(connection))) return;
+    if (connection !== this.actingFor && !(await this.actFor(connection))) return;
     if (connection.skippingToSync) {
       if (message[0] === SYNC) {
         connection.skippingToSync = false;
-        connection.write(READY_IDLE);
+        connection.write(connection.idleAborted ? READY_FAILED : READY_IDLE);
       }
       return;
     }
+    if (connection.idleAborted && !this.endsAbortedTransaction(connection, message)) return;
     try {
       await this.db.runExclusive(() =>
         this.db.execProtocolRawStream(message, { onRawData: (data) => connection.write(Buffer.from(data)) }),
@@ -386,13 +497,14 @@ class BackendQueue {
   }
 
   /**
-   * Switches the backend (idle: another login's turn comes only between batches and transactions) to the
-   * role of `connection`'s login; if that fails, the connection is closed rather than run as the wrong role.
+   * Makes the backend (idle: another connection's turn comes only between batches and transactions) ready for
+   * `connection`: every session setting back to its default, and the role of its login; if that fails, the
+   * connection is closed rather than run as the wrong role or with another connection's settings.
    */
   private async actFor(connection: Connection): Promise<boolean> {
     try {
       await this.db.exec(connection.runtime ? ACT_AS_RUNTIME : ACT_AS_OWNER);
-      this.actingAsRuntime = connection.runtime;
+      this.actingFor = connection;
       return true;
     } catch (error) {
       connection.close(errorResponse("XX000", `the embedded database could not take this login's role: ${(error as Error).message}`));
@@ -455,6 +567,8 @@ export type ServeOptions = {
   maxUnauthenticated?: number;
   /** A connection not authenticated within this is closed (08006). */
   authTimeoutMs?: number;
+  /** A connection holding the backend that sends nothing for this long is ended (25P03); 0: never. */
+  idleInTransactionMs?: number;
   /** The password clients must prove; a random one when absent. */
   password?: string;
   /** Serve the runtime login too (user RUNTIME_ROLE), with this password. */
@@ -473,6 +587,7 @@ export async function serveOverSocket(
     maxConnections = 16,
     maxUnauthenticated = MAX_UNAUTHENTICATED,
     authTimeoutMs = AUTH_TIMEOUT_MS,
+    idleInTransactionMs = IDLE_IN_TRANSACTION_MS,
     password = newPassword(),
     runtimePassword,
   }: ServeOptions = {},
@@ -486,7 +601,7 @@ export async function serveOverSocket(
   // Any other user name gets a secret nobody knows: refused like a wrong password, nothing said about names.
   const nobody: Login = { secret: scramSecret(newPassword()), runtime: false };
   const loginOf = (user: string) => logins.get(user) ?? nobody;
-  const queue = new BackendQueue(db);
+  const queue = new BackendQueue(db, idleInTransactionMs);
   const authenticated = new Set<Connection>();
   const authenticating = new Set<Connection>();
   const admitted = (connection: Connection) => {

@@ -6,7 +6,7 @@
  * computes item by item from the stakes and the schedule in force (app/domain/boosts.ts, not the basis's SQL).
  */
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BoostRules } from "../app/domain/boosts.ts";
 import { HOUR_MS } from "../app/domain/clock.ts";
 import { LEADERBOARD_MAX_LIMIT } from "../app/domain/leaderboard.ts";
@@ -18,28 +18,18 @@ import { createSchedule } from "../db/queries/boosts.server.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
 import { leaderboard, leaderboardRank } from "../db/queries/holdings.server.ts";
 import { addPoints } from "../db/queries/points.server.ts";
-import { createTestDatabase } from "../tests/support/test-database.ts";
-import { at, openStake, resetIndexerState, testAddress, testClock } from "./test-support.ts";
+import { at, openStake, resetIndexerState, testAddress } from "./test-support.ts";
+import { useIndexerTests } from "./testing/indexer-tests.ts";
 
-type Db = Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
 let itemIds: number[];
-let clock: ReturnType<typeof testClock>;
-let run = 0;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  await importCatalogue(db.sql, demoCatalogue());
-  // Every rarity among the first items used (the catalogue is in number order, rarities spread through it).
-  itemIds = (await db.sql<{ id: number }[]>`select id from items order by rarity, id`).map((row) => row.id).filter((_, i) => i % 7 === 0);
+const ctx = useIndexerTests({
+  seed: async (sql) => {
+    await importCatalogue(sql, demoCatalogue());
+    // Every rarity among the first items used (the catalogue is in number order, rarities spread through it).
+    itemIds = (await sql<{ id: number }[]>`select id from items order by rarity, id`).map((row) => row.id).filter((_, i) => i % 7 === 0);
+  },
 });
-afterAll(() => db.close());
-beforeEach(async () => {
-  run += 1;
-  await resetIndexerState(db.sql);
-  clock = testClock(at(0));
-});
-afterEach(() => clock.restore());
 
 const HOURS = 12;
 const WALLETS = 12;
@@ -75,7 +65,7 @@ const plan = fc.record({
 
 /** Wallets whose balance (wallet_balances) is not the sum of their ledger rows, or whose row lags by over a day. */
 async function balancesOffTheLedger() {
-  return db.sql`
+  return ctx.db.sql`
     select l.address, l.units as ledger, w.units as balance from
       (select address, sum(amount) as units from points_ledger group by address) l
       full join wallet_balances w using (address)
@@ -87,70 +77,70 @@ async function balancesOffTheLedger() {
 
 /** The leaderboard and the ranks of `addresses` are those of the wallets' ledger sums, however far their rows lag. */
 async function expectLeaderboardOfTheLedger(addresses: string[]) {
-  const sums = await db.sql<{ address: string; units: number }[]>`
+  const sums = await ctx.db.sql<{ address: string; units: number }[]>`
     select address, sum(amount)::int8 as units from points_ledger group by address having sum(amount) > 0 order by units desc, address`;
-  const board = await leaderboard(db.sql, LEADERBOARD_MAX_LIMIT);
+  const board = (await leaderboard(ctx.db.sql, LEADERBOARD_MAX_LIMIT)).map(({ address, rewards }) => ({ address, rewards }));
   expect(board).toEqual(
     sums.slice(0, LEADERBOARD_MAX_LIMIT).map((row) => ({ address: row.address, rewards: unitsToPoints(Number(row.units)) })),
   );
   for (const address of addresses) {
     const place = sums.findIndex((row) => row.address === address);
     const units = place < 0 ? 0 : Number(sums[place].units);
-    expect(await leaderboardRank(db.sql, address, units)).toBe(place < 0 || place >= LEADERBOARD_MAX_LIMIT ? 0 : place + 1);
+    expect(await leaderboardRank(ctx.db.sql, address, units)).toBe(place < 0 || place >= LEADERBOARD_MAX_LIMIT ? 0 : place + 1);
   }
 }
 
 type Stake = { id: number; itemId: number; address: string; startedAt: Date; endedAt: Date | null };
 
 describe("the accrual's basis", () => {
-  const base = () => at(run * 1_000);
+  const base = () => at(ctx.run * 1_000);
   const hourOf = (n: number) => new Date(base().getTime() + n * HOUR_MS);
-  const wallet = (n: number) => testAddress(`basis-${run}-${n}`);
+  const wallet = (n: number) => testAddress(`basis-${ctx.run}-${n}`);
 
   /** Everything at 100% from hour 0: a new schedule, so the first hour credited aggregates every stake. */
   async function flatScheduleFromHourZero() {
-    clock.set(hourOf(-1));
+    ctx.clock.set(hourOf(-1));
     const rules = { rarity: { Common: 100, Rare: 100, Epic: 100, Legendary: 100 }, tenure: [], cap: 300 };
-    await createSchedule(db.sql, { ...rules, effectiveFrom: hourOf(0) }, { kind: "cli" }, hourOf(-1));
+    await createSchedule(ctx.db.sql, { ...rules, effectiveFrom: hourOf(0) }, { kind: "cli" }, hourOf(-1));
   }
 
   /** Credits hours 0 … count − 1, each just after it ends. */
   async function creditHoursFromZero(count: number) {
     for (let n = 0; n < count; n++) {
-      clock.set(hourOf(n + 1));
-      await creditHour(db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
+      ctx.clock.set(hourOf(n + 1));
+      await creditHour(ctx.db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
     }
   }
 
   it("property: every hour credited from the basis is what recalculation computes from the stakes", async () => {
     await fc.assert(
       fc.asyncProperty(plan, async ({ first, second, changeAt, initial, steps, skipped }) => {
-        run += 1;
-        await resetIndexerState(db.sql);
-        clock.set(hourOf(-1));
-        await createSchedule(db.sql, { ...first, effectiveFrom: hourOf(0) }, { kind: "cli" }, hourOf(-1));
+        ctx.run += 1;
+        await resetIndexerState(ctx.db.sql);
+        ctx.clock.set(hourOf(-1));
+        await createSchedule(ctx.db.sql, { ...first, effectiveFrom: hourOf(0) }, { kind: "cli" }, hourOf(-1));
 
         const stakes: Stake[] = [];
         const freeItems = [...itemIds];
         const open = async (address: string, startedAt: Date) => {
           const itemId = freeItems.shift();
           if (itemId === undefined) return;
-          stakes.push({ id: await openStake(db.sql, itemId, address, startedAt), itemId, address, startedAt, endedAt: null });
+          stakes.push({ id: await openStake(ctx.db.sql, itemId, address, startedAt), itemId, address, startedAt, endedAt: null });
         };
         for (const [w, hoursBefore] of initial) await open(wallet(w), new Date(hourOf(-hoursBefore).getTime() + 7 * MINUTE));
 
         // Each hour is checked as it is credited: later writes may reach behind it (a reorg, a late end).
         const credit = async (n: number, now: Date) => {
-          const credited = await creditHour(db.sql, { hour: hourOf(n), at: now, actor: "system", source: "cli" });
+          const credited = await creditHour(ctx.db.sql, { hour: hourOf(n), at: now, actor: "system", source: "cli" });
           expect(credited.alreadyCredited).toBe(false);
-          const recalculated = await recalculateAccruals(db.sql, hourOf(n), hourOf(n));
+          const recalculated = await recalculateAccruals(ctx.db.sql, hourOf(n), hourOf(n));
           expect(recalculated.hours).toBe(1);
           expect(recalculated.mismatches).toEqual([]);
           expect(await balancesOffTheLedger()).toEqual([]);
         };
         for (let step = 0; step < HOURS; step++) {
           const now = new Date(hourOf(step + 1).getTime() + 10 * MINUTE);
-          clock.set(now);
+          ctx.clock.set(now);
           const between = (fraction: number, from: number) =>
             new Date(from + Math.floor(((now.getTime() - from) * fraction) / MINUTE) * MINUTE);
           for (const op of steps[step]) {
@@ -163,15 +153,15 @@ describe("the accrual's basis", () => {
             if (!target) continue;
             if (op.kind === "end") {
               target.endedAt = between(op.when, target.startedAt.getTime());
-              await db.sql`update stakes set ended_at = ${target.endedAt}, end_reason = 'unstaked' where id = ${target.id}`;
+              await ctx.db.sql`update stakes set ended_at = ${target.endedAt}, end_reason = 'unstaked' where id = ${target.id}`;
             } else {
-              await db.owner.sql`delete from stakes where id = ${target.id}`;
+              await ctx.db.owner.sql`delete from stakes where id = ${target.id}`;
               stakes.splice(stakes.indexOf(target), 1);
             }
             freeItems.push(target.itemId);
           }
           if (step === changeAt) {
-            await createSchedule(db.sql, { ...second, effectiveFrom: hourOf(step + 2) }, { kind: "cli" }, now);
+            await createSchedule(ctx.db.sql, { ...second, effectiveFrom: hourOf(step + 2) }, { kind: "cli" }, now);
           }
           if (!skipped.includes(step)) await credit(step, now);
         }
@@ -184,19 +174,19 @@ describe("the accrual's basis", () => {
 
   it("hours credited in order after the first aggregate only recompute the wallets that can differ", async () => {
     await flatScheduleFromHourZero();
-    for (let w = 0; w < 5; w++) await openStake(db.sql, itemIds[w], wallet(w), hourOf(-3));
+    for (let w = 0; w < 5; w++) await openStake(ctx.db.sql, itemIds[w], wallet(w), hourOf(-3));
     await creditHoursFromZero(1);
     // A figure changed behind the accrual's back and marked nowhere (its hour 0 folded first, so its balance
     // stays its ledger's): kept, which shows the hour was carried over.
-    await db.owner.sql`update balances set units = units + 10000 where address = ${wallet(0)}`;
-    await db.owner.sql`
+    await ctx.db.owner.sql`update balances set units = units + 10000 where address = ${wallet(0)}`;
+    await ctx.db.owner.sql`
       update accrual_basis set boost_percent_sum = 200, hourly_units = 20000, since_credit = (select credits from accrual_basis_hour)
       where address = ${wallet(0)}`;
-    await db.owner.sql`delete from accrual_basis_stale`;
-    await openStake(db.sql, itemIds[9], wallet(1), new Date(hourOf(0).getTime() + 30 * MINUTE));
-    clock.set(hourOf(2));
-    await creditHour(db.sql, { hour: hourOf(1), at: hourOf(2), actor: "system", source: "cli" });
-    const amounts = await db.sql<{ address: string; amount: number }[]>`
+    await ctx.db.owner.sql`delete from accrual_basis_stale`;
+    await openStake(ctx.db.sql, itemIds[9], wallet(1), new Date(hourOf(0).getTime() + 30 * MINUTE));
+    ctx.clock.set(hourOf(2));
+    await creditHour(ctx.db.sql, { hour: hourOf(1), at: hourOf(2), actor: "system", source: "cli" });
+    const amounts = await ctx.db.sql<{ address: string; amount: number }[]>`
       select address, amount from points_ledger where accrual_hour = ${hourOf(1)} and address = any(${[wallet(0), wallet(1), wallet(2)]})`;
     expect(Object.fromEntries(amounts.map((row) => [row.address, Number(row.amount)]))).toEqual({
       [wallet(0)]: 20_000, // carried over (the tampered figure)
@@ -208,38 +198,38 @@ describe("the accrual's basis", () => {
   it("a wallet whose accrual is not yet folded into its row ranks by its whole balance", async () => {
     await flatScheduleFromHourZero();
     const [earner, holder] = [wallet(0), wallet(1)];
-    for (const id of itemIds.slice(0, 10)) await openStake(db.sql, id, earner, hourOf(-1));
-    await addPoints(db.sql, { address: holder, points: 130, actor: { kind: "cli" } });
+    for (const id of itemIds.slice(0, 10)) await openStake(ctx.db.sql, id, earner, hourOf(-1));
+    await addPoints(ctx.db.sql, { address: holder, points: 130, actor: { kind: "cli" } });
     await creditHoursFromZero(3);
     // 3 hours × 10 items × 15,000 units = 450,000 > 312,000 (130 points); the row holds at most 2 of the hours.
-    const rows = await db.sql<{ address: string; row: number; balance: number }[]>`
+    const rows = await ctx.db.sql<{ address: string; row: number; balance: number }[]>`
       select address, b.units as row, w.units as balance from balances b join wallet_balances w using (address)
       where address = any(${[earner, holder]})`;
     const of = (address: string) => rows.find((row) => row.address === address)!;
     expect(of(earner).balance).toBe(450_000);
     expect(Number(of(earner).row)).toBeLessThan(Number(of(holder).row));
-    const board = (await leaderboard(db.sql, LEADERBOARD_MAX_LIMIT)).map((entry) => entry.address);
+    const board = (await leaderboard(ctx.db.sql, LEADERBOARD_MAX_LIMIT)).map((entry) => entry.address);
     expect(board.indexOf(earner)).toBeLessThan(board.indexOf(holder));
     // A board that ends at the holder still has the earner, whose row alone would not be on it.
-    expect((await leaderboard(db.sql, board.indexOf(holder) + 1)).map((entry) => entry.address)).toContain(earner);
-    expect(await leaderboardRank(db.sql, earner, 450_000)).toBeLessThan(await leaderboardRank(db.sql, holder, 312_000));
+    expect((await leaderboard(ctx.db.sql, board.indexOf(holder) + 1)).map((entry) => entry.address)).toContain(earner);
+    expect(await leaderboardRank(ctx.db.sql, earner, 450_000)).toBeLessThan(await leaderboardRank(ctx.db.sql, holder, 312_000));
     await expectLeaderboardOfTheLedger([earner, holder]);
   });
 
   it("a wallet spends what the basis credited it before its row is folded, and not a unit more", async () => {
     await flatScheduleFromHourZero();
     const spender = wallet(0);
-    await openStake(db.sql, itemIds[0], spender, hourOf(-1));
+    await openStake(ctx.db.sql, itemIds[0], spender, hourOf(-1));
     await creditHoursFromZero(2);
-    const spend = (units: number) => db.sql`
+    const spend = (units: number) => ctx.db.sql`
       insert into points_ledger (address, kind, amount, giveaway_id, tickets, actor, created_at)
       values (${spender}, 'giveaway_entry', ${-units}, 1, 1, 'test', ${hourOf(2)})`;
-    const [before] = await db.sql<{ row: number; balance: number }[]>`
+    const [before] = await ctx.db.sql<{ row: number; balance: number }[]>`
       select b.units as row, w.units as balance from balances b join wallet_balances w using (address) where address = ${spender}`;
     expect(Number(before.balance)).toBe(20_000);
     await expect(spend(Number(before.balance) + 1)).rejects.toMatchObject({ code: "23514" });
     await spend(Number(before.balance));
-    const [after] = await db.sql<{ balance: number }[]>`select units as balance from wallet_balances where address = ${spender}`;
+    const [after] = await ctx.db.sql<{ balance: number }[]>`select units as balance from wallet_balances where address = ${spender}`;
     expect(Number(after.balance)).toBe(0);
     expect(await balancesOffTheLedger()).toEqual([]);
   });

@@ -6,7 +6,7 @@
  * reorg reopen.
  */
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { combinedPercent, DAY_MS, itemHourUnits, nextTenureStep, tenurePercentAt, type BoostRules } from "../app/domain/boosts.ts";
 import { HOUR_MS } from "../app/domain/clock.ts";
 import { RARITIES, type Rarity } from "../app/domain/collections.ts";
@@ -15,8 +15,8 @@ import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { creditHour, recalculateAccruals } from "../db/queries/accrual.server.ts";
 import { createSchedule, scheduleInForce } from "../db/queries/boosts.server.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
-import { createTestDatabase } from "../tests/support/test-database.ts";
-import { at, openStake, resetIndexerState, testAddress, testClock, unitsOf } from "./test-support.ts";
+import { at, openStake, resetIndexerState, testAddress, unitsOf } from "./test-support.ts";
+import { useIndexerTests } from "./testing/indexer-tests.ts";
 
 const PERCENTS = Array.from({ length: 21 }, (_, i) => 100 + 10 * i);
 const percent = fc.constantFrom(...PERCENTS);
@@ -73,41 +73,31 @@ function noBoosts(): BoostRules {
   return { rarity: { Common: 100, Rare: 100, Epic: 100, Legendary: 100 }, tenure: [], cap: 300 };
 }
 
-type Db = Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
 let byRarity: Map<Rarity, number[]>;
-let clock: ReturnType<typeof testClock>;
-let run = 0;
 
 describe("accrual with boosts, against the database", () => {
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    await importCatalogue(db.sql, demoCatalogue());
-    const rows = await db.sql<{ id: number; rarity: Rarity }[]>`select id, rarity from items order by id`;
-    byRarity = new Map(RARITIES.map((rarity) => [rarity, rows.filter((row) => row.rarity === rarity).map((row) => row.id)]));
+  const ctx = useIndexerTests({
+    seed: async (sql) => {
+      await importCatalogue(sql, demoCatalogue());
+      const rows = await sql<{ id: number; rarity: Rarity }[]>`select id, rarity from items order by id`;
+      byRarity = new Map(RARITIES.map((rarity) => [rarity, rows.filter((row) => row.rarity === rarity).map((row) => row.id)]));
+    },
   });
-  afterAll(() => db.close());
-  beforeEach(async () => {
-    run += 1;
-    await resetIndexerState(db.sql);
-    clock = testClock(at(0));
-  });
-  afterEach(() => clock.restore());
 
   /** Hour 0 of this test: far from every other test's, so each sets its own schedule from it. */
-  const base = () => at(run * 2_000);
+  const base = () => at(ctx.run * 2_000);
   const hourOf = (n: number) => new Date(base().getTime() + n * HOUR_MS);
-  const wallet = (label: string) => testAddress(`boosts-${run}-${label}`);
+  const wallet = (label: string) => testAddress(`boosts-${ctx.run}-${label}`);
 
   async function setSchedule(rules: BoostRules, from = hourOf(0)) {
-    clock.set(new Date(from.getTime() - HOUR_MS));
-    return createSchedule(db.sql, { ...rules, effectiveFrom: from }, { kind: "cli" }, new Date(from.getTime() - HOUR_MS));
+    ctx.clock.set(new Date(from.getTime() - HOUR_MS));
+    return createSchedule(ctx.db.sql, { ...rules, effectiveFrom: from }, { kind: "cli" }, new Date(from.getTime() - HOUR_MS));
   }
 
-  const credit = (n: number) => creditHour(db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
+  const credit = (n: number) => creditHour(ctx.db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
 
   async function unitsBetween(address: string, first: number, last: number): Promise<number> {
-    const [row] = await db.sql<{ units: number }[]>`
+    const [row] = await ctx.db.sql<{ units: number }[]>`
       select coalesce(sum(amount), 0)::int8 as units from points_ledger
       where address = ${address} and kind = 'accrual' and accrual_hour between ${hourOf(first)} and ${hourOf(last)}`;
     return row.units;
@@ -135,8 +125,8 @@ describe("accrual with boosts, against the database", () => {
 
     await fc.assert(
       fc.asyncProperty(schedule, ages, async (rules, walletAges) => {
-        run += 1;
-        await resetIndexerState(db.sql);
+        ctx.run += 1;
+        await resetIndexerState(ctx.db.sql);
         const created = await setSchedule(rules);
         const wallets: { address: string; rarity: Rarity; tenureFrom: Date[] }[] = [];
         let w = 0;
@@ -148,14 +138,14 @@ describe("accrual with boosts, against the database", () => {
               .slice(n === 1 ? 0 : n === 5 ? 1 : 6)
               .slice(0, n);
             const tenureFrom = ids.map((_, i) => new Date(hourOf(0).getTime() - walletAges[w][i] * HOUR_MS - 7 * 60_000));
-            for (const [i, id] of ids.entries()) await openStake(db.sql, id, address, tenureFrom[i]);
+            for (const [i, id] of ids.entries()) await openStake(ctx.db.sql, id, address, tenureFrom[i]);
             wallets.push({ address, rarity, tenureFrom });
             w += 1;
           }
         }
         for (let h = 0; h < 24; h++) await credit(h);
 
-        const version = (await scheduleInForce(db.sql, hourOf(0))).version;
+        const version = (await scheduleInForce(ctx.db.sql, hourOf(0))).version;
         expect(version).toBe(created.version);
         for (const { address, rarity, tenureFrom } of wallets) {
           const rate = perItemDailyRate(tenureFrom.length);
@@ -175,7 +165,7 @@ describe("accrual with boosts, against the database", () => {
           expect(got).toBe(expected);
           if (steady) expect(got).toBe(steadyUnits);
         }
-        const recalculated = await recalculateAccruals(db.sql, hourOf(0), hourOf(23));
+        const recalculated = await recalculateAccruals(ctx.db.sql, hourOf(0), hourOf(23));
         expect(recalculated.hours).toBe(24);
         expect(recalculated.rows).toBe(24 * wallets.length);
         expect(recalculated.mismatches).toEqual([]);
@@ -188,12 +178,12 @@ describe("accrual with boosts, against the database", () => {
     await setSchedule({ ...noBoosts(), rarity: { Common: 100, Rare: 120, Epic: 150, Legendary: 200 } });
     const address = wallet("tampered");
     const [legendary] = byRarity.get("Legendary")!;
-    await openStake(db.sql, legendary, address, hourOf(-1));
+    await openStake(ctx.db.sql, legendary, address, hourOf(-1));
     await credit(0);
-    expect((await recalculateAccruals(db.sql, hourOf(0), hourOf(0))).mismatches).toEqual([]);
+    expect((await recalculateAccruals(ctx.db.sql, hourOf(0), hourOf(0))).mismatches).toEqual([]);
     // The stake's rarity rewritten behind the ledger's back (the owner's role): the credited hour no longer follows.
-    await db.owner.sql`update stakes set rarity = 'Epic' where address = ${address}`;
-    const { mismatches } = await recalculateAccruals(db.sql, hourOf(0), hourOf(0));
+    await ctx.db.owner.sql`update stakes set rarity = 'Epic' where address = ${address}`;
+    const { mismatches } = await recalculateAccruals(ctx.db.sql, hourOf(0), hourOf(0));
     expect(mismatches).toHaveLength(1);
     expect(mismatches[0]).toMatchObject({ address, ledger: { units: 20_000, boostPercentSum: 200 }, expected: { units: 15_000 } });
   });
@@ -201,27 +191,27 @@ describe("accrual with boosts, against the database", () => {
   it("a schedule never changes an hour already credited, nor starts in the past", async () => {
     await setSchedule(noBoosts());
     const address = wallet("a");
-    await openStake(db.sql, byRarity.get("Epic")![0], address, hourOf(-1));
+    await openStake(ctx.db.sql, byRarity.get("Epic")![0], address, hourOf(-1));
     await credit(0);
     await credit(3);
-    clock.set(hourOf(1));
+    ctx.clock.set(hourOf(1));
     const rules = { ...noBoosts(), rarity: { Common: 300, Rare: 300, Epic: 300, Legendary: 300 } };
-    await expect(createSchedule(db.sql, { ...rules, effectiveFrom: hourOf(2) }, { kind: "cli" }, hourOf(1))).rejects.toMatchObject({
+    await expect(createSchedule(ctx.db.sql, { ...rules, effectiveFrom: hourOf(2) }, { kind: "cli" }, hourOf(1))).rejects.toMatchObject({
       status: 409,
       message: expect.stringMatching(/already credited/),
     });
-    await expect(createSchedule(db.sql, { ...rules, effectiveFrom: hourOf(0) }, { kind: "cli" }, hourOf(1))).rejects.toMatchObject({
+    await expect(createSchedule(ctx.db.sql, { ...rules, effectiveFrom: hourOf(0) }, { kind: "cli" }, hourOf(1))).rejects.toMatchObject({
       status: 400,
       message: "effectiveFrom must not be in the past",
     });
     // The database refuses it too, whoever writes.
     await expect(
-      db.owner
+      ctx.db.owner
         .sql`insert into boost_schedules (effective_from, common_percent, rare_percent, epic_percent, legendary_percent, cap_percent, created_by, created_at)
                    values (${hourOf(0)}, 100, 100, 100, 100, 300, 'cli', ${hourOf(1)})`,
     ).rejects.toThrow();
-    await expect(db.sql`update boost_schedules set cap_percent = 100`).rejects.toMatchObject({ code: "42501" });
-    expect(await unitsOf(db.sql, address)).toBe(2 * 10_000);
+    await expect(ctx.db.sql`update boost_schedules set cap_percent = 100`).rejects.toMatchObject({ code: "42501" });
+    expect(await unitsOf(ctx.db.sql, address)).toBe(2 * 10_000);
   });
 
   it("tenure resets on unstake and on a transfer; a stake reopened after a reorg keeps its start", async () => {
@@ -230,21 +220,21 @@ describe("accrual with boosts, against the database", () => {
     const kept = wallet("kept");
     const restaked = wallet("restaked");
     const start = new Date(hourOf(-30).getTime());
-    await openStake(db.sql, a, kept, start);
-    const first = await openStake(db.sql, b, restaked, start);
+    await openStake(ctx.db.sql, a, kept, start);
+    const first = await openStake(ctx.db.sql, b, restaked, start);
     // Unstaked and staked again an hour before hour 0: its tenure starts over.
-    await db.sql`update stakes set ended_at = ${hourOf(-1)}, end_reason = 'unstaked' where id = ${first}`;
-    await openStake(db.sql, b, restaked, hourOf(-1));
+    await ctx.db.sql`update stakes set ended_at = ${hourOf(-1)}, end_reason = 'unstaked' where id = ${first}`;
+    await openStake(ctx.db.sql, b, restaked, hourOf(-1));
     // Ended by a transfer, then reopened by a reorg that undid it (ownership.server.ts links it by reopened_from).
     const moved = wallet("reorged");
-    const before = await openStake(db.sql, c, moved, start);
-    await db.sql`update stakes set ended_at = ${hourOf(-2)}, end_reason = 'transferred' where id = ${before}`;
-    await db.sql`insert into stakes (item_id, address, started_at, reopened_from) values (${c}, ${moved}, ${hourOf(-1)}, ${before})`;
+    const before = await openStake(ctx.db.sql, c, moved, start);
+    await ctx.db.sql`update stakes set ended_at = ${hourOf(-2)}, end_reason = 'transferred' where id = ${before}`;
+    await ctx.db.sql`insert into stakes (item_id, address, started_at, reopened_from) values (${c}, ${moved}, ${hourOf(-1)}, ${before})`;
     await credit(0);
     expect(await unitsBetween(kept, 0, 0)).toBe(20_000); // 30 hours staked: 200%
     expect(await unitsBetween(restaked, 0, 0)).toBe(10_000); // 1 hour since it was staked again: 100%
     expect(await unitsBetween(moved, 0, 0)).toBe(20_000); // tenure from the first stake's start
-    const [reopened] = await db.sql<{ tenureFrom: Date }[]>`select tenure_from from stakes where item_id = ${c} and ended_at is null`;
+    const [reopened] = await ctx.db.sql<{ tenureFrom: Date }[]>`select tenure_from from stakes where item_id = ${c} and ended_at is null`;
     expect(reopened.tenureFrom).toEqual(start);
   });
 
@@ -253,18 +243,18 @@ describe("accrual with boosts, against the database", () => {
     const early = at(-10_000);
     const address = wallet("seed");
     const ids = byRarity.get("Legendary")!.slice(0, 10);
-    for (const id of ids) await openStake(db.sql, id, address, new Date(early.getTime() - 90 * DAY_MS));
+    for (const id of ids) await openStake(ctx.db.sql, id, address, new Date(early.getTime() - 90 * DAY_MS));
     for (let h = 0; h < 24; h++) {
-      await creditHour(db.sql, {
+      await creditHour(ctx.db.sql, {
         hour: new Date(early.getTime() + h * HOUR_MS),
         at: new Date(early.getTime() + (h + 1) * HOUR_MS),
         actor: "system",
         source: "cli",
       });
     }
-    expect(await unitsOf(db.sql, address)).toBe(10 * 150 * UNITS_PER_POINT);
-    const [row] =
-      await db.sql`select boost_version, rarity_percent_sum, boost_percent_sum from points_ledger where address = ${address} limit 1`;
+    expect(await unitsOf(ctx.db.sql, address)).toBe(10 * 150 * UNITS_PER_POINT);
+    const [row] = await ctx.db
+      .sql`select boost_version, rarity_percent_sum, boost_percent_sum from points_ledger where address = ${address} limit 1`;
     expect(row).toEqual({ boostVersion: null, rarityPercentSum: 1000, boostPercentSum: 1000 });
   });
 });

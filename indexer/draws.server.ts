@@ -24,6 +24,7 @@ import {
 import { drawGiveawayWinner, getGiveaway, type DrawResult } from "../db/queries/giveaways.server.ts";
 import { chainCursor, highestBlockCount, lastSyncRun, type SyncRun } from "../db/queries/ownership.server.ts";
 import type { OrdClient, OrdStatus } from "./ord-client.server.ts";
+import { requestLogIntegration } from "../app/utils/log-service.server.ts";
 
 /** What draws need of the ord server. */
 export type DrawChain = Pick<OrdClient, "status" | "blockCount" | "blockHash">;
@@ -78,15 +79,51 @@ function whyEntriesStayOpen({ status, blockCount, cursor, lastPass }: ChainHealt
  */
 export async function selectWinners(sql: Sql, chain: DrawChain, id: number, actor: Actor): Promise<SelectWinnersResult> {
   const giveaway = await getGiveaway(sql, id);
-  if (giveaway.drawVersion === 1) return { version: 1, ...(await drawGiveawayWinner(sql, id, actor)) };
+  if (giveaway.drawVersion === 1) {
+    const drawn = await drawGiveawayWinner(sql, id, actor);
+    requestLogIntegration();
+    return { version: 1, ...drawn };
+  }
   if (giveaway.drawSeed !== null) throw conflict("The winners of this giveaway have already been drawn");
   if (giveaway.drawBlockHeight === null && !giveaway.active) throw conflict("This giveaway is not active");
   const blockCount = giveaway.drawBlockHeight === null ? await closeWhenHealthy(sql, chain, id, actor) : await chain.blockCount();
   const { blockHeight } = await drawOutcome(sql, id);
   if (isDrawable(blockHeight, blockCount) && (await notRewinding(sql, blockCount))) {
-    return recordDraw(sql, id, await chain.blockHash(blockHeight), actor);
+    const outcome = await recordDraw(sql, id, await chain.blockHash(blockHeight), actor);
+    // A draw is checkpointed at once, not at the next interval (docs/transparency.md).
+    requestLogIntegration();
+    return outcome;
   }
   return drawOutcome(sql, id);
+}
+
+/**
+ * What Select Winner of giveaway `id` will ask the ord server, asked now: its status and block count (its status
+ * only while entries are open), and the draw block's hash once six blocks sit on top. The chain answered is those
+ * answers, so the draw can run inside a transaction that waits on no remote (an approved Select Winner: the
+ * approval and the close commit together). A version-1 or drawn giveaway asks nothing.
+ */
+export async function readDrawChain(sql: Queryable, chain: DrawChain, id: number): Promise<DrawChain> {
+  const giveaway = await getGiveaway(sql, id);
+  if (giveaway.drawVersion === 1 || giveaway.drawSeed !== null) return answeredChain({});
+  const status = giveaway.drawBlockHeight === null ? await chain.status() : undefined;
+  const blockCount = await chain.blockCount();
+  const height = giveaway.drawBlockHeight;
+  const hash = height !== null && isDrawable(height, blockCount) ? { height, hash: await chain.blockHash(height) } : undefined;
+  return answeredChain({ status, blockCount, hash });
+}
+
+/** A chain that answers what was read (a question not asked ahead: the giveaway changed meanwhile, 409). */
+function answeredChain(known: { status?: OrdStatus; blockCount?: number; hash?: { height: number; hash: string } }): DrawChain {
+  const answer = <T>(value: T | undefined): Promise<T> =>
+    value === undefined
+      ? Promise.reject(conflict("The giveaway changed while the ord server was asked: try again"))
+      : Promise.resolve(value);
+  return {
+    status: () => answer(known.status),
+    blockCount: () => answer(known.blockCount),
+    blockHash: (height) => answer(known.hash?.height === height ? known.hash.hash : undefined),
+  };
 }
 
 async function closeWhenHealthy(sql: Sql, chain: DrawChain, id: number, actor: Actor): Promise<number> {
@@ -141,6 +178,7 @@ export async function runDrawPass({ sql, chain, logger = silentLogger }: { sql: 
       logger.warn({ msg: "giveaway draw failed; next pass tries again", giveawayId: id, err: error as Error });
     }
   }
+  if (report.drawn.length > 0) requestLogIntegration();
   return report;
 }
 

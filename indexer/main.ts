@@ -11,6 +11,7 @@ import { migrateAsOwner } from "../db/migrate.server.ts";
 import { appRoleWarning } from "../db/roles.server.ts";
 import { startOpsServer, type OpsServer } from "../server/ops-server.ts";
 import { startIndexer } from "./service.server.ts";
+import { startPublicLog } from "../app/utils/log-service.server.ts";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
@@ -45,6 +46,7 @@ async function main() {
     await db.close().catch(() => {});
     throw error;
   }
+  const publicLog = await startPublicLog(db, config, logger);
   const indexer = await startIndexer({ sql: db.sql, config: { ...config, ordUrl: config.ordUrl }, logger });
   logger.info({ msg: "database", database: db.description });
 
@@ -52,6 +54,7 @@ async function main() {
     logger.info({ msg: "shutting down", signal });
     const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     await indexer.stop().catch((error: Error) => logger.error({ msg: "indexer stop failed", err: error }));
+    await publicLog.stop();
     await ops?.close();
     await db.close().catch((error: Error) => logger.error({ msg: "database close failed", err: error }));
     clearTimeout(force);

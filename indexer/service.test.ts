@@ -1,72 +1,44 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { silentLogger } from "../app/utils/logger.server.ts";
-import { createTestDatabase } from "../tests/support/test-database.ts";
 import { startIndexer } from "./service.server.ts";
-import { startSimulatedChain, type SimulatedChain } from "./simulated-chain.server.ts";
-import {
-  at,
-  indexerConfig,
-  openStake,
-  resetIndexerState,
-  seedItems,
-  testAddress,
-  testClock,
-  unitsOf,
-  type SeededItem,
-} from "./test-support.ts";
+import { at, indexerConfig, openStake, testAddress, unitsOf } from "./test-support.ts";
+import { useIndexerTests } from "./testing/indexer-tests.ts";
 
-type Db = Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-let items: SeededItem[];
-let chain: SimulatedChain;
-let clock: ReturnType<typeof testClock>;
 const OWNER = testAddress("service-owner");
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  items = await seedItems(db.sql, 12);
-});
-afterAll(() => db.close());
-beforeEach(async () => {
-  await resetIndexerState(db.sql);
-  clock = testClock(at(0));
-  chain = await startSimulatedChain({ owners: new Map(items.map((item) => [item.inscriptionId, OWNER])) });
-});
-afterEach(async () => {
-  clock.restore();
-  await chain.close();
-});
+const ctx = useIndexerTests({ seed: 12, chainOwner: () => OWNER });
 
-const syncRuns = async () => db.sql<{ source: string; itemsChecked: number }[]>`select source, items_checked from sync_runs order by id`;
+const syncRuns = async () =>
+  ctx.db.sql<{ source: string; itemsChecked: number }[]>`select source, items_checked from sync_runs order by id`;
 
 function start(overrides: Parameters<typeof indexerConfig>[0] = {}) {
-  const config = { ...indexerConfig(overrides), ordUrl: chain.url };
-  return startIndexer({ sql: db.sql, config, logger: silentLogger });
+  const config = { ...indexerConfig(overrides), ordUrl: ctx.chain.url };
+  return startIndexer({ sql: ctx.db.sql, config, logger: silentLogger });
 }
 
 describe("indexer service", () => {
   it("runs a sync pass and an accrual catch-up at start", async () => {
     const address = testAddress("service-staker");
-    await openStake(db.sql, items[0].id, address, at(0));
-    clock.set(at(5, 1));
+    await openStake(ctx.db.sql, ctx.items[0].id, address, at(0));
+    ctx.clock.set(at(5, 1));
     const indexer = await start({ syncCron: "0 0 1 1 *" });
     await indexer.ready;
     await indexer.stop();
     expect(await syncRuns()).toEqual([{ source: "startup", itemsChecked: 12 }]);
-    expect(await unitsOf(db.sql, address)).toBe(5 * 10_000);
-    const [run] = await db.sql`select source from accrual_runs order by hour desc limit 1`;
+    expect(await unitsOf(ctx.db.sql, address)).toBe(5 * 10_000);
+    const [run] = await ctx.db.sql`select source from accrual_runs order by hour desc limit 1`;
     expect(run.source).toBe("startup");
   });
 
   it("prunes expired rows at start (housekeeping), leaving live ones", async () => {
     const session = (hash: string, expiresAt: Date) =>
-      db.sql`insert into sessions (token_hash, address, created_at, expires_at) values (${hash}, ${OWNER}, ${at(-48)}, ${expiresAt})`;
+      ctx.db.sql`insert into sessions (token_hash, address, created_at, expires_at) values (${hash}, ${OWNER}, ${at(-48)}, ${expiresAt})`;
     await session("e".repeat(64), at(-1));
     await session("f".repeat(64), at(1));
     const indexer = await start({ syncCron: "0 0 1 1 *" });
     await indexer.ready;
     await indexer.stop();
-    expect(await db.sql`select token_hash from sessions where address = ${OWNER}`).toEqual([{ tokenHash: "f".repeat(64) }]);
+    expect(await ctx.db.sql`select token_hash from sessions where address = ${OWNER}`).toEqual([{ tokenHash: "f".repeat(64) }]);
   });
 
   it("runs scheduled sync passes on its cron, and none after stop()", async () => {
@@ -83,7 +55,7 @@ describe("indexer service", () => {
   });
 
   it("stop() cuts an in-flight sync short, records it, and waits for it", async () => {
-    chain.setLatency(100);
+    ctx.chain.setLatency(100);
     const indexer = await start({ syncCron: "0 0 1 1 *", concurrency: 1 });
     await new Promise((resolve) => setTimeout(resolve, 250));
     const began = Date.now();

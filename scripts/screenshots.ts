@@ -5,9 +5,12 @@
  * wallet popup is needed). Relies only on URLs and on what every version of the pages has had, so the
  * same script shoots an old commit's demo server and a new one's.
  *
- *   node --import tsx scripts/screenshots.ts http://127.0.0.1:3000 ./shots [--prefix after-]
+ *   node --import tsx scripts/screenshots.ts http://127.0.0.1:3000 ./shots [--prefix after-] [--journey]
  *
- * Files: `{prefix}{page}-{desktop|phone}.png` (full page) in the output folder. Not run by the tests.
+ * Files: `{prefix}{page}-{desktop|phone}.png` (full page) in the output folder. `--journey` (issue 33) adds the
+ * verify page of the newest drawn giveaway, the stake dialog, the bell's panel, and last (it changes the demo) what a click on
+ * a staked item's Unstake shows: `{prefix}stake-dialog-…`, `{prefix}bell-…`, `{prefix}unstake-…` (the viewport).
+ * Not run by the tests.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -57,6 +60,13 @@ async function proposalPath(base: string): Promise<string> {
   return "/governance";
 }
 
+/** The newest giveaway with winners (its verify page shows the draw and, to a winner, the claim), else the first. */
+async function drawnGiveaway(base: string): Promise<number> {
+  const list = (await getJson<{ id: number; winnerAddresses?: string[] }[]>(`${base}/api/giveaways`)) ?? [];
+  const drawn = list.filter((giveaway) => (giveaway.winnerAddresses ?? []).length > 0).sort((a, b) => b.id - a.id)[0];
+  return drawn?.id ?? 1;
+}
+
 /** Waits for the page to stop fetching (bounded: a page that polls never goes fully idle) and two frames. */
 async function settle(page: Page) {
   await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
@@ -66,6 +76,9 @@ async function settle(page: Page) {
 
 async function main() {
   const args = process.argv.slice(2);
+  const journeyAt = args.indexOf("--journey");
+  const journey = journeyAt >= 0;
+  if (journey) args.splice(journeyAt, 1);
   const prefixAt = args.indexOf("--prefix");
   const prefix = prefixAt >= 0 ? (args.splice(prefixAt, 2)[1] ?? usage()) : "";
   const [baseArg, outDir] = args;
@@ -79,6 +92,7 @@ async function main() {
     { name: "rewards", path: "/rewards" },
     { name: "proposal", path: await proposalPath(base) },
     { name: "points-history", path: "/rewards/history" },
+    ...(journey ? [{ name: "verify", path: `/giveaways/${await drawnGiveaway(base)}/verify` }] : []),
   ];
   console.log(holder ? `signed in as the demo holder ${holder}` : "no demo wallets: shooting signed out");
 
@@ -109,10 +123,41 @@ async function main() {
         await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
         console.log(`${file}  ${target}`);
       }
+      if (journey && holder) await journeyShots(page, outDir, prefix, size);
       await context.close();
     }
   } finally {
     await browser.close();
+  }
+}
+
+/** What a click shows, as the viewport shows it: the stake dialog, the bell's panel, then a staked item's Unstake. */
+async function journeyShots(page: Page, outDir: string, prefix: string, size: string) {
+  const shot = async (name: string) => {
+    await settle(page);
+    const file = path.join(outDir, `${prefix}${name}-${size}.png`);
+    await page.screenshot({ path: file, animations: "disabled" });
+    console.log(file);
+  };
+  await page.goto("/", { waitUntil: "load" });
+  await page
+    .getByRole("button", { name: /^Stake .+#\d+$/ })
+    .first()
+    .click();
+  await page.getByRole("dialog").waitFor();
+  await shot("stake-dialog");
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: /^Notifications/ }).click();
+  await page.getByRole("menu").waitFor();
+  await shot("bell");
+  await page.keyboard.press("Escape");
+  // Last: on a demo without a confirmation this unstakes at once (the demo wallet signs without a popup).
+  if (size === "phone") {
+    // The demo's Legendary staked 34 days ago where there is one (its tenure is what a confirmation names).
+    const veteran = page.getByRole("button", { name: "Unstake Spooks #4", exact: true });
+    await ((await veteran.count()) ? veteran : page.getByRole("button", { name: /^Unstake .+#\d+$/ }).first()).click();
+    await page.waitForTimeout(400);
+    await shot("unstake");
   }
 }
 

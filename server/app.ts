@@ -8,7 +8,10 @@ import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import type { AppContext } from "../app/context.ts";
+import fs from "node:fs";
+import path from "node:path";
 import { createLogger, type Logger } from "../app/utils/logger.server.ts";
+import { projectRoot } from "../app/utils/project-root.server.ts";
 import { onlyAllowedHosts } from "./allowed-hosts.ts";
 import { answerErrors, fileNotFound, malformedPath, notFound, unansweredMethod } from "./fallbacks.ts";
 import { httpMetrics } from "./http-metrics.ts";
@@ -34,6 +37,8 @@ export type AppOptions = {
 
 export function createApp({ context, build, clientDir, before = [], dev = false, rateLimitWindowMs, logger }: AppOptions): express.Express {
   const { config } = context;
+  // Which collections have local pictures (issue 33, item 10): in dev vite serves public/ itself.
+  context.localImageCollections ??= collectionsWithLocalImages(clientDir ?? path.join(projectRoot(import.meta.dirname), "public"));
   const app = express();
   const metrics = httpMetrics(build);
   app.use(metrics.measure);
@@ -71,4 +76,17 @@ export function createApp({ context, build, clientDir, before = [], dev = false,
   app.use(notFound);
   app.use(answerErrors(log));
   return app;
+}
+
+/** The collections with a `collection_images/{collection}/` folder in `staticDir` (none when it has no such folder). */
+export function collectionsWithLocalImages(staticDir: string): string[] {
+  try {
+    return fs
+      .readdirSync(path.join(staticDir, "collection_images"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
 }

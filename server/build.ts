@@ -92,7 +92,7 @@ export const SERVER_ENTRY_POINTS = {
  * those that find files next to themselves (PGlite's WebAssembly, pino-pretty) or must be the one copy (React,
  * shared with Ink).
  */
-export const CLI_ENTRY_POINTS = { "spooks-admin": "cli/main.ts" } as const;
+export const CLI_ENTRY_POINTS = { "spooks-admin": "cli/compiled-entry.ts" } as const;
 const CLI_EXTERNALS = ["@electric-sql/pglite", "pino-pretty", "ink", "@inkjs/ui", "react", "react/*", "react-dom"];
 
 /**

@@ -14,6 +14,7 @@ import { countItems, importCatalogue } from "../db/queries/catalogue.server.ts";
 import { addPoints } from "../db/queries/points.server.ts";
 import { createGiveaway } from "../db/queries/giveaways.server.ts";
 import { createProposal } from "../db/queries/proposals.server.ts";
+import { createSchedule } from "../db/queries/boosts.server.ts";
 import { HOUR_MS, now } from "../app/domain/clock.ts";
 import { saveImageUpload } from "../app/utils/uploads.server.ts";
 import { demoOwners, startSimulatedChain, type SimulatedChain } from "../indexer/simulated-chain.server.ts";
@@ -84,13 +85,44 @@ const SYSTEM = { kind: "system" } as const;
  * since three hours ago (the indexer credits those hours at start), a giveaway is open and a proposal
  * opens a minute after start (its voting power snapshot is taken then).
  */
-async function seedDemoActivity(sql: Sql, holder: string, catalogue: { inscriptionId: string }[], imageUrl: string): Promise<void> {
+async function seedDemoActivity(
+  sql: Sql,
+  holder: string,
+  catalogue: { inscriptionId: string; rarity: string }[],
+  imageUrl: string,
+): Promise<void> {
   const start = now();
-  const stakedSince = new Date(Math.floor(start.getTime() / HOUR_MS) * HOUR_MS - 3 * HOUR_MS);
+  const hour = Math.floor(start.getTime() / HOUR_MS) * HOUR_MS;
+  const stakedSince = new Date(hour - 3 * HOUR_MS);
   const staked = catalogue.slice(0, DEMO_STAKED_ITEMS).map((item) => item.inscriptionId);
   await sql`
     insert into stakes (item_id, address, started_at)
     select id, ${holder}, ${stakedSince} from items where inscription_id = any(${staked})`;
+  // Boosts in force, and a Legendary staked 34 days ago: its card shows the boost's parts, and unstaking it warns
+  // of the tenure it resets (issue 33, item 1). Only hours since the catch-up limit are credited.
+  const boostsFrom = new Date(hour - 40 * 24 * HOUR_MS);
+  await createSchedule(
+    sql,
+    {
+      effectiveFrom: boostsFrom,
+      rarity: { Common: 100, Rare: 110, Epic: 130, Legendary: 150 },
+      tenure: [
+        { days: 7, percent: 110 },
+        { days: 30, percent: 120 },
+      ],
+      cap: 200,
+    },
+    SYSTEM,
+    boostsFrom,
+  );
+  const veteran = catalogue
+    .slice(0, DEMO_ITEMS_PER_COLLECTION)
+    .find((item, index) => index >= DEMO_STAKED_ITEMS && item.rarity === "Legendary");
+  if (veteran) {
+    await sql`
+      insert into stakes (item_id, address, started_at)
+      select id, ${holder}, ${new Date(hour - 34 * 24 * HOUR_MS)} from items where inscription_id = ${veteran.inscriptionId}`;
+  }
   await addPoints(sql, { address: holder, points: 1000, description: "Demo welcome points", actor: SYSTEM });
   await createGiveaway(
     sql,

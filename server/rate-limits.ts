@@ -2,9 +2,17 @@
  * Abuse limits per client IP (express-rate-limit, fixed one-minute windows, counted in PostgreSQL so that
  * every web replica on one database shares one count: server/rate-limit-store.ts):
  * - sign-in: GET /api/auth/challenge and the changes of /api/auth/session, RATE_LIMIT_SIGNIN_PER_MIN (default 30);
- * - every other route that checks a signature (stake, unstake, bulk, giveaway entry, vote, email consent),
- *   RATE_LIMIT_SIGNED_PER_MIN (default 300);
+ * - every other route that checks a signature (stake, unstake, bulk, giveaway entry, vote), RATE_LIMIT_SIGNED_PER_MIN
+ *   (default 300);
+ * - the email consent, POST /api/notifications/email, RATE_LIMIT_EMAIL_PER_MIN (default 5): each may queue a mail to
+ *   a mailbox (its own counts per mailbox are in the database: db/queries/email-subscriptions.server.ts);
+ * - anonymous starts of a Discord link, GET /discord/link, RATE_LIMIT_DISCORD_LINK_PER_MIN (default 10): each stores a row;
  * - item pictures, GET /content/{id} (each may cost a fetch from the ord server), RATE_LIMIT_CONTENT_PER_MIN (600);
+ * - Discord's slash-command deliveries, POST /api/discord/interactions (from Discord's few addresses, whose
+ *   signature the route checks), RATE_LIMIT_INTERACTIONS_PER_MIN (1200);
+ * - the public log's files (/log/checkpoint, /log/key, /log/tile/…), RATE_LIMIT_LOG_PER_MIN (12,000: a `log verify`
+ *   of 1,000,000 entries reads about 8,000 tiles, and honours 429's Retry-After beyond that), counted by each web
+ *   process in its memory rather than in the database (a write per tile would cost more than the tile);
  * - everything else React Router answers (pages, their data, the public reads of /api), RATE_LIMIT_READS_PER_MIN
  *   (600), except the probes (/api/live, /api/ready, /api/health), which load balancers call.
  * A request counts against the route it reaches: its path as React Router serves it (server/served-path.ts),
@@ -23,7 +31,7 @@ import { routePathOf } from "./served-path.ts";
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
-export type LimitKind = "signIn" | "signed" | "content" | "reads";
+export type LimitKind = "signIn" | "signed" | "email" | "discordLink" | "content" | "interactions" | "log" | "reads";
 
 /** The probes load balancers and orchestrators call: never limited, answered whatever the Host (server/allowed-hosts.ts). */
 const PROBE_PATH = /^\/api\/(?:live|ready|health)$/;
@@ -37,10 +45,15 @@ const ROUTES: { kind: LimitKind | null; methods: string[] | null; path: RegExp }
   { kind: "signed", methods: null, path: /^\/api\/giveaways\/enter$/ },
   { kind: "signed", methods: null, path: /^\/api\/giveaways\/[^/]+\/claim$/ },
   { kind: "signed", methods: null, path: /^\/api\/proposals\/[^/]+\/vote$/ },
-  { kind: "signed", methods: ["POST"], path: /^\/api\/notifications\/email$/ },
-  { kind: "signed", methods: null, path: /^\/api\/discord\/link$/ },
+  { kind: "email", methods: ["POST"], path: /^\/api\/notifications\/email$/ },
+  { kind: "discordLink", methods: null, path: /^\/discord\/link$/ },
+  { kind: "signed", methods: null, path: /^\/api\/discord\/(?:link|account)$/ },
   { kind: "content", methods: null, path: /^\/content\/[^/]+$/ },
+  { kind: "interactions", methods: null, path: /^\/api\/discord\/interactions$/ },
   { kind: null, methods: null, path: PROBE_PATH },
+  // The public log's files (checkpoint, key, tiles): small indexed reads, full tiles immutable and cached by
+  // any CDN; an auditor's `spooks-admin log verify` reads every tile (docs/transparency.md).
+  { kind: "log", methods: ["GET", "HEAD"], path: /^\/log\/(?:previous\/\d+\/)?(?:checkpoint|key|tile\/.+)$/ },
 ];
 
 /**
@@ -56,7 +69,11 @@ export function limitOf(method: string, target: string): LimitKind | null {
 const DESCRIPTION: Record<LimitKind, string> = {
   signIn: "sign-in requests",
   signed: "signed requests",
+  email: "email subscriptions",
+  discordLink: "Discord link requests",
   content: "picture requests",
+  interactions: "Discord interactions",
+  log: "public-log requests",
   reads: "requests",
 };
 
@@ -70,7 +87,9 @@ function limiter(kind: LimitKind, limit: number, { sql, logger, windowMs }: Limi
     standardHeaders: "draft-8",
     legacyHeaders: false,
     // Replicas configured alike share a count; one configured otherwise (mid-way through a change) counts apart.
-    store: new PostgresRateLimitStore(sql, `${kind}/${limit}/${windowMs}:`, logger),
+    // The log's files are counted by each process in its memory: a write to the database per tile would cost
+    // more than the tile, and a flood guard needs no shared count (N replicas allow N times the limit).
+    store: kind === "log" ? undefined : new PostgresRateLimitStore(sql, `${kind}/${limit}/${windowMs}:`, logger),
     // X-Forwarded-For from an untrusted peer is ignored on purpose (TRUST_PROXY), not a mistake to report.
     validate: { xForwardedForHeader: false },
     handler: (_req, res) => {
@@ -92,7 +111,11 @@ export function rateLimits(
   const perMinute: Record<LimitKind, number> = {
     signIn: limits.signInPerMin,
     signed: limits.signedPerMin,
+    email: limits.emailPerMin,
+    discordLink: limits.discordLinkPerMin,
     content: limits.contentPerMin,
+    interactions: limits.interactionsPerMin,
+    log: limits.logPerMin,
     reads: limits.readsPerMin,
   };
   const limiters = Object.fromEntries(

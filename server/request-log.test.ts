@@ -5,6 +5,7 @@
  * logged, and LOG_LEVEL=warn keeping only the failures.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -175,6 +176,28 @@ describe("at LOG_LEVEL=info", () => {
     }
   });
 
+  it("logs the route pattern and a short hash in place of a secret path segment (issue 32, item 6)", async () => {
+    const token = "Zk3s9QwErTyUiOpAsDfGhJkLzXcVbNm1234567890_-";
+    const linkToken = "q3Hk9vT2mZp8Lw4Rx7Nc1Ys5Bd6Fg0JaXYZ";
+    const hash = createHash("sha256").update(token).digest("hex").slice(0, 12);
+    for (const [target, logged] of [
+      [`/api/notifications/email/confirm/${token}`, `/api/notifications/email/confirm/{token:${hash}}`],
+      [`/api/notifications/email/unsubscribe/${token}`, `/api/notifications/email/unsubscribe/{token:${hash}}`],
+      [`/API/notifications/email/%75nsubscribe/${token}/`, `/api/notifications/email/unsubscribe/{token:${hash}}`],
+      [
+        `/api/discord/pending/${linkToken}`,
+        `/api/discord/pending/{linkToken:${createHash("sha256").update(linkToken).digest("hex").slice(0, 12)}}`,
+      ],
+      [`/discord/linked?token=${linkToken}`, "/discord/linked"],
+    ]) {
+      const answer = await fetch(`${server.url}${target}`);
+      const [line] = await linesOf(server, answer.headers.get("x-request-id")!);
+      expect(line.path, target).toBe(logged);
+    }
+    expect(server.stdout()).not.toContain(token);
+    expect(server.stdout()).not.toContain(linkToken);
+  });
+
   it("does not log static files", async () => {
     const asset = fs.readdirSync(path.join(buildDir, "client/assets")).find((name) => name.endsWith(".js"))!;
     const answer = await fetch(`${server.url}/assets/${asset}`);
@@ -186,7 +209,7 @@ describe("at LOG_LEVEL=info", () => {
   });
 
   it("logs an unexpected API error with its stack and the request's id, and the request line as an error", async () => {
-    const answer = await withoutTable("balances", () => fetch(`${server.url}/api/leaderboard`));
+    const answer = await withoutTable("hot_reads_head", () => fetch(`${server.url}/api/leaderboard`));
     expect(answer.status).toBe(500);
     expect(await answer.json()).toEqual({ message: "Internal server error" });
     const reqId = answer.headers.get("x-request-id")!;
@@ -203,7 +226,7 @@ describe("at LOG_LEVEL=info", () => {
       expect.objectContaining({ level: "error", reqId, msg: "request failed", path: "/api/leaderboard", status: 500 }),
     ]);
     const { err } = lines[0];
-    expect(err?.message).toMatch(/relation "balances" does not exist/);
+    expect(err?.message).toMatch(/relation "hot_reads_head" does not exist/);
     expect(err?.stack).toMatch(/\n\s+at /);
   });
 
@@ -242,7 +265,7 @@ describe("at LOG_LEVEL=warn", () => {
 
   it("logs no request line for a good answer, but still the failures", async () => {
     const good = await fetch(`${server.url}/api/leaderboard`);
-    const failed = await withoutTable("balances", () => fetch(`${server.url}/api/leaderboard`));
+    const failed = await withoutTable("hot_reads_head", () => fetch(`${server.url}/api/leaderboard`));
     expect([good.status, failed.status]).toEqual([200, 500]);
     expect((await linesOf(server, failed.headers.get("x-request-id")!)).map((line) => [line.level, line.msg])).toEqual([
       ["error", "unexpected API error"],

@@ -5,7 +5,10 @@
  *   across both logs), else a new UUID; it is answered in X-Request-Id and carried by every line logged
  *   through `req.log` / `context.logger` while the request is answered.
  * - The path without its query string: queries carry addresses and the client's `_t` cache-busters. No
- *   headers, cookies or bodies (signatures, signed messages) ever reach the line.
+ *   headers, cookies or bodies (signatures, signed messages) ever reach the line. A path whose segment is a secret
+ *   (an email link's token, a Discord link token) is logged as its route pattern with a short hash of the
+ *   segment in its place (`/api/notifications/email/confirm/{token:3f9a1c2b5d6e}`), however it was spelled:
+ *   enough to follow one link's requests, nothing to use it with (issue 32, item 6).
  * - Level by outcome: a 500 (our own failure) is an error; 502-504 (a dependency down: the ord server
  *   behind /content, the database's 503) are warnings, one per request, whose cause is logged once by the
  *   part that met it; everything else, 4xx included (the caller's mistake), is info, so LOG_LEVEL=warn
@@ -16,7 +19,9 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type express from "express";
 import { pinoHttp } from "pino-http";
+import { redactSecretPath } from "../app/domain/redact.ts";
 import type { Logger } from "../app/utils/logger.server.ts";
+import { decodeServedPath, servedTarget } from "./served-path.ts";
 
 /** What an X-Request-Id we take from a caller may look like: a UUID or another short token, nothing else. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:+=/-]{1,128}$/;
@@ -28,9 +33,16 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/** The path as logged: without its query; a secret segment as its route pattern and a short hash, however spelled. */
+export function loggedPath(originalUrl: string): string {
+  const served = decodeServedPath(servedTarget(originalUrl).pathname);
+  const redacted = redactSecretPath(served);
+  return redacted === served ? originalUrl.split("?", 1)[0] : redacted;
+}
+
 function requestFields(req: IncomingMessage, res: ServerResponse, durationMs: number) {
   const { method, originalUrl, ip } = req as express.Request;
-  return { method, path: originalUrl.split("?", 1)[0], status: res.statusCode, durationMs, ip };
+  return { method, path: loggedPath(originalUrl), status: res.statusCode, durationMs, ip };
 }
 
 function levelOf(status: number, error: Error | undefined): "error" | "warn" | "info" {

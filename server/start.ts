@@ -11,16 +11,18 @@ import { redactUrlsIn } from "../app/domain/redact.ts";
 import { checkWebServerConfig, loadConfig } from "../app/utils/env.server.ts";
 import { createLogger } from "../app/utils/logger.server.ts";
 import { appVersion, projectRoot } from "../app/utils/project-root.server.ts";
-import { openDatabase, type Database } from "../db/client.server.ts";
+import { openDatabase, openRequestSql, type Database } from "../db/client.server.ts";
 import { migrateAsOwner } from "../db/migrate.server.ts";
 import { appRoleWarning } from "../db/roles.server.ts";
 import { startIndexer } from "../indexer/service.server.ts";
 import { createApp } from "./app.ts";
 import { build as buildApp, isBuildFresh } from "./build.ts";
 import { startDemo, type Demo } from "./demo.server.ts";
-import { startDemoDiscord } from "./demo-discord.server.ts";
+import { publishDemoDiscord, startDemoDiscord, type ChannelPost, type DemoDiscord } from "./demo-discord.server.ts";
+import { registerCommandsAtStart } from "../app/utils/discord-commands.server.ts";
 import { publishDemoChain } from "../indexer/draw-chain.server.ts";
 import { startOpsServer } from "./ops-server.ts";
+import { startPublicLog } from "../app/utils/log-service.server.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const args = new Set(process.argv.slice(2));
@@ -61,6 +63,8 @@ async function main() {
     if (applied.length) logger.info({ msg: "migrations applied", applied });
     const roleWarning = await appRoleWarning(db, config.migrateDatabaseUrl !== undefined);
     if (roleWarning) logger.warn({ msg: roleWarning });
+    const publicLog = await startPublicLog(db, config, logger);
+    cleanups.unshift(() => publicLog.stop());
 
     let demo: Demo | null = null;
     if (config.demo) {
@@ -74,6 +78,9 @@ async function main() {
     }
     // Demo mode without DISCORD_*: the Discord double in-process, so linking can be clicked through (docs/discord.md).
     let discord = config.discord;
+    let notifications = config.notifications;
+    let channelPosts: (() => ChannelPost[]) | undefined;
+    let demoDiscord: DemoDiscord | null = null;
     if (config.demo && !discord) {
       const host = config.host === "0.0.0.0" ? "localhost" : config.host;
       const origins = [
@@ -84,20 +91,30 @@ async function main() {
           `http://127.0.0.1:${config.port}`,
         ]),
       ];
-      const demoDiscord = await startDemoDiscord(
+      const double = await startDemoDiscord(
         db.sql,
         origins.filter((origin): origin is string => Boolean(origin)),
       );
-      cleanups.unshift(() => demoDiscord.close());
-      discord = demoDiscord.config;
-      logger.info({ msg: "demo Discord", url: demoDiscord.url });
+      demoDiscord = double;
+      cleanups.unshift(() => double.close(), publishDemoDiscord(config.dataDir, double.config));
+      discord = double.config;
+      // The public events go to the double's announcements channel, shown in the admin's Notifications tab.
+      if (!config.notifications.discordWebhookUrl) {
+        notifications = { ...config.notifications, discordWebhookUrl: double.channelWebhookUrl };
+        channelPosts = () => double.channelPosts();
+      }
+      logger.info({ msg: "demo Discord", url: double.url });
     }
     const adminAddress = config.adminAddress ?? demo?.admin.address;
     if (!adminAddress) throw new Error("ADMIN_ADDRESS is not set");
     const ordUrl = config.ordUrl ?? demo!.chain.url;
 
     if (withIndexer) {
-      const indexer = await startIndexer({ sql: db.sql, config: { ...config, ordUrl, discord }, logger: createLogger("indexer", config) });
+      const indexer = await startIndexer({
+        sql: db.sql,
+        config: { ...config, ordUrl, discord, notifications },
+        logger: createLogger("indexer", config),
+      });
       cleanups.unshift(() => indexer.stop());
     }
     const { metricsPort, metricsHost, indexerStaleAfterSeconds } = config.ops;
@@ -114,10 +131,14 @@ async function main() {
       cleanups.unshift(() => ops.close());
     }
 
+    // Requests get their own pool on PostgreSQL, with a statement timeout (db/client.server.ts).
+    const requests = openRequestSql(db, config.databaseUrl);
+    cleanups.splice(cleanups.length - 1, 0, () => requests.close());
     const context: AppContext = {
-      sql: db.sql,
-      config: { ...config, ordUrl, adminAddress, discord },
+      sql: requests.sql,
+      config: { ...config, ordUrl, adminAddress, discord, notifications },
       demoWallets: demo?.wallets ?? [],
+      demoChannelPosts: channelPosts,
     };
     const { build, clientDir, before } = await loadBuild();
     const app = createApp({ context, build, clientDir, before, dev, logger });
@@ -125,6 +146,12 @@ async function main() {
       const { port } = server.address() as AddressInfo;
       const host = config.host === "0.0.0.0" ? "localhost" : config.host;
       logger.info({ msg: "listening", url: `http://${host}:${port}`, database: db.description, demo: config.demo });
+      // Slash commands (issue 37): registered with one bulk overwrite; the demo's double then delivers them here.
+      void registerCommandsAtStart(discord, logger).then(() =>
+        demoDiscord
+          ?.connectInteractions(`http://${demoHost(config.host)}:${port}/api/discord/interactions`)
+          .catch((error: Error) => logger.warn({ msg: "demo Discord: the Interactions Endpoint URL was refused", err: error })),
+      );
     });
     server.on("error", (error) => fail(error));
     cleanups.unshift(
@@ -147,6 +174,12 @@ async function main() {
     for (const cleanup of cleanups) await cleanup().catch(() => {});
     throw error;
   }
+}
+
+/** Where the demo's Discord double reaches this server: loopback unless HOST names one address. */
+function demoHost(bound: string): string {
+  if (bound === "0.0.0.0" || bound === "::" || bound === "localhost") return "127.0.0.1";
+  return bound.includes(":") ? `[${bound}]` : bound;
 }
 
 function fail(error: unknown): never {

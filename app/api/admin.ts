@@ -3,7 +3,14 @@
  * change writes its ledger row(s) and an audit row in one transaction; the ledger is the truth.
  */
 import { z } from "zod";
-import { addPointsSchema, DEFAULT_ADJUSTMENT_DESCRIPTION, MAX_POINTS, MESSAGES } from "../domain/validation.ts";
+import {
+  addPointsSchema,
+  clearReasonSchema,
+  DEFAULT_ADJUSTMENT_DESCRIPTION,
+  DEFAULT_CLEAR_DESCRIPTION,
+  MAX_POINTS,
+  MESSAGES,
+} from "../domain/validation.ts";
 import { AUDIT_ACTOR_KINDS } from "../domain/audit.ts";
 import {
   addressSchema,
@@ -15,6 +22,7 @@ import {
   timestamp,
   type ClientAnswer,
   type RequestBody,
+  pendingApprovalAnswer,
 } from "./kit.ts";
 
 const TAG = "Admin points";
@@ -37,6 +45,9 @@ export const userRowSchema = z
     address: z.string(),
     totalPoints: z.number().meta({ description: "The wallet's balance in points (2 decimals; negative after an over-correction)." }),
     stakedCount: z.number().int().min(0).meta({ description: "Items staked now." }),
+    dailyRate: z
+      .number()
+      .meta({ description: "Points per day the staked items earn now, boosts included (GET /api/rewards's dailyRate)." }),
   })
   .meta({ id: "UserPoints" });
 
@@ -87,7 +98,12 @@ export const addPointsBody = addPointsSchema.extend({
   }),
 });
 
-export const clearPointsBody = z.object({ address: addressSchema });
+export const clearPointsBody = z.object({
+  address: addressSchema,
+  reason: clearReasonSchema.meta({
+    description: `Why (optional, at most 500 characters): the ledger row's description (default "${DEFAULT_CLEAR_DESCRIPTION}") and the audit row's reason.`,
+  }),
+});
 
 // Routes ---------------------------------------------------------------------------------------------
 
@@ -99,14 +115,15 @@ export const listUsers = defineRoute({
   summary: "Wallets with their points and staked count",
   description: `Wallets with a balance or an open stake, highest balance first, at most ${USERS_LIMIT}.`,
   auth: "admin-session",
+  requires: { permission: "read", doing: "see the wallets" },
   query: usersQuery,
   responses: {
     200: {
       description: "The wallets, highest balance first.",
       schema: z.array(userRowSchema),
       example: [
-        { address: EXAMPLE_ADDRESS, totalPoints: 1234.5, stakedCount: 4 },
-        { address: "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", totalPoints: 20, stakedCount: 0 },
+        { address: EXAMPLE_ADDRESS, totalPoints: 1234.5, stakedCount: 4, dailyRate: 430 },
+        { address: "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", totalPoints: 20, stakedCount: 0, dailyRate: 0 },
       ],
     },
   },
@@ -120,8 +137,10 @@ export const addPermanentPoints = defineRoute({
   summary: "Add points to a wallet",
   description: "One ledger row of kind admin_add. Audited.",
   auth: "admin-session",
+  requires: { permission: "points", doing: "add points" },
   body: { kind: "json", schema: addPointsBody, example: { address: EXAMPLE_ADDRESS, amount: 150, description: "Halloween bonus" } },
   responses: {
+    202: pendingApprovalAnswer,
     200: {
       description: "Added; the wallet's new balance.",
       schema: pointsAddedSchema,
@@ -139,8 +158,14 @@ export const clearPoints = defineRoute({
   summary: "Bring a wallet's balance to 0",
   description: "One ledger row of kind admin_clear for the whole balance (none when it is already 0). Audited.",
   auth: "admin-session",
-  body: { kind: "json", schema: clearPointsBody, example: { address: EXAMPLE_ADDRESS } },
+  requires: { permission: "points", doing: "clear points" },
+  body: {
+    kind: "json",
+    schema: clearPointsBody,
+    example: { address: EXAMPLE_ADDRESS, reason: "Points farmed with a bug, reported in #support" },
+  },
   responses: {
+    202: pendingApprovalAnswer,
     200: {
       description: "Cleared; the points removed.",
       schema: pointsClearedSchema,
@@ -159,7 +184,9 @@ export const recalculatePoints = defineRoute({
   description:
     "The ledger is the truth: each wallet's cached balance is set to its ledger sum, with balances locked meanwhile. No body. Audited.",
   auth: "admin-session",
+  requires: { permission: "points", doing: "recalculate points" },
   responses: {
+    202: pendingApprovalAnswer,
     200: { description: "Rebuilt.", schema: pointsRecalculatedSchema, example: { success: true, addressesProcessed: 312 } },
   },
 });
@@ -172,7 +199,9 @@ export const resetNegativeBalances = defineRoute({
   summary: "Bring every negative balance to 0",
   description: "One ledger row of kind negative_reset per negative balance. No body. Audited.",
   auth: "admin-session",
+  requires: { permission: "points", doing: "reset negative balances" },
   responses: {
+    202: pendingApprovalAnswer,
     200: { description: "Reset.", schema: negativeBalancesResetSchema, example: { success: true, adjustmentsApplied: 2 } },
   },
 });
@@ -246,6 +275,7 @@ export const listAudit = defineRoute({
     "with who, when, what, and before → after. Append-only: the database refuses to change or remove a row. One page, newest first; " +
     "`nextCursor` asks for the next (older) page, null on the last.",
   auth: "admin-session",
+  requires: { permission: "read", doing: "read the audit trail" },
   query: auditQuery,
   responses: {
     200: {

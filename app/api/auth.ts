@@ -3,6 +3,7 @@
  * "Ethereum") and gets a session cookie; holders never sign in (each of their actions is signed instead).
  */
 import { z } from "zod";
+import { MEMBER_ROLES } from "../domain/team.ts";
 import {
   addressSchema,
   defineRoute,
@@ -34,7 +35,10 @@ const COOKIE =
   "The session cookie: `spooks_session` over http, `__Host-spooks_session` with Secure over https; always HttpOnly, " +
   "SameSite=Strict, Path=/.";
 
-const notAdmin = errorAnswer("The address is not the admin's: only the admin signs in.", "Only the admin wallet can sign in");
+const notAdmin = errorAnswer(
+  "The address is not on the admin team (the owner, ADMIN_ADDRESS, and the members the owner added): only they sign in.",
+  "Only the admin wallet can sign in",
+);
 
 /** The same-site check every cookie-authorized change passes before its body is read. */
 const crossSite = errorAnswer(
@@ -64,8 +68,8 @@ export const authChallenge = defineRoute({
   summary: "A one-time sign-in message for the admin to sign",
   description:
     "Issues a sign-in message naming this site (PUBLIC_URL's host and origin), the address, a fresh nonce and a " +
-    "10-minute validity. It is accepted once, by POST /api/auth/session, signed by the same address. Only the " +
-    "admin's address gets one: any other is 403 and nothing is stored.",
+    "10-minute validity. It is accepted once, by POST /api/auth/session, signed by the same address. Only a member of " +
+    "the admin team (the owner, ADMIN_ADDRESS, or a member the owner added) gets one: any other is 403 and nothing is stored.",
   auth: "none",
   rateLimit: "signIn",
   query: challengeQuery,
@@ -83,7 +87,10 @@ export const authChallenge = defineRoute({
 export const sessionSchema = z
   .object({
     address: z.string().nullable().meta({ description: "The signed-in address; null without a (live) session." }),
-    isAdmin: z.boolean().meta({ description: "Whether that address is the admin's (ADMIN_ADDRESS may have changed since)." }),
+    isAdmin: z.boolean().meta({
+      description: "Whether that address is on the admin team now (ADMIN_ADDRESS may have changed, or the member been removed, since).",
+    }),
+    role: z.enum(MEMBER_ROLES).nullable().meta({ description: "Its role on the admin team; null when it is no member." }),
   })
   .meta({ id: "Session" });
 
@@ -96,7 +103,11 @@ export const getSession = defineRoute({
   description: `Reads the session cookie, if any. ${COOKIE}`,
   auth: "none",
   responses: {
-    200: { description: "The session's address, or null.", schema: sessionSchema, example: { address: ADMIN_ADDRESS, isAdmin: true } },
+    200: {
+      description: "The session's address, or null.",
+      schema: sessionSchema,
+      example: { address: ADMIN_ADDRESS, isAdmin: true, role: "owner" },
+    },
   },
 });
 
@@ -104,8 +115,9 @@ export const signInBody = z.object(signedFields);
 
 export const signedInSchema = z
   .object({
-    address: z.string().meta({ description: "The admin's address." }),
-    isAdmin: z.boolean().meta({ description: "Always true: only the admin signs in." }),
+    address: z.string().meta({ description: "The member's address." }),
+    isAdmin: z.boolean().meta({ description: "Always true: only members of the admin team sign in." }),
+    role: z.enum(MEMBER_ROLES).meta({ description: "The member's role: owner (ADMIN_ADDRESS), admin, moderator or viewer." }),
   })
   .meta({ id: "SignedIn" });
 
@@ -137,7 +149,7 @@ export const signIn = defineRoute({
     200: {
       description: "Signed in: the session cookie is set.",
       schema: signedInSchema,
-      example: { address: ADMIN_ADDRESS, isAdmin: true },
+      example: { address: ADMIN_ADDRESS, isAdmin: true, role: "owner" },
       headers: {
         "Set-Cookie":
           "The session cookie, as `__Host-spooks_session={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={seconds}; Secure` " +

@@ -1,7 +1,7 @@
 /** Boost schedules (issue 26): public to read, the admin's to set. */
 import { z } from "zod";
 import { BOOST_MAX, BOOST_MIN, BOOST_STEP, MAX_TENURE_DAYS, MAX_TENURE_STEPS } from "../domain/boosts.ts";
-import { defineRoute, timestamp, type ClientAnswer } from "./kit.ts";
+import { defineRoute, errorAnswer, pendingApprovalAnswer, rowIdParam, timestamp, type ClientAnswer } from "./kit.ts";
 
 const TAG = "Boosts";
 
@@ -147,12 +147,14 @@ export const setBoosts = defineRoute({
     "A new version, in force from `effectiveFrom` (a whole hour, not in the past, after the last credited hour): a schedule never " +
     "changes an hour already credited. Audited with the schedule it replaces → this one.",
   auth: "admin-session",
+  requires: { permission: "boosts", doing: "change the boosts" },
   body: {
     kind: "json",
     schema: boostScheduleBody,
     example: { effectiveFrom: EXAMPLE.effectiveFrom, rarity: EXAMPLE.rarity, tenure: EXAMPLE.tenure, cap: EXAMPLE.cap },
   },
   responses: {
+    202: pendingApprovalAnswer,
     201: { description: "Recorded; its version.", schema: boostScheduleSchema, example: EXAMPLE },
     400: {
       description: "A field breaks its rule (the message names it).",
@@ -194,6 +196,7 @@ export const previewBoosts = defineRoute({
     "Points per day for the whole catalogue at today's stakes (tenure counted to effectiveFrom), under the schedule in force then → " +
     "under this one. Records nothing; the body is PUT /api/admin/boosts's.",
   auth: "admin-session",
+  requires: { permission: "boosts", doing: "preview boosts" },
   body: {
     kind: "json",
     schema: boostScheduleBody,
@@ -216,3 +219,26 @@ export const previewBoosts = defineRoute({
 });
 
 export type BoostSchedulePreview = ClientAnswer<typeof previewBoosts>;
+
+export const cancelBoosts = defineRoute({
+  operationId: "cancelBoosts",
+  method: "DELETE",
+  path: "/api/admin/boosts/{version}",
+  tag: TAG,
+  summary: "Cancel an upcoming boost schedule",
+  description:
+    "A schedule that has not started never comes into force: GET /api/boosts and the accrual leave it out. A started one cannot be " +
+    "cancelled (set a new schedule instead). Audited, and announced to holders (`boosts.scheduled`, subject `{version}:cancelled`).",
+  auth: "admin-session",
+  requires: { permission: "boosts", doing: "cancel boosts" },
+  params: z.object({ version: rowIdParam("Boost schedule") }),
+  responses: {
+    202: pendingApprovalAnswer,
+    200: { description: "Cancelled; the schedule it was.", schema: boostScheduleSchema, example: EXAMPLE },
+    404: errorAnswer("No such schedule.", "There is no boost schedule version 9"),
+    409: errorAnswer(
+      "It has started, or is already cancelled.",
+      "Boost schedule version 2 started at 2026-12-01T00:00:00.000Z: only an upcoming one can be cancelled",
+    ),
+  },
+});

@@ -8,9 +8,10 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import pino from "pino";
 import type { AppLoadContext } from "react-router";
+import { parseApprovalMessage } from "../domain/approvals.ts";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { parseLinkMessage, parseUnlinkMessage } from "../domain/discord.ts";
+import { parseDiscordAccountMessage, parseLinkMessage, parseUnlinkMessage } from "../domain/discord.ts";
 import {
   parseBulkStakeMessage,
   parseClaimMessage,
@@ -73,7 +74,9 @@ describe("the OpenAPI document", () => {
           {
             signIn: DEFAULT_RATE_LIMITS.signInPerMin,
             signed: DEFAULT_RATE_LIMITS.signedPerMin,
+            email: DEFAULT_RATE_LIMITS.emailPerMin,
             content: DEFAULT_RATE_LIMITS.contentPerMin,
+            interactions: DEFAULT_RATE_LIMITS.interactionsPerMin,
           }[route.rateLimit],
         );
       }
@@ -81,14 +84,23 @@ describe("the OpenAPI document", () => {
   });
 
   it("states the server's configured rate limits", () => {
-    const configured = buildOpenApiDocument({ ...DEFAULT_RATE_LIMITS, signInPerMin: 7, signedPerMin: 0, contentPerMin: 9 });
+    const configured = buildOpenApiDocument({
+      ...DEFAULT_RATE_LIMITS,
+      signInPerMin: 7,
+      signedPerMin: 0,
+      contentPerMin: 9,
+      interactionsPerMin: 11,
+      emailPerMin: 2,
+    });
     const limited = API_ROUTES.filter((route) => route.rateLimit);
     expect(limited.length).toBeGreaterThan(0);
     for (const route of limited) {
       const operation = (configured.paths as Record<string, Record<string, Record<string, unknown>>>)[route.path][
         route.method.toLowerCase()
       ];
-      expect((operation["x-rate-limit"] as { limit: number }).limit).toBe({ signIn: 7, signed: 0, content: 9 }[route.rateLimit!]);
+      expect((operation["x-rate-limit"] as { limit: number }).limit).toBe(
+        { signIn: 7, signed: 0, content: 9, interactions: 11, email: 2 }[route.rateLimit!],
+      );
     }
     expect(configured.info.description).toContain("7 requests per minute on this server");
     expect(configured.info.description).toContain(
@@ -153,6 +165,8 @@ const SERVER_PARSERS: Record<SignedMessageName, (message: string) => unknown> = 
   "email-subscribe": parseEmailSubscribeMessage,
   "discord-link": parseLinkMessage,
   "discord-unlink": parseUnlinkMessage,
+  "approve-action": parseApprovalMessage,
+  "discord-account": parseDiscordAccountMessage,
 };
 
 describe("the signed message formats", () => {
@@ -168,9 +182,10 @@ describe("the signed message formats", () => {
     }
   });
 
-  it("every signed route names a format, and only signed routes do", () => {
+  it("every signed route names a format, and only signed routes (and the admin's approval, signed besides its session) do", () => {
     for (const route of API_ROUTES) {
-      if (route.auth === "signature") expect(SIGNED_MESSAGE_NAMES, describeRoute(route)).toContain(route.signedMessage);
+      if (route.auth === "signature" || route.operationId === "approveAction")
+        expect(SIGNED_MESSAGE_NAMES, describeRoute(route)).toContain(route.signedMessage);
       else expect(route.signedMessage, describeRoute(route)).toBeUndefined();
     }
   });

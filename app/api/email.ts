@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { addressParams, defineRoute, notFoundIssue, signedFields, timestamp, errorAnswer } from "./kit.ts";
-import { NOTIFICATION_EVENTS } from "../domain/notifications.ts";
+import { HOLDER_EVENTS, NOTIFICATION_EVENTS } from "../domain/notifications.ts";
 import { notificationEventsSchema } from "./notifications.ts";
 
 const TAG = "Email notifications";
@@ -15,6 +15,7 @@ const EXAMPLE_TOKEN = "q1Jb8n6l0cTzV4hX2mYpR9sWkE3dG5aF7uQiO0LrNvc";
 export const emailEventsSchema = notificationEventsSchema(
   "The events to email: the wallet's own (giveaway.won, stake.ended, points.adjusted) and any public ones.",
   [["giveaway.won", "stake.ended", "points.adjusted"]][0],
+  HOLDER_EVENTS as [(typeof HOLDER_EVENTS)[number], ...(typeof HOLDER_EVENTS)[number][]],
 );
 
 export const subscribeEmailBody = z.object({
@@ -60,11 +61,16 @@ export const subscribeEmail = defineRoute({
   tag: TAG,
   summary: "Subscribe a wallet's notifications to an email address",
   description:
-    "The wallet signs its consent; a confirmation email with a link follows, and nothing else is sent until the link is opened and confirmed. " +
+    "The wallet signs its consent; a confirmation email with a link follows (sent by the notification worker within NOTIFY_INTERVAL_S, " +
+    "outside this request), and nothing else is sent until the link is opened and confirmed. " +
+    "Only a wallet that holds or has staked a Spooks item may ask (403 otherwise). Each mailbox (compared in lower case, without a " +
+    "+tag, at Gmail without dots) gets at most 1 confirmation email an hour and 3 a day, whoever asks (429 with Retry-After). A " +
+    "mailbox that unsubscribed, bounced three times or left a confirmation unconfirmed for 7 days gets none (403) unless the asking " +
+    "wallet is a confirmed wallet: its own subscription's link was opened. " +
     "One address per wallet: a new subscription replaces the previous one (and needs its own confirmation). " +
     "At most 3 personal emails a day (giveaway.won always goes). Every email carries one-click unsubscribe (RFC 8058).",
   auth: "signature",
-  rateLimit: "signed",
+  rateLimit: "email",
   signedMessage: "email-subscribe",
   body: {
     kind: "json",
@@ -85,12 +91,18 @@ export const subscribeEmail = defineRoute({
     },
     400: errorAnswer("A field breaks its rule, or the signed message names another address or email.", "email must be an email address"),
     404: errorAnswer("This site sends no email (SMTP_URL and MAIL_FROM are not set).", "This site does not send email notifications"),
-    503: {
+    403: errorAnswer(
+      "The wallet holds no item and never staked one, or the mailbox asked for no more mail (unsubscribed, bounced, or left a " +
+        "confirmation unconfirmed for 7 days) and the wallet's own subscription is not confirmed.",
+      "Only a wallet that holds or has staked a Spooks item can subscribe to email notifications",
+    ),
+    429: {
       ...errorAnswer(
-        "The confirmation email could not be sent now; nothing was recorded, try again.",
-        "The confirmation email could not be sent; try again in a few minutes",
+        "This mailbox was sent a confirmation email within the last hour, or three within the last day (or, as for every route, " +
+          "too many requests from your IP address: RATE_LIMIT_EMAIL_PER_MIN).",
+        "A confirmation email went to this mailbox recently (at most 1 an hour and 3 a day): try again in 42 minutes",
       ),
-      headers: { "Retry-After": "Seconds to wait before trying again." },
+      headers: { "Retry-After": "Seconds until the mailbox (or your address) may ask again." },
     },
   },
 });
@@ -220,6 +232,7 @@ export const listCapturedMail = defineRoute({
   summary: "Demo mode's mail outbox: the mail captured instead of sent",
   description: "Newest first, at most 100. Empty outside demo mode (mail goes out through SMTP_URL).",
   auth: "admin-session",
+  requires: { permission: "read", doing: "read the mail outbox" },
   responses: {
     200: {
       description: "The captured mail.",

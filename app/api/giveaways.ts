@@ -11,16 +11,19 @@ import { EXAMPLE_REWARDS, rewardsSchema } from "./holdings.ts";
 import { dateInput, formBody } from "./forms.ts";
 import {
   addressParams,
+  badAddressAnswer,
+  rowById,
   defineRoute,
   errorBody,
   positiveIdSchema,
-  rowIdParam,
   signedFields,
   successTrue,
+  logIndexField,
   timestamp,
   type ClientAnswer,
   type RequestBody,
   errorAnswer,
+  pendingApprovalAnswer,
 } from "./kit.ts";
 
 const TAG = "Giveaways";
@@ -31,14 +34,7 @@ const OTHER_ADDRESS = "D7xT6oNcq3iykfrW6akqVoaydBFXVyArP4";
 const EXAMPLE_COMMITMENT = "9f2c4a1e6b0d8f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a";
 const EXAMPLE_SEED = "3b8e1f0a9c2d4e6f8a0b2c4d6e8f0a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d1e3f";
 
-const giveawayParams = z.object({ id: rowIdParam("Giveaway") });
-
-const notFound = errorAnswer("No giveaway has this id.", "Giveaway not found");
-const badAddress = {
-  description: "The address is not a Dogecoin address.",
-  schema: errorBody,
-  example: { message: MESSAGES.invalidAddress },
-};
+const { params: giveawayParams, notFound } = rowById("Giveaway");
 
 // Answers ------------------------------------------------------------------------------------------
 
@@ -53,6 +49,7 @@ export const giveawaySchema = z
     active: z.boolean().meta({ description: "False once the admin ends it; open = active, not past endDate, no winner." }),
     winnerAddress: z.string().nullable().meta({ description: "The winner's address once drawn, else null." }),
     entriesCount: z.number().int().min(0),
+    holdersCount: z.number().int().min(0).meta({ description: "The wallets that entered (one may have several entries)." }),
     ticketsCount: z.number().int().min(0),
     drawCommitment: z.string().meta({ description: "SHA-256 (hex) of the secret draw seed, published at creation." }),
     drawSeed: z.string().nullable().meta({ description: "The draw seed (hex), revealed once the winner is drawn; null before." }),
@@ -90,6 +87,7 @@ const giveawayExample = {
   active: true,
   winnerAddress: null,
   entriesCount: 12,
+  holdersCount: 9,
   ticketsCount: 40,
   drawCommitment: EXAMPLE_COMMITMENT,
   drawSeed: null,
@@ -182,6 +180,7 @@ export const drawStatusSchema = z.enum(["open", "drawing", "drawn"]);
 
 export const publishedDrawSchema = z
   .object({
+    logIndex: logIndexField.meta({ description: "The index of the draw's entry in the public log (/log/); null before the draw." }),
     version: z.union([z.literal(1), z.literal(2)]),
     status: drawStatusSchema.meta({ description: "`open`: entries open; `drawing`: closed, waiting for the block; `drawn`." }),
     commitment: z.string().meta({ description: "hex(SHA-256(seed bytes)), published at creation." }),
@@ -216,6 +215,9 @@ export const publishedDrawSchema = z
         "close (while open: as they stand). Version 1: every entry row, in ascending entry id.",
     }),
     winnerAddresses: z.array(z.string()).meta({ description: "The winners in draw order; empty until drawn." }),
+    simulatedChain: z.boolean().optional().meta({
+      description: "True in demo mode: the draw block is the demo's simulated chain's, not a Dogecoin block (no explorer knows it).",
+    }),
   })
   .meta({ id: "PublishedDraw" });
 
@@ -314,6 +316,7 @@ export const createGiveaway = defineRoute({
     "Creates an active giveaway and commits to its draw: the server draws a secret 32-byte seed and publishes only its SHA-256 " +
     "(`drawCommitment`); the seed is revealed at the draw. The end date must be in the future. Audited.",
   auth: "admin-session",
+  requires: { permission: "giveaways", doing: "create giveaways" },
   body: {
     kind: "json",
     schema: createGiveawayBody,
@@ -326,7 +329,11 @@ export const createGiveaway = defineRoute({
     },
   },
   responses: {
-    201: { description: "The new giveaway.", schema: giveawaySchema, example: { ...giveawayExample, entriesCount: 0, ticketsCount: 0 } },
+    201: {
+      description: "The new giveaway.",
+      schema: giveawaySchema,
+      example: { ...giveawayExample, entriesCount: 0, holdersCount: 0, ticketsCount: 0 },
+    },
     400: {
       description:
         "A field breaks its rule (the admin form's texts), the image URL is neither an uploaded image's path nor an https:// URL, or the body is not JSON.",
@@ -363,7 +370,7 @@ export const enterGiveaway = defineRoute({
   responses: {
     200: {
       description: "The entry, and the wallet's rewards after the spend.",
-      schema: z.object({ success: successTrue, entry: giveawayEntrySchema, rewards: rewardsSchema }),
+      schema: z.object({ success: successTrue, entry: giveawayEntrySchema, rewards: rewardsSchema, logIndex: logIndexField }),
       example: {
         success: true,
         entry: entryExample,
@@ -374,7 +381,7 @@ export const enterGiveaway = defineRoute({
     404: notFound,
     409: errorAnswer(
       "The giveaway is closed (inactive, ended or drawn), or the wallet has too few points; nothing was spent.",
-      "Not enough points: you need 300 points for 3 ticket(s), but you only have 120.",
+      "Not enough points: you need 300 points for 3 tickets, but you only have 120.",
     ),
   },
 });
@@ -405,7 +412,7 @@ export const listEntriesOfAddress = defineRoute({
         },
       ],
     },
-    400: badAddress,
+    400: badAddressAnswer,
   },
 });
 
@@ -431,6 +438,7 @@ export const setGiveawayActive = defineRoute({
   summary: "End a giveaway, or make it active again",
   description: "`active: false` ends it now (no more entries, no draw); `active: true` reopens it until its end date. Audited.",
   auth: "admin-session",
+  requires: { permission: "giveaways", doing: "end or activate giveaways" },
   params: giveawayParams,
   body: { kind: "json", schema: setGiveawayActiveBody, example: { active: false } },
   responses: {
@@ -453,6 +461,7 @@ export const updateGiveaway = defineRoute({
     "An https:// image URL must be on a host of the `IMAGE_HOSTS` setting (the page's Content-Security-Policy). Audited, with the " +
     "fields before → after.",
   auth: "admin-session",
+  requires: { permission: "giveaways", doing: "edit giveaways" },
   params: giveawayParams,
   body: {
     kind: "json",
@@ -469,7 +478,7 @@ export const updateGiveaway = defineRoute({
     200: {
       description: "The giveaway after the change.",
       schema: giveawaySchema,
-      example: { ...giveawayExample, entriesCount: 0, ticketsCount: 0 },
+      example: { ...giveawayExample, entriesCount: 0, holdersCount: 0, ticketsCount: 0 },
     },
     400: {
       description:
@@ -493,8 +502,10 @@ export const deleteGiveaway = defineRoute({
   summary: "Delete a giveaway and its entries",
   description: "Without a winner drawn, every entry's points go back to its wallet through the ledger. Audited.",
   auth: "admin-session",
+  requires: { permission: "giveaways", doing: "delete giveaways" },
   params: giveawayParams,
   responses: {
+    202: pendingApprovalAnswer,
     200: {
       description: "Deleted, with the count of entries refunded.",
       schema: giveawayDeletedSchema,
@@ -531,6 +542,7 @@ export const setGiveawayImage = defineRoute({
   summary: "Change a giveaway's image",
   description: "Audited.",
   auth: "admin-session",
+  requires: { permission: "giveaways", doing: "change giveaway pictures" },
   params: giveawayParams,
   body: { kind: "json", schema: setGiveawayImageBody, example: { imageUrl: "/uploads/8d0e2c4a-1f3b-4d5e-8a7c-9b0d1e2f3a4b.webp" } },
   responses: {
@@ -561,8 +573,10 @@ export const drawGiveawayWinner = defineRoute({
     "holding the winning ticket uint256(SHA-256(`spooks-draw:{seed}:{totalTickets}`)) mod totalTickets over the entries in ascending " +
     "id. GET /api/giveaways/{id}/draw has everything to recompute either. Audited.",
   auth: "admin-session",
+  requires: { permission: "giveaways", doing: "select winners" },
   params: giveawayParams,
   responses: {
+    202: pendingApprovalAnswer,
     200: {
       description: "Version 2: the draw block (and the winners when it already had 6 on top). Version 1: the winner and what proves it.",
       schema: z.union([drawV2ResultSchema, drawResultSchema]),
@@ -625,6 +639,7 @@ export const getGiveawayDraw = defineRoute({
           { address: EXAMPLE_ADDRESS, tickets: 3 },
         ],
         winnerAddresses: [EXAMPLE_ADDRESS],
+        simulatedChain: false,
       },
     },
     404: notFound,
@@ -662,6 +677,7 @@ export const claimPrize = defineRoute({
       schema: z.object({
         success: successTrue,
         claim: z.object({ giveawayId: z.number().int().min(1), address: z.string(), claimedAt: timestamp }),
+        logIndex: logIndexField,
       }),
       example: { success: true, claim: { giveawayId: 7, address: EXAMPLE_ADDRESS, claimedAt: "2026-11-01T09:00:01.000Z" } },
     },
@@ -706,6 +722,7 @@ export const listClaims = defineRoute({
   summary: "Who claimed a giveaway's prize, and how to reach them (admin)",
   description: "Every winner in draw order with their claim (contact, signed message, signature, time) or none yet.",
   auth: "admin-session",
+  requires: { permission: "read", doing: "read prize claims" },
   params: giveawayParams,
   responses: {
     200: {
@@ -744,6 +761,7 @@ export const uploadImage = defineRoute({
     "A multipart/form-data body with the file in the field `image`. Its type is read from its bytes, never from its name: PNG, " +
     "JPEG, GIF and WebP only, at most 5 MB. Saved under a generated name and served from `/uploads/`.",
   auth: "admin-session",
+  requires: { permission: "giveaways", doing: "upload images" },
   body: { kind: "multipart", schema: uploadImageBody },
   responses: {
     200: {

@@ -23,7 +23,9 @@ export const walletItemSchema = z
     rank: z.number().int().meta({ description: "The item's rarity rank in its collection (1 = rarest)." }),
     isStaked: z.boolean(),
     stakedAt: timestamp.nullable().meta({ description: "When the wallet's open stake on the item began; null when not staked." }),
-    rewardRate: z.number().meta({ description: "Points per day each staked item of this wallet earns at its current tier." }),
+    rewardRate: z.number().meta({
+      description: "The tier's points per day per item (R, before boosts); what an item earns is `perDay`.",
+    }),
     perDay: z.number().nullable().meta({
       description: "A staked item's points per day now: rewardRate × rarity% × tenure% / 10,000 (at most the cap). Null when not staked.",
     }),
@@ -104,8 +106,8 @@ export const verifyHoldingsBody = z.object({
 /** A realistic rewards answer (the examples of every route that answers rewards). */
 export const EXAMPLE_REWARDS = {
   unclaimedRewards: 1234.5,
-  dailyRate: 48,
-  rewardTier: 2,
+  dailyRate: 430,
+  rewardTier: 1,
   stakedCount: 4,
   totalCount: 5,
   stakingPercentage: 80,
@@ -124,7 +126,12 @@ export const EXAMPLE_REWARDS = {
 export const rewardsSchema = z
   .object({
     unclaimedRewards: z.number().meta({ description: "The wallet's Spook Points (2 decimals)." }),
-    dailyRate: z.number().meta({ description: "Points the staked items earn per day at the current tier." }),
+    dailyRate: z.number().meta({
+      description:
+        "Points the staked items earn per day: each item's boosted rate (its `perDay` in GET /api/wallet-doginals/{address}, " +
+        "the tier's rate × rarity% × tenure% / 10,000, at most the cap) added up; N × R while no boost applies. 24 whole hours " +
+        "credit exactly this.",
+    }),
     rewardTier: z.number().int().min(1).max(5),
     stakedCount: z.number().int().min(0),
     totalCount: z.number().int().min(0),
@@ -256,6 +263,9 @@ export const leaderboardEntrySchema = z
   .object({
     address: walletAddress,
     rewards: z.number().meta({ description: "The wallet's Spook Points (2 decimals)." }),
+    dailyRate: z.number().meta({
+      description: "Points the wallet's staked items earn per day now, boosts included (as GET /api/rewards/{address} answers it).",
+    }),
   })
   .meta({ id: "LeaderboardEntry" });
 
@@ -276,8 +286,8 @@ export const leaderboard = defineRoute({
       description: "The leaderboard (possibly empty).",
       schema: z.array(leaderboardEntrySchema),
       example: [
-        { address: EXAMPLE_ADDRESS, rewards: 15230.5 },
-        { address: "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", rewards: 980 },
+        { address: EXAMPLE_ADDRESS, rewards: 15230.5, dailyRate: 1725 },
+        { address: "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", rewards: 980, dailyRate: 0 },
       ],
     },
     400: {

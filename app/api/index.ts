@@ -11,11 +11,13 @@ import * as email from "./email.ts";
 import * as discord from "./discord.ts";
 import * as giveaways from "./giveaways.ts";
 import * as holdings from "./holdings.ts";
+import * as log from "./log.ts";
 import * as notifications from "./notifications.ts";
 import * as points from "./points.ts";
 import * as proposals from "./proposals.ts";
 import * as staking from "./staking.ts";
 import * as system from "./system.ts";
+import * as team from "./team.ts";
 import * as webhooks from "./webhooks.ts";
 
 const GROUPS: Record<string, unknown>[] = [
@@ -30,8 +32,10 @@ const GROUPS: Record<string, unknown>[] = [
   notifications,
   auth,
   admin,
+  team,
   webhooks,
   email,
+  log,
   system,
 ];
 

@@ -9,18 +9,20 @@ import { z } from "zod";
 import { isDogecoinAddress } from "../domain/address.ts";
 import { isInscriptionId } from "../domain/collections.ts";
 import { isRowId, MAX_ID } from "../domain/ids.ts";
+import { can, MEMBER_ROLES, NOT_A_MEMBER, roleRefusal, rolesWith, type Requirement } from "../domain/team.ts";
 import { MESSAGES } from "../domain/validation.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * Who may call: anyone; a holder proving the action by signing its exact message (no session); the admin,
- * by the session cookie from sign-in (and, for changes, the same-site check).
+ * by the session cookie from sign-in (and, for changes, the same-site check); Discord, by its Ed25519
+ * signature of the raw request (slash commands, issue 37).
  */
-export type Auth = "none" | "signature" | "admin-session";
+export type Auth = "none" | "signature" | "admin-session" | "discord-signature";
 
 /** The per-IP limits of server/rate-limits.ts. */
-export type RateLimit = "signIn" | "signed" | "content";
+export type RateLimit = "signIn" | "signed" | "email" | "content" | "interactions";
 
 export type AnswerSpec = {
   description: string;
@@ -55,6 +57,11 @@ export type RouteContract = {
   rateLimit?: RateLimit;
   /** For `auth: "signature"`: which signed message format (SIGNED_MESSAGES in app/api/messages.ts). */
   signedMessage?: string;
+  /**
+   * For `auth: "admin-session"`: the team permission the route needs and what a refusal says the role tried
+   * ("A moderator cannot add points"). `endpoint` enforces it from the session's role; every admin route names one.
+   */
+  requires?: Requirement;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: BodySpec;
@@ -164,6 +171,15 @@ export const signedFields = {
 
 export const successTrue = z.literal(true);
 
+/** Where a change is in the public log (docs/transparency.md): the index of its first entry; null until known. */
+export const logIndexField = z
+  .number()
+  .int()
+  .min(0)
+  .nullable()
+  .optional()
+  .meta({ description: "The index of this change's first entry in the public log (/log/): check it with GET /api/log/proof/{index}." });
+
 /** PostgreSQL text cannot hold U+0000: free text is refused up front with the server's own words. */
 export const NUL_MESSAGE = "Text must not contain NUL characters";
 export const hasNoNul = (text: string) => !text.includes("\u0000");
@@ -173,6 +189,20 @@ export const hasNoNul = (text: string) => !text.includes("\u0000");
 /** An error answer of a route's contract: when it is given, and an example of its message. */
 export const errorAnswer = (description: string, message: string): AnswerSpec => ({ description, schema: errorBody, example: { message } });
 const error = errorAnswer;
+
+/** 400 for an address in the path that is not a Dogecoin address. */
+export const badAddressAnswer = errorAnswer("The address is not a Dogecoin address.", MESSAGES.invalidAddress);
+
+/**
+ * A row named by its id in the path (`/api/giveaways/{id}`): the path's parameters and the 404 answered when no
+ * row has the id (`what` as in rowIdParam: "Giveaway").
+ */
+export function rowById(what: string): { params: z.ZodObject<{ id: ReturnType<typeof rowIdParam> }>; notFound: AnswerSpec } {
+  return {
+    params: z.object({ id: rowIdParam(what) }),
+    notFound: errorAnswer(`No ${what.toLowerCase()} has this id.`, `${what} not found`),
+  };
+}
 
 /** Every route: the database down (503, with Retry-After) or something unexpected (500, logged). */
 const ALWAYS: Record<number, AnswerSpec> = {
@@ -195,10 +225,22 @@ const PARAMETERS: Record<number, AnswerSpec> = {
   400: error("A path or query parameter breaks its rule (the message says which).", "Invalid Dogecoin address"),
 };
 
-const ADMIN: Record<number, AnswerSpec> = {
-  401: error("No admin session: sign in first (POST /api/auth/session).", "Sign in as the admin first"),
-  403: error("The session is not the admin's, or the change comes from another site.", "Only the admin may do this"),
-};
+/** An admin route's 401 and 403; the 403's example is the refusal of the first role the route's permission leaves out. */
+function adminAnswers(route: RouteContract): Record<number, AnswerSpec> {
+  const refused = route.requires ? MEMBER_ROLES.find((role) => !can(role, route.requires!.permission)) : undefined;
+  const roles = route.requires ? rolesWith(route.requires.permission).join(", ") : "every member";
+  return {
+    401: error(
+      "No admin session (or it ended: signed out, expired, or its member removed from the team): sign in first (POST /api/auth/session).",
+      "Sign in as the admin first",
+    ),
+    403: error(
+      `The session's address is not on the admin team, its role may not do this (allowed: ${roles}; the message names the role), ` +
+        "or the change comes from another site.",
+      refused && route.requires ? roleRefusal(refused, route.requires.doing) : NOT_A_MEMBER,
+    ),
+  };
+}
 
 const ADMIN_CHANGE: Record<number, AnswerSpec> = {
   415: error(
@@ -211,6 +253,14 @@ const SIGNED: Record<number, AnswerSpec> = {
   401: error(
     "The signature is not the address's, the message is not this action's, is older than 10 minutes, or was used before.",
     "The signed message has expired: its timestamp is more than 10 minutes from server time",
+  ),
+};
+
+const DISCORD_SIGNED: Record<number, AnswerSpec> = {
+  401: error(
+    "X-Signature-Ed25519 is missing or is not the Discord application's signature of X-Signature-Timestamp followed by the raw body, " +
+      "or the timestamp is more than 5 minutes from server time. Nothing else is looked at.",
+    "Invalid request signature",
   ),
 };
 
@@ -237,11 +287,40 @@ export function answersOf(route: RouteContract): Record<number, AnswerSpec> {
     ...ALWAYS,
     ...(route.params || route.query ? PARAMETERS : {}),
     ...(route.body?.kind === "json" ? JSON_BODY : {}),
-    ...(route.auth === "admin-session" ? ADMIN : {}),
+    ...(route.auth === "admin-session" ? adminAnswers(route) : {}),
     ...(route.auth === "admin-session" && isChange ? ADMIN_CHANGE : {}),
     ...(route.auth === "signature" ? SIGNED : {}),
+    ...(route.auth === "discord-signature" ? DISCORD_SIGNED : {}),
     // Besides their own limit (rateLimit), all but the probes count against the general reads limit.
     ...(PROBE_PATHS.includes(route.path) ? {} : LIMITED),
     ...(route.responses as Record<number, AnswerSpec>),
   };
 }
+
+// Second signatures (issue 35) ----------------------------------------------------------------------------
+
+export const pendingApprovalSchema = z
+  .object({
+    approvalId: z.number().int().min(1).meta({ description: "The pending approval: GET /api/admin/approvals lists it." }),
+    status: z.literal("pending"),
+    summary: z.string().meta({ description: "The line the approver signs: `Approve Spooks action #{id}: {summary}. Timestamp: {ISO}`." }),
+    expiresAt: timestamp.meta({ description: "When it expires unapproved (24 hours after it was asked)." }),
+  })
+  .meta({ id: "PendingApproval" });
+
+/**
+ * The 202 of a route the owner's approval policy may cover: nothing changed; the request waits for a second
+ * member's signature (POST /api/admin/approvals/{id}/approve), which applies it then.
+ */
+export const pendingApprovalAnswer: AnswerSpec = {
+  description:
+    "The owner's approval policy covers this request: nothing changed. It is kept as asked and applied when a different member with the " +
+    "right to do it approves it with their wallet's signature (POST /api/admin/approvals/{id}/approve), within 24 hours.",
+  schema: pendingApprovalSchema,
+  example: {
+    approvalId: 12,
+    status: "pending",
+    summary: "Clear the points of DQgYiZSiku7PNs3VhdMwJCTFfU9rcLKTzM",
+    expiresAt: "2026-11-02T10:30:01.000Z",
+  },
+};

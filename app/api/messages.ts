@@ -5,7 +5,8 @@
  * so the docs cannot drift from what the client sends and the server accepts. Routes name theirs in
  * `signedMessage`. Browser-safe.
  */
-import { linkMessage, unlinkMessage } from "../domain/discord.ts";
+import { approvalMessage } from "../domain/approvals.ts";
+import { discordAccountMessage, linkMessage, unlinkMessage } from "../domain/discord.ts";
 import {
   bulkStakeMessage,
   claimMessage,
@@ -29,6 +30,8 @@ export const SIGNED_MESSAGE_NAMES = [
   "email-subscribe",
   "discord-link",
   "discord-unlink",
+  "approve-action",
+  "discord-account",
 ] as const;
 
 export type SignedMessageName = (typeof SIGNED_MESSAGE_NAMES)[number];
@@ -78,6 +81,17 @@ const bulkFormat = (action: "stake" | "unstake"): SignedMessageFormat => ({
 });
 
 export const SIGNED_MESSAGES: Record<SignedMessageName, SignedMessageFormat> = {
+  "approve-action": {
+    purpose:
+      "A member of the admin team gives the second signature a pending action needs (issue 35): it is applied then. Only a member other than its proposer.",
+    template: "Approve Spooks action #{id}: {summary}. Timestamp: {timestamp}",
+    placeholders: {
+      id: "The approval's id (the path's `{id}`).",
+      summary: "The approval's `summary`, exactly as GET /api/admin/approvals lists it.",
+      timestamp: TIMESTAMP,
+    },
+    example: approvalMessage(12, "Clear the points of DQgYiZSiku7PNs3VhdMwJCTFfU9rcLKTzM", EXAMPLE_TIME),
+  },
   "discord-link": {
     purpose:
       "Link the wallet to a Discord account. The server writes this message after Discord's authorization (GET /api/discord/pending/{linkToken} answers it); the wallet signs it unchanged.",
@@ -95,6 +109,12 @@ export const SIGNED_MESSAGES: Record<SignedMessageName, SignedMessageFormat> = {
     template: "Unlink Discord from {address}. Timestamp: {timestamp}",
     placeholders: { address: "The wallet, as in the body's `address`.", timestamp: TIMESTAMP },
     example: unlinkMessage("DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", EXAMPLE_TIME),
+  },
+  "discord-account": {
+    purpose: "Be shown the Discord account the wallet is linked to (only its owner sees which account it is).",
+    template: "Show the Discord account linked to {address}. Timestamp: {timestamp}",
+    placeholders: { address: "The wallet, as in the body's `address`.", timestamp: TIMESTAMP },
+    example: discordAccountMessage("DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", EXAMPLE_TIME),
   },
   stake: stakeFormat("stake"),
   unstake: stakeFormat("unstake"),

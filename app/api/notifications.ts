@@ -3,17 +3,21 @@
  * of the deliveries: every delivery per channel with its state and the answer received, replay, send a test.
  */
 import { z } from "zod";
-import { NOTIFICATION_EVENTS } from "../domain/notifications.ts";
+import { NOTIFICATION_EVENTS, type NotificationEventName } from "../domain/notifications.ts";
 import { addressParams, defineRoute, errorBody, notFoundIssue, timestamp, type ClientAnswer, errorAnswer } from "./kit.ts";
 
-/** A list of notification event names, each once (an email subscription's, a webhook's). */
-export function notificationEventsSchema(description: string, example: string[]) {
+/** A list of notification event names (of `allowed`: every event by default), each once (an email subscription's, a webhook's). */
+export function notificationEventsSchema(
+  description: string,
+  example: string[],
+  allowed: readonly [NotificationEventName, ...NotificationEventName[]] = NOTIFICATION_EVENTS,
+) {
   return z
-    .array(z.enum(NOTIFICATION_EVENTS, { error: `events must name notification events: ${NOTIFICATION_EVENTS.join(", ")}` }), {
+    .array(z.enum(allowed, { error: `events must name notification events: ${allowed.join(", ")}` }), {
       error: "events must be a list of event names",
     })
     .min(1, "events must name at least one event")
-    .max(NOTIFICATION_EVENTS.length, "events names an event more than once")
+    .max(allowed.length, "events names an event more than once")
     .refine((events) => new Set(events).size === events.length, "events names an event more than once")
     .meta({ description, examples: [example] });
 }
@@ -185,6 +189,7 @@ export const listDeliveries = defineRoute({
   tag: ADMIN_TAG,
   summary: "Every delivery of every channel, newest first, with its state and the last answer",
   auth: "admin-session",
+  requires: { permission: "read", doing: "read notification deliveries" },
   query: deliveriesQuery,
   responses: {
     200: {
@@ -208,6 +213,15 @@ export const channelStatusSchema = z
     disabledAt: timestamp.nullable(),
     disabledReason: z.string().nullable().meta({ description: "Why the channel was disabled (Discord's 404: the webhook is gone)." }),
     counts: z.record(z.string(), z.number().int().min(0)).meta({ description: "Deliveries by state." }),
+    targets: z
+      .number()
+      .int()
+      .min(0)
+      .meta({
+        description:
+          "Where it can send now: 1 for a configured Discord channel not disabled, the active webhook endpoints, the confirmed email " +
+          "subscriptions. 0: the channel cannot send (the tab never says 'Active' then).",
+      }),
   })
   .meta({ id: "NotificationChannelStatus" });
 
@@ -218,14 +232,15 @@ export const listChannels = defineRoute({
   tag: ADMIN_TAG,
   summary: "The delivery channels: configured or not, disabled and why, deliveries by state",
   auth: "admin-session",
+  requires: { permission: "read", doing: "read the notification channels" },
   responses: {
     200: {
       description: "Every channel.",
       schema: z.array(channelStatusSchema),
       example: [
-        { channel: "discord", configured: true, disabledAt: null, disabledReason: null, counts: { delivered: 120, failed: 1 } },
-        { channel: "webhook", configured: false, disabledAt: null, disabledReason: null, counts: {} },
-        { channel: "email", configured: false, disabledAt: null, disabledReason: null, counts: {} },
+        { channel: "discord", configured: true, disabledAt: null, disabledReason: null, counts: { delivered: 120, failed: 1 }, targets: 1 },
+        { channel: "webhook", configured: true, disabledAt: null, disabledReason: null, counts: {}, targets: 0 },
+        { channel: "email", configured: false, disabledAt: null, disabledReason: null, counts: {}, targets: 0 },
       ],
     },
   },
@@ -247,6 +262,7 @@ export const replayDelivery = defineRoute({
   summary: "Send a delivery again",
   description: "Back to pending, due now: the worker sends it on its next pass (within NOTIFY_INTERVAL_S). No body. Audited.",
   auth: "admin-session",
+  requires: { permission: "channels", doing: "replay notifications" },
   params: deliveryParams,
   responses: {
     200: {
@@ -276,6 +292,7 @@ export const sendTest = defineRoute({
     "One test message (`Test notification from Spooks`) to each target of the channel, at once, outside the outbox; the answers as they came. " +
     "A test Discord accepts enables a disabled Discord channel again. Audited.",
   auth: "admin-session",
+  requires: { permission: "channels", doing: "send test notifications" },
   body: {
     kind: "json",
     schema: z.object({ channel: z.enum(CHANNELS, { error: `channel must be one of ${CHANNELS.join(", ")}` }) }),
@@ -298,3 +315,41 @@ export type DeliveriesPage = ClientAnswer<typeof listDeliveries>;
 export type Delivery = DeliveriesPage["entries"][number];
 export type ChannelStatus = ClientAnswer<typeof listChannels>[number];
 export type TestSendAnswer = ClientAnswer<typeof sendTest>;
+
+export const channelPostSchema = z
+  .object({
+    at: timestamp.meta({ description: "When the channel received it." }),
+    event: z.string().meta({ description: "The event it announces (from its footer)." }),
+    title: z.string(),
+    description: z.string(),
+    url: z.string().nullable().meta({ description: "Where its title links (the site's page of the event)." }),
+  })
+  .meta({ id: "ChannelPost" });
+
+export const listChannelPosts = defineRoute({
+  operationId: "listDemoChannelPosts",
+  method: "GET",
+  path: "/api/admin/notifications/channel-posts",
+  tag: ADMIN_TAG,
+  summary: "Demo mode's Discord channel: the posts its announcements channel received",
+  description:
+    "In demo mode the public events go to the Discord double's announcements channel (as DISCORD_WEBHOOK_URL names one in " +
+    "production); this lists what it received, newest first, as the mail outbox lists the captured mail. Empty outside demo mode.",
+  auth: "admin-session",
+  requires: { permission: "read", doing: "read the demo channel posts" },
+  responses: {
+    200: {
+      description: "The posts.",
+      schema: z.array(channelPostSchema),
+      example: [
+        {
+          at: "2026-11-01T18:00:00.000Z",
+          event: "giveaway.opened",
+          title: "New giveaway: Haunted Hoodie",
+          description: "Enter with 100 points a ticket until Nov 8, 2026, 18:00 UTC.",
+          url: "http://127.0.0.1:3000/rewards",
+        },
+      ],
+    },
+  },
+});

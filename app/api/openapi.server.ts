@@ -11,6 +11,7 @@ import { loadConfig, type Config } from "../utils/env.server.ts";
 import { API_ROUTES } from "./index.ts";
 import { answersOf, type AnswerSpec, type RateLimit, type RouteContract } from "./kit.ts";
 import { isSignedMessageName, SIGNED_MESSAGE_NAMES, SIGNED_MESSAGES, type SignedMessageName } from "./messages.ts";
+import { roleRefusal, rolesWith } from "../domain/team.ts";
 
 export type RateLimits = Config["rateLimits"];
 
@@ -46,10 +47,20 @@ const RATE_LIMIT_SETTINGS: Record<RateLimit, { setting: string; perMinute: (limi
     perMinute: (limits) => limits.signedPerMin,
     counts: "every signed action (stake, unstake, bulk, giveaway entry, vote), together",
   },
+  email: {
+    setting: "RATE_LIMIT_EMAIL_PER_MIN",
+    perMinute: (limits) => limits.emailPerMin,
+    counts: "email subscriptions (each may mail a confirmation)",
+  },
   content: {
     setting: "RATE_LIMIT_CONTENT_PER_MIN",
     perMinute: (limits) => limits.contentPerMin,
     counts: "item pictures",
+  },
+  interactions: {
+    setting: "RATE_LIMIT_INTERACTIONS_PER_MIN",
+    perMinute: (limits) => limits.interactionsPerMin,
+    counts: "Discord's interaction deliveries (they come from Discord's own addresses)",
   },
 };
 
@@ -79,14 +90,32 @@ const AUTH_LINES: Record<RouteContract["auth"], string> = {
   none: "**Auth:** none.",
   signature: `**Auth: signed message.** ${SIGNED_PROOF}`,
   "admin-session": "**Auth: admin session** (the cookie from POST /api/auth/session); a change must also come from this site (Origin).",
+  "discord-signature":
+    "**Auth: Discord's signature.** `X-Signature-Ed25519` (hex) over `X-Signature-Timestamp` (Unix seconds) followed by the raw body, " +
+    "with the application's public key (DISCORD_PUBLIC_KEY); no cookie, and no Origin check (Discord sends none).",
 };
+
+/** Which team roles may call an admin route (the contract's `requires`), and, for the approval, what the member signs. */
+function rolesLine(route: RouteContract): string | undefined {
+  if (route.auth !== "admin-session" || !route.requires) return undefined;
+  const line = `**Roles:** ${rolesWith(route.requires.permission).join(", ")} (\`${route.requires.permission}\`); any other member gets 403 "${roleRefusal("viewer", route.requires.doing)}" (naming its role).`;
+  if (!isSignedMessageName(route.signedMessage)) return line;
+  const format = SIGNED_MESSAGES[route.signedMessage];
+  return [
+    line,
+    `Besides the session, \`message\` must be exactly this text, signed by the signed-in member's wallet (\`${route.signedMessage}\`):`,
+    codeBlock(format.template),
+  ].join("\n\n");
+}
 
 function operationDescription(route: RouteContract, limits: RateLimits): string {
   const auth =
     route.auth === "signature" && isSignedMessageName(route.signedMessage)
       ? signedMessageBlock(route.signedMessage)
       : AUTH_LINES[route.auth];
-  return [route.description, auth, route.rateLimit ? rateLimitLine(route.rateLimit, limits) : undefined].filter(Boolean).join("\n\n");
+  return [route.description, auth, rolesLine(route), route.rateLimit ? rateLimitLine(route.rateLimit, limits) : undefined]
+    .filter(Boolean)
+    .join("\n\n");
 }
 
 function responseOf(answer: AnswerSpec): ZodOpenApiResponseObject {
@@ -130,6 +159,7 @@ function operationOf(route: RouteContract, limits: RateLimits): ZodOpenApiOperat
       : {}),
     responses,
     "x-auth": route.auth,
+    ...(route.requires ? { "x-roles": rolesWith(route.requires.permission), "x-permission": route.requires.permission } : {}),
     ...(route.signedMessage ? { "x-signed-message": route.signedMessage } : {}),
     ...(limit
       ? {
@@ -180,7 +210,7 @@ function introduction(limits: RateLimits): string {
       "Every answer is JSON; every request body is JSON unless a route says otherwise (the image upload is multipart).",
     ),
     "## Auth",
-    "Each route says which of three it needs (`x-auth` on every operation):",
+    "Each route says which it needs (`x-auth` on every operation):",
     [
       "- **none**: public reads.",
       line(
@@ -194,7 +224,18 @@ function introduction(limits: RateLimits): string {
         "sends the session cookie it sets (`__Host-spooks_session` over https, `spooks_session` over plain http; HttpOnly, SameSite=Strict).",
         "A change (any method but GET) must also come from this site: an `Origin` (or, without one, a `Referer`) naming the site, else 403;",
         "and a body of the route's type (`application/json`, or `multipart/form-data` for the upload), else 415.",
-        "No session is 401; a session that is not the admin's is 403.",
+        "No session is 401; a session whose address is not on the admin team now is 403.",
+      ),
+      line(
+        "- **the admin team**: ADMIN_ADDRESS is the owner, who may add members as admin, moderator or viewer; each",
+        "signs in with their own wallet. Every admin operation names the roles that may call it (`x-roles`, and its description);",
+        'another member gets 403 naming its role ("A moderator cannot add points"). With no member added the owner alone is the admin.',
+        'Where the owner\'s approval policy covers a change, it answers 202 `{ approvalId, status: "pending" }` and changes nothing until',
+        "a different member approves it with a wallet signature (POST /api/admin/approvals/{id}/approve).",
+      ),
+      line(
+        "- **Discord's signature**: POST /api/discord/interactions only, called by Discord with each slash command:",
+        "`X-Signature-Ed25519` over `X-Signature-Timestamp` + the raw body, checked before anything else (docs/discord.md).",
       ),
     ].join("\n"),
     "## Errors",
@@ -217,7 +258,16 @@ function introduction(limits: RateLimits): string {
         "- signed actions (stake, unstake, their bulk forms, giveaway entry, vote):",
         `${describeLimit(limits.signedPerMin)} (RATE_LIMIT_SIGNED_PER_MIN, default 300);`,
       ),
+      line(
+        "- email subscriptions (POST /api/notifications/email):",
+        `${describeLimit(limits.emailPerMin)} (RATE_LIMIT_EMAIL_PER_MIN, default 5), besides each mailbox's own limit;`,
+      ),
+      line(
+        "- starting a Discord link (the page GET /discord/link):",
+        `${describeLimit(limits.discordLinkPerMin)} (RATE_LIMIT_DISCORD_LINK_PER_MIN, default 10);`,
+      ),
       `- item pictures (GET /content/{inscriptionId}): ${describeLimit(limits.contentPerMin)} (RATE_LIMIT_CONTENT_PER_MIN, default 600);`,
+      `- Discord's slash commands (POST /api/discord/interactions): ${describeLimit(limits.interactionsPerMin)} (RATE_LIMIT_INTERACTIONS_PER_MIN, default 1200);`,
       line(
         "- everything else (pages and every other route here) but the probes /api/live, /api/ready and /api/health:",
         `${describeLimit(limits.readsPerMin)} (RATE_LIMIT_READS_PER_MIN, default 600).`,

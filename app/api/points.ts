@@ -1,7 +1,7 @@
 /** A wallet's points history (issue 18): public, like the balance it explains. */
 import { z } from "zod";
 import { CSV_HEADER, HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, LEDGER_KINDS, type LedgerKind } from "../domain/points-history.ts";
-import { addressParams, defineRoute, errorBody, timestamp, type ClientAnswer, errorAnswer } from "./kit.ts";
+import { addressParams, defineRoute, errorBody, timestamp, type ClientAnswer, errorAnswer, logIndexField } from "./kit.ts";
 
 const TAG = "Holdings and rewards";
 
@@ -98,6 +98,14 @@ export const historyEntrySchema = z
     delta: z.number().meta({ description: "Points added (positive) or taken (negative); × 2,400 it is a whole number of units." }),
     balanceAfter: z.number().meta({ description: "The wallet's points right after this entry: the sum of every delta up to it." }),
     details: entryDetailsSchema,
+    deltaUnits: z
+      .number()
+      .int()
+      .meta({ description: "`delta` exactly, in units (1 point = 2,400 units): the deltaUnits of all entries sum to the balance." }),
+    balanceAfterUnits: z.number().int().meta({ description: "`balanceAfter` exactly, in units (1 point = 2,400 units)." }),
+    logIndex: logIndexField.meta({
+      description: "The index of this row's entry in the public log (/log/); null for rows before the log began.",
+    }),
   })
   .meta({ id: "PointsHistoryEntry" });
 
@@ -124,6 +132,8 @@ const EXAMPLE_HISTORY = {
         tier: 2,
         dailyRatePerItem: 120,
       },
+      deltaUnits: 72_000,
+      balanceAfterUnits: 3_034_800,
     },
     {
       id: 3990,
@@ -138,6 +148,8 @@ const EXAMPLE_HISTORY = {
         giveawayTitle: "Haunted Hoodie",
         tickets: 2,
       },
+      deltaUnits: -480_000,
+      balanceAfterUnits: 2_962_800,
     },
   ],
   nextCursor: "3990",
@@ -154,7 +166,10 @@ export const pointsHistory = defineRoute({
     "entries sum to the balance GET /api/rewards/{address} reports. Pages by keyset: pass `nextCursor` as `cursor`. " +
     "`format=csv` streams the whole history as CSV (`" +
     CSV_HEADER +
-    "`), `format=json` as this answer with every entry (`nextCursor` null); both are downloads, streamed.",
+    "`), `format=json` as this answer with every entry (`nextCursor` null); both are downloads, streamed. `delta` and " +
+    "`balance_after` are points to two decimals (as the page shows them); `delta_units` and `balance_after_units` (JSON: " +
+    "`deltaUnits`, `balanceAfterUnits`) are the exact values in units, 1 point = 2,400 units: sum those, never the " +
+    "two-decimal ones (a year of hourly rows rounded to 0.01 drifts by tens of points).",
   auth: "none",
   params: addressParams,
   query: pointsHistoryQuery,

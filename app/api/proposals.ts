@@ -8,12 +8,15 @@ import { createProposalSchema, MESSAGES } from "../domain/validation.ts";
 import { dateInput, formBody } from "./forms.ts";
 import {
   addressParams,
+  badAddressAnswer,
+  rowById,
   defineRoute,
   errorBody,
   positiveIdSchema,
   rowIdParam,
   signedFields,
   successTrue,
+  logIndexField,
   timestamp,
   type ClientAnswer,
   type RequestBody,
@@ -28,14 +31,7 @@ const ADMIN_ADDRESS = "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L";
 
 const PROPOSAL_STATUSES = ["upcoming", "active", "completed"] as const satisfies readonly ProposalStatus[];
 
-const proposalParams = z.object({ id: rowIdParam("Proposal") });
-
-const notFound = errorAnswer("No proposal has this id.", "Proposal not found");
-const badAddress = {
-  description: "The address is not a Dogecoin address.",
-  schema: errorBody,
-  example: { message: MESSAGES.invalidAddress },
-};
+const { params: proposalParams, notFound } = rowById("Proposal");
 
 // Answers ------------------------------------------------------------------------------------------
 
@@ -189,6 +185,7 @@ export const createProposal = defineRoute({
     "yes_no proposals get the options Yes and No; multiple_choice ones need at least two. The start must not be in the past and the " +
     "end must follow it. The creator recorded is the signed-in admin, whatever the body says. Audited.",
   auth: "admin-session",
+  requires: { permission: "proposals", doing: "create proposals" },
   body: {
     kind: "json",
     schema: createProposalBody,
@@ -238,7 +235,7 @@ export const listVotesOfAddress = defineRoute({
   params: addressParams,
   responses: {
     200: { description: "The wallet's votes, by proposal id.", schema: z.array(userVoteSchema), example: [{ proposalId: 4, optionId: 9 }] },
-    400: badAddress,
+    400: badAddressAnswer,
   },
 });
 
@@ -269,7 +266,7 @@ export const getVotingPower = defineRoute({
         .meta({ id: "VotingPower" }),
       example: { votingPower: 3, snapshotAt: "2026-11-01T00:00:00.000Z" },
     },
-    400: badAddress,
+    400: badAddressAnswer,
     404: notFound,
   },
 });
@@ -312,6 +309,7 @@ export const deleteProposal = defineRoute({
   summary: "Delete a proposal and its votes",
   description: "Audited.",
   auth: "admin-session",
+  requires: { permission: "proposals", doing: "delete proposals" },
   params: proposalParams,
   responses: {
     200: { description: "Deleted.", schema: z.object({ success: successTrue }), example: { success: true } },
@@ -329,7 +327,8 @@ export const castVote = defineRoute({
     "One vote per wallet per proposal, while it is active, weighted by the wallet's snapshot voting power (items staked at the " +
     "proposal's start); a wallet without any is refused. On a proposal with allowVoteChange a wallet may vote again: every vote is " +
     "kept, and the one signed latest counts (the later signed timestamp; equal: the higher SHA-256 of the signature). The signed message must name this proposal, its exact title and the " +
-    "option; each signature is accepted once.",
+    "option; each signature is accepted once. A timestamp more than a minute ahead of the server's clock is refused (401): it would " +
+    "win every later change of vote until the clock caught up.",
   auth: "signature",
   rateLimit: "signed",
   signedMessage: "vote",
@@ -347,7 +346,7 @@ export const castVote = defineRoute({
   responses: {
     200: {
       description: "The recorded vote.",
-      schema: z.object({ success: successTrue, vote: voteSchema }),
+      schema: z.object({ success: successTrue, vote: voteSchema, logIndex: logIndexField }),
       example: {
         success: true,
         vote: {

@@ -4,7 +4,16 @@
  * stakes, and a stake ends when the item moves.
  */
 import { z } from "zod";
-import { defineRoute, errorBody, inscriptionIdSchema, signedFields, successTrue, type ClientAnswer, type RequestBody } from "./kit.ts";
+import {
+  defineRoute,
+  errorBody,
+  inscriptionIdSchema,
+  signedFields,
+  successTrue,
+  logIndexField,
+  type ClientAnswer,
+  type RequestBody,
+} from "./kit.ts";
 import { EXAMPLE_REWARDS, rewardsSchema } from "./holdings.ts";
 
 const TAG = "Staking";
@@ -41,6 +50,7 @@ export const stakeAnswerSchema = z
       .optional()
       .meta({ description: "Present when the item already was in the asked state (staked, or not staked): nothing changed." }),
     rewards: rewardsSchema.meta({ description: "The wallet's rewards after the change." }),
+    logIndex: logIndexField,
   })
   .meta({ id: "StakeAnswer" });
 
@@ -50,6 +60,7 @@ export const bulkStakeAnswerSchema = z
     count: z.number().int().min(0).meta({ description: "Items whose state changed." }),
     alreadyStaked: z.number().int().min(0).meta({ description: "Items already in the asked state (left as they were)." }),
     rewards: rewardsSchema.meta({ description: "The wallet's rewards after the change." }),
+    logIndex: logIndexField,
   })
   .meta({ id: "BulkStakeAnswer" });
 

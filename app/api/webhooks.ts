@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { WEBHOOK_DELIVERY_STATUSES } from "../domain/webhooks.ts";
-import { defineRoute, notFoundIssue, rowIdParam, timestamp, errorAnswer } from "./kit.ts";
+import { defineRoute, notFoundIssue, pendingApprovalAnswer, rowIdParam, timestamp, errorAnswer } from "./kit.ts";
 import { NOTIFICATION_EVENTS } from "../domain/notifications.ts";
 import { notificationEventsSchema } from "./notifications.ts";
 
@@ -116,12 +116,14 @@ export const createWebhook = defineRoute({
     "Every event named in `events` is POSTed to `url` as a Standard Webhooks message, signed with the secret answered here (and only here). " +
     "The host is resolved now and on every delivery; a destination that is not public is refused. Audited (without the secret).",
   auth: "admin-session",
+  requires: { permission: "webhooks", doing: "add webhooks" },
   body: {
     kind: "json",
     schema: createWebhookBody,
     example: { url: "https://bot.example/spooks-webhook", events: ["giveaway.opened", "giveaway.drawn"] },
   },
   responses: {
+    202: pendingApprovalAnswer,
     201: {
       description: "Added; the secret is shown this once.",
       schema: createdWebhookSchema,
@@ -145,6 +147,7 @@ export const listWebhooks = defineRoute({
   summary: "The webhook endpoints",
   description: "Every endpoint, oldest first, with whether it is active and why not. No secrets.",
   auth: "admin-session",
+  requires: { permission: "read", doing: "read the webhooks" },
   responses: {
     200: { description: "The endpoints.", schema: z.array(webhookSchema), example: [EXAMPLE_WEBHOOK] },
   },
@@ -158,8 +161,10 @@ export const deleteWebhook = defineRoute({
   summary: "Delete a webhook endpoint",
   description: "Nothing more is sent to it; its deliveries not yet made are skipped. Audited.",
   auth: "admin-session",
+  requires: { permission: "webhooks", doing: "delete webhooks" },
   params: webhookParams,
   responses: {
+    202: pendingApprovalAnswer,
     200: { description: "Deleted.", schema: z.object({ success: z.literal(true) }), example: { success: true } },
     404: errorAnswer("No such webhook.", "Webhook not found"),
   },
@@ -175,8 +180,10 @@ export const rotateWebhookSecret = defineRoute({
     "A new secret, answered this once. For 24 hours every message carries two signatures (`v1,<new> v1,<old>`), so the bot can switch " +
     "to the new secret at its own pace; after that only the new one signs. No body. Audited (without the secret).",
   auth: "admin-session",
+  requires: { permission: "webhooks", doing: "rotate webhook secrets" },
   params: webhookParams,
   responses: {
+    202: pendingApprovalAnswer,
     200: {
       description: "Rotated.",
       schema: z
@@ -195,6 +202,7 @@ export const listWebhookDeliveries = defineRoute({
   tag: TAG,
   summary: "A webhook's deliveries, newest first",
   auth: "admin-session",
+  requires: { permission: "read", doing: "read webhook deliveries" },
   params: webhookParams,
   query: deliveriesQuery,
   responses: {
@@ -229,6 +237,7 @@ export const replayWebhookDelivery = defineRoute({
     "The same message (same webhook-id, so a bot that already has it can ignore it) is due again now, with a fresh schedule of attempts. " +
     "Not to a disabled webhook, nor while an attempt is under way. No body. Audited.",
   auth: "admin-session",
+  requires: { permission: "webhooks", doing: "replay webhook deliveries" },
   params: deliveryParams,
   responses: {
     200: {

@@ -123,6 +123,47 @@ export function itemPerDay(dailyRate: number, combined: number): number {
   return (dailyRate * combined) / 100;
 }
 
+/** A stake as its rate reads it: the rarity it earns with and where its tenure counts from. */
+export type RatedStake = { rarity: Rarity; tenureFrom: Date };
+
+/** An open stake's combined percentage for the hour starting at `hour` (what that hour's accrual gives it). */
+export function stakePercentAt(rules: BoostRules, stake: RatedStake, hour: Date): number {
+  return combinedPercent(rules, stake.rarity, tenurePercentAt(rules, stake.tenureFrom, hour));
+}
+
+/** The combined percentage an item of `rarity` starts with when staked now (no tenure yet). */
+export function newStakePercent(rules: BoostRules, rarity: Rarity): number {
+  return combinedPercent(rules, rarity, 100);
+}
+
+/**
+ * The wallet's points per day (DECISIONS "Points": `dailyRate`): each staked item at its tier's rate R
+ * (of the number staked) times its combined percentage, added up. 24 whole hours of the accrual credit exactly
+ * this (db/queries/accrual.server.ts credits `itemHourUnits` per item). Every rate the API, the CLI and the
+ * pages show is this function's: the stake and unstake previews pass the percentages as they would be.
+ */
+export function walletDailyRate(combinedPercents: readonly number[]): number {
+  const rate = tierFor(combinedPercents.length).dailyRatePerItem;
+  const total = combinedPercents.reduce((sum, combined) => sum + itemPerDay(rate, combined), 0);
+  // Each term has at most one decimal (R × a whole percent / 100): round away the float noise of the sum.
+  return Math.round(total * 100) / 100;
+}
+
+/** One item's points per day in a wallet of `stakedCount` items at `combined` percent. */
+export function stakedItemPerDay(stakedCount: number, combined: number): number {
+  return itemPerDay(tierFor(stakedCount).dailyRatePerItem, combined);
+}
+
+/** "Legendary 150%, Epic 130%" (those above 100%) and "tenure 7 days 110%, 30 days 120%"; "no boosts" without any. */
+export function boostRulesText(rules: BoostRules): string {
+  const rarity = RARITIES.filter((name) => rules.rarity[name] !== 100).map((name) => `${name} ${rules.rarity[name]}%`);
+  const tenure = rules.tenure.map((step) => `${step.days} ${step.days === 1 ? "day" : "days"} ${step.percent}%`);
+  const parts = [...rarity, ...(tenure.length ? [`tenure ${tenure.join(", ")}`] : [])];
+  if (parts.length === 0) return "no boosts (every item 100%)";
+  const capped = rules.cap < BOOST_MAX ? `; at most ${rules.cap}%` : "";
+  return `${parts.join(", ")}${capped}`;
+}
+
 /** The rate of one staked item now, with its parts. */
 export type ItemBoost = {
   baseDaily: number;

@@ -45,6 +45,47 @@ export function earnsRole(rule: DiscordRule, standing: Standing, at: Date): bool
   return true;
 }
 
+/**
+ * Why a standing does not earn a rule's role, one phrase per condition it misses, with the figures
+ * ("needs 30 staked, has 23"; issue 33, item 7); empty when it earns the role.
+ */
+export function unmetConditions(rule: DiscordRule, standing: Standing, at: Date): string[] {
+  const missing: string[] = [];
+  if (rule.minStaked !== undefined && standing.staked < rule.minStaked)
+    missing.push(`needs ${rule.minStaked} staked, has ${standing.staked}`);
+  if (rule.minLegendary !== undefined && standing.legendary < rule.minLegendary) {
+    missing.push(`needs ${rule.minLegendary} Legendary staked, has ${standing.legendary}`);
+  }
+  if (rule.minPoints !== undefined && standing.points < rule.minPoints) {
+    missing.push(`needs ${rule.minPoints} points, has ${Math.floor(standing.points)}`);
+  }
+  if (rule.minStakedDays !== undefined) {
+    const days = standing.oldestStakeSince ? Math.floor((at.getTime() - standing.oldestStakeSince.getTime()) / DAY_MS) : 0;
+    if (!earnsRole({ roleId: rule.roleId, minStakedDays: rule.minStakedDays }, standing, at)) {
+      missing.push(`needs ${rule.minStakedDays} days staking, has ${days}`);
+    }
+  }
+  return missing;
+}
+
+/** What a standing has of a rule's conditions ("has 5 staked"), for a gain's reason. */
+export function metConditions(rule: DiscordRule, standing: Standing, at: Date): string {
+  const parts: string[] = [];
+  if (rule.minStaked !== undefined) parts.push(`${standing.staked} staked`);
+  if (rule.minLegendary !== undefined) parts.push(`${standing.legendary} Legendary staked`);
+  if (rule.minPoints !== undefined) parts.push(`${Math.floor(standing.points)} points`);
+  if (rule.minStakedDays !== undefined && standing.oldestStakeSince) {
+    parts.push(`${Math.floor((at.getTime() - standing.oldestStakeSince.getTime()) / DAY_MS)} days staking`);
+  }
+  return parts.length ? `has ${parts.join(", ")}` : "every linked member";
+}
+
+/** "DPXC…6t8A would lose Staker (needs 30 staked, has 23)": a preview's change in words. */
+export function previewChangeText(change: { address: string; roleName: string; kind: "gain" | "lose"; reason: string }): string {
+  const who = change.address.length > 11 ? `${change.address.slice(0, 4)}…${change.address.slice(-4)}` : change.address;
+  return `${who} would ${change.kind} ${change.roleName} (${change.reason})`;
+}
+
 /** The rules' roles a standing earns, in the rules' order. */
 export function earnedRoles(rules: readonly DiscordRule[], standing: Standing, at: Date): string[] {
   return rules.filter((rule) => earnsRole(rule, standing, at)).map((rule) => rule.roleId);
@@ -75,6 +116,20 @@ const UNLINK_PATTERN = new RegExp(String.raw`^Unlink Discord from (\S+)\. Timest
 
 export function parseUnlinkMessage(message: string): { address: string; timestamp: Date } | null {
   const match = UNLINK_PATTERN.exec(message);
+  if (!match) return null;
+  const timestamp = parseIso(match[2]);
+  return timestamp ? { address: match[1], timestamp } : null;
+}
+
+/** What a wallet signs to be shown the Discord account it is linked to (issue 32, item 4: only its owner sees it). */
+export function discordAccountMessage(address: string, at: Date): string {
+  return `Show the Discord account linked to ${address}. Timestamp: ${at.toISOString()}`;
+}
+
+const ACCOUNT_PATTERN = new RegExp(String.raw`^Show the Discord account linked to (\S+)\. Timestamp: ${ISO}$`);
+
+export function parseDiscordAccountMessage(message: string): { address: string; timestamp: Date } | null {
+  const match = ACCOUNT_PATTERN.exec(message);
   if (!match) return null;
   const timestamp = parseIso(match[2]);
   return timestamp ? { address: match[1], timestamp } : null;
@@ -112,10 +167,18 @@ export const LINK_FAILURES = {
   invalid: "This link request is not one this site started. Start again from the staking page.",
   code: "Discord did not accept this authorization (it was already used or has expired). Start again from the staking page.",
   discord: "Discord could not be reached to finish the link. Try again in a minute from the staking page.",
+  browser:
+    "This link was started in another browser (or its 10 minutes are over): only the browser that starts a link can finish it. Start again from the staking page.",
 } as const;
+
+/** The refusal of a link token presented by a browser that did not start the link (issue 32, item 7). */
+export const OTHER_BROWSER = "This link was started in another browser: start again from the staking page";
 
 export type LinkFailure = keyof typeof LINK_FAILURES;
 
 export function isLinkFailure(value: string | null): value is LinkFailure {
   return value !== null && value in LINK_FAILURES;
 }
+
+/** The staking page's Discord card (its element id): where `/discord/link` without an address sends a holder. */
+export const DISCORD_SECTION_ID = "discord";

@@ -196,6 +196,12 @@ describe("verifying a draw", () => {
   it("before the draw: pending, and winners published early fail", () => {
     const open: PublishedDraw = { ...drawnV2(), seed: null, blockHeight: null, closedAt: null, blockHash: null, winnerAddresses: [] };
     expect(verifyDraw(open).outcome).toBe("pending");
+    // Issue 33, item 10: what cannot be checked yet is pending, not "agrees".
+    expect(verifyDraw(open).steps.map((step) => [step.step, step.pending ?? false])).toEqual([
+      ["commitment", true],
+      ["entries", false],
+      ["block", true],
+    ]);
     const closed = { ...open, blockHeight: 5_000_123, closedAt: "2031-01-01T01:00:00.000Z" };
     expect(verifyDraw(closed).outcome).toBe("pending");
     expect(verifyDraw(closed).steps.at(-1)).toMatchObject({

@@ -45,9 +45,12 @@ export type PublishedDraw = {
   winners: number;
   entries: DrawEntryRow[];
   winnerAddresses: string[];
+  /** Demo mode: the block is the simulated chain's (GET /api/giveaways/{id}/draw says so). */
+  simulatedChain?: boolean;
 };
 
 const HEX_64 = /^[0-9a-f]{64}$/;
+const plural = (count: number, singular: string, many = `${singular}s`) => `${count} ${count === 1 ? singular : many}`;
 const encoder = new TextEncoder();
 
 /** The draw block fixed when entries close: six beyond the ord server's next block (a server may lag its node). */
@@ -124,8 +127,12 @@ function rangeHolding(entries: readonly DrawEntryRow[], ticket: number): number 
 
 export type DrawStep = "commitment" | "entries" | "block" | "winner" | "winner-count";
 
-/** A step of the check, as the verify view and the CLI show it; `link` is where the holder checks it further. */
-export type StepResult = { step: DrawStep; title: string; ok: boolean; detail: string; link?: string };
+/**
+ * A step of the check, as the verify view and the CLI show it; `link` is where the holder checks it further.
+ * `pending`: nothing to check yet (no seed revealed, no block fixed or read): shown as pending, never as
+ * agreeing (issue 33, item 10); such a step does not fail the check either.
+ */
+export type StepResult = { step: DrawStep; title: string; ok: boolean; detail: string; link?: string; pending?: boolean };
 
 /**
  * `verified`: every step agrees; `pending`: not drawn yet (no seed), the steps that can be checked agree;
@@ -135,10 +142,11 @@ export type DrawVerdict = { outcome: "verified" | "pending" | "failed"; steps: S
 
 const pass = (step: DrawStep, title: string, detail: string): StepResult => ({ step, title, ok: true, detail });
 const fail = (step: DrawStep, title: string, detail: string): StepResult => ({ step, title, ok: false, detail });
+const waiting = (step: DrawStep, title: string, detail: string): StepResult => ({ step, title, ok: true, detail, pending: true });
 
 function checkCommitment(draw: PublishedDraw): StepResult {
   const title = "The seed matches the commitment";
-  if (draw.seed === null) return pass("commitment", title, "The seed is not revealed yet.");
+  if (draw.seed === null) return waiting("commitment", title, "The seed is not revealed yet: it is checked once drawn.");
   if (!HEX_64.test(draw.seed)) return fail("commitment", title, `The seed ${JSON.stringify(draw.seed)} is not 64 lowercase hex digits.`);
   const computed = commitmentOf(draw.seed);
   return computed === draw.commitment
@@ -159,12 +167,12 @@ function checkEntries(draw: PublishedDraw): StepResult {
     }
   }
   const total = draw.entries.reduce((sum, entry) => sum + entry.tickets, 0);
-  return pass("entries", title, `${draw.entries.length} entries, ${total} tickets.`);
+  return pass("entries", title, `${plural(draw.entries.length, "entry", "entries")}, ${plural(total, "ticket")}.`);
 }
 
 function checkBlock(draw: PublishedDraw): StepResult {
   const title = "The draw block";
-  if (draw.blockHeight === null) return pass("block", title, "Entries are still open: the draw block is fixed when they close.");
+  if (draw.blockHeight === null) return waiting("block", title, "Entries are still open: the draw block is fixed when they close.");
   if (!Number.isSafeInteger(draw.blockHeight) || draw.blockHeight < 0) {
     return fail("block", title, `The block height ${String(draw.blockHeight)} is not a block height.`);
   }
@@ -174,7 +182,10 @@ function checkBlock(draw: PublishedDraw): StepResult {
   const minedAfter = `Check that block ${draw.blockHeight} was mined after entries closed at ${draw.closedAt}: nobody could know its hash then.`;
   const link = blockExplorerUrl(draw.blockHeight);
   if (draw.blockHash === null) {
-    return { ...pass("block", title, `Block ${draw.blockHeight}: its hash is read once 6 blocks sit on top of it. ${minedAfter}`), link };
+    return {
+      ...waiting("block", title, `Block ${draw.blockHeight}: its hash is read once 6 blocks sit on top of it. ${minedAfter}`),
+      link,
+    };
   }
   if (!HEX_64.test(draw.blockHash)) {
     return fail("block", title, `The hash ${JSON.stringify(draw.blockHash)} of block ${draw.blockHeight} is not 64 lowercase hex digits.`);
@@ -186,8 +197,12 @@ function checkBlock(draw: PublishedDraw): StepResult {
 function checkWinnerCount(draw: PublishedDraw, drawn: number): StepResult {
   const title = "The number of winners";
   return draw.winnerAddresses.length === drawn
-    ? pass("winner-count", title, `${drawn} winner(s) of ${draw.winners} wanted, ${draw.entries.length} entries.`)
-    : fail("winner-count", title, `The draw gives ${drawn} winner(s), but ${draw.winnerAddresses.length} are published.`);
+    ? pass(
+        "winner-count",
+        title,
+        `${plural(drawn, "winner")} of ${draw.winners} wanted, ${plural(draw.entries.length, "entry", "entries")}.`,
+      )
+    : fail("winner-count", title, `The draw gives ${plural(drawn, "winner")}, but ${draw.winnerAddresses.length} are published.`);
 }
 
 function checkPick(draw: PublishedDraw, pick: DrawPick, message: string): StepResult {

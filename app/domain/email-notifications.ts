@@ -23,8 +23,39 @@ export function emailRetryDelay(attemptsMade: number): number {
   return EMAIL_RETRY_DELAYS_MS[Math.min(attemptsMade, EMAIL_RETRY_DELAYS_MS.length) - 1] ?? EMAIL_RETRY_DELAYS_MS[0];
 }
 
-export const confirmPath = (token: string) => `/api/notifications/email/confirm/${token}`;
+/**
+ * Confirmation mails a mailbox may be sent (issue 32, item 1), counted in the database from the requests made
+ * (db/queries/email-subscriptions.server.ts): a mailbox gets at most one an hour and three a day, whoever asks.
+ */
+export const CONFIRMATIONS_PER_HOUR = 1;
+export const CONFIRMATIONS_PER_DAY = 3;
+
+/** A mailbox sent a confirmation this long ago and never confirmed since gets no new one (unless a confirmed wallet asks). */
+export const UNCONFIRMED_SUPPRESSES_AFTER_MS = 7 * 24 * HOUR;
+
+/** A confirmation mail not sent within this long of its request is given up (the holder asks again). */
+export const CONFIRMATION_GIVE_UP_AFTER_MS = 24 * HOUR;
+
+/**
+ * The mailbox an address reaches, as the per-mailbox limits and the suppression list key it: lower case, without
+ * a `+tag` (most providers deliver `name+x@` to `name@`), and at Gmail without dots in the name (it ignores them),
+ * so spelling one mailbox many ways does not multiply its mail. Migration 0025 wrote the same rules in SQL.
+ */
+export function normalizedMailbox(email: string): string {
+  const lower = email.trim().toLowerCase();
+  const at = lower.lastIndexOf("@");
+  const domain = lower.slice(at + 1);
+  const local = lower.slice(0, at).split("+")[0];
+  if (domain === "gmail.com" || domain === "googlemail.com") return `${local.replaceAll(".", "")}@gmail.com`;
+  return `${local}@${domain}`;
+}
+
+/** The confirmation link a subscriber opens: a page of the site (issue 33, item 9), its Confirm button posts there. */
+export const confirmPath = (token: string) => `/email/confirm/${token}`;
+/** The one-click URL of the List-Unsubscribe header (RFC 8058): POST with no page. */
 export const unsubscribePath = (token: string) => `/api/notifications/email/unsubscribe/${token}`;
+/** The unsubscribe link a reader follows from an email's text: a page of the site with one button. */
+export const unsubscribePagePath = (token: string) => `/email/unsubscribe/${token}`;
 
 /** The one-click body (RFC 8058). */
 export const ONE_CLICK_FIELD = "List-Unsubscribe";
@@ -44,7 +75,14 @@ export function confirmationMail(input: { address: string; confirmUrl: string })
   };
 }
 
-export function notificationMail(input: { title: string; body: string; link: string; address: string; unsubscribeUrl: string }): {
+export function notificationMail(input: {
+  title: string;
+  body: string;
+  link: string;
+  address: string;
+  /** The unsubscribe page (unsubscribePagePath), for a reader; the header carries the one-click URL. */
+  unsubscribeUrl: string;
+}): {
   subject: string;
   text: string;
 } {

@@ -104,3 +104,23 @@ describe("points: whole points round down, the exact value has two decimals (DEC
     expect([pointsDecimal(737.5), pointsDecimal(-1200), pointsDecimal(1234567.125)]).toEqual(["737.50", "-1200.00", "1234567.13"]);
   });
 });
+
+describe("one clock (issue 33, item 5)", () => {
+  const at = new Date("2026-12-01T06:12:00.000Z");
+  it("UTC is marked UTC; a reader's zone carries its abbreviation", async () => {
+    const { formatDate, formatDateTime, formatTime } = await import("./format.ts");
+    expect(formatTime(at, "utc")).toBe("06:12 UTC");
+    expect(formatDateTime(at, "utc")).toBe("Dec 1, 2026, 06:12 UTC");
+    expect(formatDate(at, "utc")).toBe("Dec 1, 2026");
+    expect(formatTime(at, { timeZone: "America/New_York" })).toBe("01:12 EST");
+    expect(formatDateTime(at, { timeZone: "Europe/Berlin" })).toBe("Dec 1, 2026, 07:12 GMT+1");
+    // 24-hour clock, midnight as 00.
+    expect(formatTime(new Date("2026-12-01T00:05:00Z"), "utc")).toBe("00:05 UTC");
+  });
+  it("counts with the right noun", async () => {
+    const { countOf } = await import("./format.ts");
+    expect(countOf(1, "entry", "entries")).toBe("1 entry");
+    expect(countOf(3, "entry", "entries")).toBe("3 entries");
+    expect(countOf(1200, "ticket")).toBe("1,200 tickets");
+  });
+});

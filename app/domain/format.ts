@@ -62,3 +62,59 @@ export function timeRemaining(endDate: Date, at: Date): string {
 export function previewText(text: string, limit = 150): string {
   return text.length > limit ? `${text.slice(0, limit)}...` : text;
 }
+
+/**
+ * "1 entry", "3 entries", "1,024 tickets": a count with its noun, singular or plural as the count asks (the
+ * plural defaults to the noun + "s").
+ */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${US_NUMBER.format(count)} ${count === 1 ? singular : plural}`;
+}
+
+// One clock (issue 33, item 5) ---------------------------------------------------------------------------
+//
+// Every time of day a person reads carries its zone: the reader's local time with its abbreviation
+// ("07:00 GMT+1", "07:00 CET", "07:00 UTC" in a UTC browser), or UTC marked UTC where no reader's zone is
+// known (emails, notifications, channel posts, the server's first render). 24-hour clock, dates as the spec's
+// 'MMM d, yyyy'. Pages use these through app/components/ui/time.tsx, which renders UTC until hydrated.
+
+/** Where a time is read: the reader's own zone ("local") or UTC. Tests may name an IANA zone. */
+export type ClockZone = "local" | "utc" | { timeZone: string };
+
+const zoneOf = (zone: ClockZone): string | undefined => (zone === "utc" ? "UTC" : zone === "local" ? undefined : zone.timeZone);
+
+const clockFormats = new Map<string, { time: Intl.DateTimeFormat; day: Intl.DateTimeFormat }>();
+
+function clockFormat(zone: ClockZone) {
+  const timeZone = zoneOf(zone);
+  const key = timeZone ?? "";
+  let found = clockFormats.get(key);
+  if (!found) {
+    found = {
+      time: new Intl.DateTimeFormat("en-US", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short", timeZone }),
+      day: new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone }),
+    };
+    // The reader's zone may change between renders (tests move it); only fixed zones are kept.
+    if (timeZone) clockFormats.set(key, found);
+  }
+  return found;
+}
+
+const asDate = (at: Date | string | number) => (at instanceof Date ? at : new Date(at));
+
+/** "07:00 GMT+1", "06:00 UTC": a time of day with its zone. */
+export function formatTime(at: Date | string | number, zone: ClockZone = "local"): string {
+  const parts = clockFormat(zone).time.formatToParts(asDate(at));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("hour")}:${part("minute")} ${part("timeZoneName")}`;
+}
+
+/** "Dec 1, 2026" (the spec's 'MMM d, yyyy'), the day in that zone. */
+export function formatDate(at: Date | string | number, zone: ClockZone = "local"): string {
+  return clockFormat(zone).day.format(asDate(at));
+}
+
+/** "Dec 1, 2026, 07:00 GMT+1": the one date-and-time format of the site, the admin, the bell and the emails. */
+export function formatDateTime(at: Date | string | number, zone: ClockZone = "local"): string {
+  return `${formatDate(at, zone)}, ${formatTime(at, zone)}`;
+}

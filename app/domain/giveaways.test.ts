@@ -129,7 +129,8 @@ describe("open and entry status", () => {
     expect(isGiveawayEnded(drawn, at)).toBe(true);
     expect(isGiveawayEnded({ endDate: later, winnerAddress: null }, at)).toBe(false);
     expect(isGiveawayEnded({ endDate: at }, at)).toBe(true);
-    expect(entryStatus({ isWinner: false }, drawn, at)).toBe("Ended");
+    // Issue 33, item 7: one word per state, the admin's and the CLI's.
+    expect(entryStatus({ isWinner: false }, drawn, at)).toBe("Drawn");
     expect(entryStatus({ isWinner: true }, drawn, at)).toBe("Won!");
   });
 
@@ -139,8 +140,8 @@ describe("open and entry status", () => {
     ["open", false, true, later, "Active"],
     ["ended while active", false, true, earlier, "Ended"],
     ["ending exactly now", false, true, at, "Ended"],
-    ["ended and inactive", false, false, earlier, "Ended"],
-    ["inactive before its end", false, false, later, "Pending"],
+    ["ended and inactive", false, false, earlier, "Inactive"],
+    ["inactive before its end (the spec's 'Pending': issue 33 says the admin's word)", false, false, later, "Inactive"],
   ])("%s → %s", (_, isWinner, active, endDate, status) => {
     expect(entryStatus({ isWinner }, { active, endDate }, at)).toBe(status);
   });

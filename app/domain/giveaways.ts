@@ -66,14 +66,23 @@ export function drawWinner<E extends DrawEntry>(seedHex: string, entries: readon
   throw new Error("unreachable: ticket beyond ranges");
 }
 
-export type EntryStatus = "Won!" | "Active" | "Ended" | "Pending";
+export type EntryStatus = "Won!" | GiveawayStatusLabel;
 
-/** Spec: Won (isWinner), Active (open), Ended (past end), Pending (inactive before its end). */
-export function entryStatus(entry: { isWinner: boolean }, giveaway: GiveawayState, at: Date): EntryStatus {
+/**
+ * The spec's "Won!" for a winning entry; any other entry says its giveaway's state in the one word the admin and
+ * the CLI say it with (issue 33, item 7: "Drawn", "Drawing", "Inactive" for the spec's "Pending", "Ended", "Active").
+ */
+export function entryStatus(entry: { isWinner: boolean }, giveaway: GiveawayState & { drawn?: boolean }, at: Date): EntryStatus {
   if (entry.isWinner) return "Won!";
-  if (isGiveawayOpen(giveaway, at)) return "Active";
-  if (isGiveawayEnded(giveaway, at)) return "Ended";
-  return "Pending";
+  return giveawayStatusLabel(
+    {
+      active: giveaway.active,
+      endDate: giveaway.endDate,
+      drawn: giveaway.drawn ?? Boolean(giveaway.winnerAddress),
+      drawBlockHeight: giveaway.drawBlockHeight ?? null,
+    },
+    at,
+  );
 }
 
 /** A giveaway's state in one word, as the admin list and `spooks-admin giveaways list` say it. */

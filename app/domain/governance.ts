@@ -30,6 +30,16 @@ export type Quorum = { kind: QuorumKind; value: number };
 
 export const PROPOSAL_OUTCOMES = ["passed", "failed", "quorum not met"] as const;
 
+/**
+ * A counted quorum in one line: "24 votes of 3 required (met)", "1 vote of 3 required (not met)" (issue 33,
+ * item 10: the CLI's line); a percent quorum adds what the number comes from.
+ */
+export function quorumCountText(quorum: Quorum, totalVotes: number, requiredPower: number, met: boolean): string {
+  const votes = `${totalVotes.toLocaleString("en-US")} ${totalVotes === 1 ? "vote" : "votes"}`;
+  const line = `${votes} of ${requiredPower.toLocaleString("en-US")} required (${met ? "met" : "not met"})`;
+  return quorum.kind === "percent" ? `${line}: ${quorum.value}% of the power staked at the start` : line;
+}
+
 /** The voting power a quorum asks for, given the power staked at the proposal's start (percent: rounded up). */
 export function requiredPower(quorum: Quorum, stakedAtStart: number): number {
   return quorum.kind === "power" ? quorum.value : Math.ceil((quorum.value * stakedAtStart) / 100);
@@ -38,6 +48,17 @@ export function requiredPower(quorum: Quorum, stakedAtStart: number): number {
 /** SHA-256 of a signature's text (UTF-8), hex: what breaks a tie between two votes signed at the same instant. */
 export function signatureDigest(signature: string): string {
   return bytesToHex(sha256(utf8ToBytes(signature)));
+}
+
+/**
+ * How far ahead of the server's clock a vote's signed timestamp may be (issue 32, item 11): the later signed vote
+ * counts, so one dated ten minutes ahead would win every change for ten minutes. The database holds the same rule
+ * (migration 0026, against the time the vote was recorded).
+ */
+export const VOTE_MAX_AHEAD_MS = 60_000;
+
+export function isVoteTimestampAhead(signedAt: Date, serverNow: Date): boolean {
+  return signedAt.getTime() - serverNow.getTime() > VOTE_MAX_AHEAD_MS;
 }
 
 /** Whether vote `a` replaces vote `b` of the same wallet: signed later, or at the same instant with the higher SHA-256 of its signature. */

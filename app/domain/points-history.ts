@@ -35,7 +35,8 @@ export type DetailsSource = "recorded" | "reconstructed" | "unknown";
 
 export const HISTORY_DEFAULT_LIMIT = 50;
 export const HISTORY_MAX_LIMIT = 500;
-export const CSV_HEADER = "at,kind,delta,balance_after,details";
+/** The two-decimal columns first (as before), then the exact ones: whole units, 1 point = 2,400 units (issue 32, item 12). */
+export const CSV_HEADER = "at,kind,delta,balance_after,details,delta_units,balance_after_units";
 
 /** A ledger row as the history query reads it (amounts in units). */
 export type LedgerRow = {
@@ -77,7 +78,17 @@ export type EntryDetails = {
   by?: string;
 };
 
-export type HistoryEntry = { id: number; at: Date; kind: LedgerKind; delta: number; balanceAfter: number; details: EntryDetails };
+export type HistoryEntry = {
+  id: number;
+  at: Date;
+  kind: LedgerKind;
+  delta: number;
+  balanceAfter: number;
+  details: EntryDetails;
+  /** The same two values exactly, in units (1 point = 2,400 units): what sums to the balance without rounding. */
+  deltaUnits: number;
+  balanceAfterUnits: number;
+};
 
 const plural = (count: number, one: string, many = `${one}s`) => `${formatNumber(count)} ${count === 1 ? one : many}`;
 
@@ -166,6 +177,8 @@ export function historyEntry(row: LedgerRow): HistoryEntry {
     delta: unitsToPoints(row.amount),
     balanceAfter: unitsToPoints(row.balanceAfter),
     details: explain(row),
+    deltaUnits: Number(row.amount),
+    balanceAfterUnits: Number(row.balanceAfter),
   };
 }
 
@@ -178,5 +191,7 @@ export function csvLine(entry: HistoryEntry): string {
     verbatim(pointsDecimal(entry.delta)),
     verbatim(pointsDecimal(entry.balanceAfter)),
     entry.details.summary,
+    verbatim(String(entry.deltaUnits)),
+    verbatim(String(entry.balanceAfterUnits)),
   ]);
 }

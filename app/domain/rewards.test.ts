@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  dailyRate,
+  unboostedDailyRate,
   hourlyCreditUnits,
   perItemDailyRate,
   pointsToUnits,
@@ -22,14 +22,14 @@ describe("tiers and rates (DECISIONS: 1-4 → 100/day, 5-9 → 120/day, 10+ → 
   ])("%i staked → tier %i at %i per item per day", (staked, tier, rate) => {
     expect(tierFor(staked).tier).toBe(tier);
     expect(perItemDailyRate(staked)).toBe(rate);
-    expect(dailyRate(staked)).toBe(staked * rate);
+    expect(unboostedDailyRate(staked)).toBe(staked * rate);
   });
 
   it("the wallet's daily total is N × R of N's tier, not a blend of tiers", () => {
-    expect(dailyRate(4)).toBe(400);
-    expect(dailyRate(5)).toBe(600);
-    expect(dailyRate(9)).toBe(1080);
-    expect(dailyRate(10)).toBe(1500);
+    expect(unboostedDailyRate(4)).toBe(400);
+    expect(unboostedDailyRate(5)).toBe(600);
+    expect(unboostedDailyRate(9)).toBe(1080);
+    expect(unboostedDailyRate(10)).toBe(1500);
   });
 });
 
@@ -40,7 +40,7 @@ describe("amounts in units (1 point = 2,400 units)", () => {
       const units = hourlyCreditUnits(staked);
       expect(Number.isSafeInteger(units), `hourly units for ${staked} staked`).toBe(true);
       expect(units * 24).toBe(staked * perItemDailyRate(staked) * UNITS_PER_POINT);
-      expect(unitsToPoints(units * 24)).toBe(dailyRate(staked));
+      expect(unitsToPoints(units * 24)).toBe(unboostedDailyRate(staked));
     }
   });
 

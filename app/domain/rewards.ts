@@ -24,14 +24,17 @@ export function perItemDailyRate(stakedCount: number): number {
   return tierFor(stakedCount).dailyRatePerItem;
 }
 
-/** The wallet's total points per day. */
-export function dailyRate(stakedCount: number): number {
+/**
+ * N × R: a wallet's points per day while no boost applies. What a wallet earns is `walletDailyRate`
+ * (app/domain/boosts.ts), its items' boosted rates added up; this is that with every item at 100%.
+ */
+export function unboostedDailyRate(stakedCount: number): number {
   return stakedCount * perItemDailyRate(stakedCount);
 }
 
-/** Units credited for one whole hour with `stakedCount` items staked for all of it. */
+/** Units credited for one whole hour with `stakedCount` items staked for all of it, none boosted. */
 export function hourlyCreditUnits(stakedCount: number): number {
-  return (dailyRate(stakedCount) * UNITS_PER_POINT) / 24;
+  return (unboostedDailyRate(stakedCount) * UNITS_PER_POINT) / 24;
 }
 
 export function unitsToPoints(units: number | bigint | string): number {

@@ -53,6 +53,15 @@ export const addPointsSchema = z.object({
     .transform((text) => text || DEFAULT_ADJUSTMENT_DESCRIPTION),
 });
 
+/** Why the admin cleared a wallet's points (optional): the ledger row's description and the audit row's reason. */
+export const DEFAULT_CLEAR_DESCRIPTION = "Cleared by admin";
+export const clearReasonSchema = z
+  .string({ error: "The reason must be text" })
+  .trim()
+  .max(500, "The reason can be at most 500 characters")
+  .optional()
+  .transform((text) => text || undefined);
+
 export const createGiveawaySchema = z
   .object({
     title: requiredText(TITLE_MAX, "Title"),

@@ -109,7 +109,7 @@ describe("vote receipts", () => {
 
   it("fails a changed voting power, and an item counted for two wallets", async () => {
     const { votes, published } = honest();
-    expect(checkVote(published, { ...votes[0], votingPower: 30 }).problems).toEqual(["Voting power 30, but 3 staked item(s) listed"]);
+    expect(checkVote(published, { ...votes[0], votingPower: 30 }).problems).toEqual(["Voting power 30, but 3 staked items listed"]);
     const shared = [...votes];
     shared[2] = { ...votes[2], stakedAtStart: [votes[0].stakedAtStart![0]] };
     const verification = await verifyVotes(published, shared);
@@ -180,8 +180,8 @@ describe("vote receipts", () => {
         `Item ${votes[0].stakedAtStart![2]} also counted for vote 1`,
       ]);
     }
-    expect(checkVote(published, { ...votes[0], votingPower: 2 }).problems).toEqual(["Voting power 2, but 3 staked item(s) listed"]);
-    expect(checkVote(published, { ...votes[0], stakedAtStart: [] }).problems).toEqual(["Voting power 3, but 0 staked item(s) listed"]);
+    expect(checkVote(published, { ...votes[0], votingPower: 2 }).problems).toEqual(["Voting power 2, but 3 staked items listed"]);
+    expect(checkVote(published, { ...votes[0], stakedAtStart: [] }).problems).toEqual(["Voting power 3, but 0 staked items listed"]);
   });
 
   it("catches a vote left out of the receipts through the published totals", async () => {

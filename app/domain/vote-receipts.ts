@@ -100,7 +100,8 @@ function powerProblems(vote: VoteReceipt, catalogue: Catalogue | undefined): str
   if (items.length > 0) return items;
   const distinct = new Set(vote.stakedAtStart).size;
   if (distinct !== vote.stakedAtStart.length) return ["An item is listed twice for its voting power"];
-  if (distinct !== vote.votingPower) return [`Voting power ${vote.votingPower}, but ${distinct} staked item(s) listed`];
+  if (distinct !== vote.votingPower)
+    return [`Voting power ${vote.votingPower}, but ${distinct} staked ${distinct === 1 ? "item" : "items"} listed`];
   return [];
 }
 

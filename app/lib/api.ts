@@ -146,4 +146,37 @@ export const paths = {
   giveaways: () => "/api/giveaways",
   userEntries: (address: string) => `/api/giveaways/entries/user/${address}`,
   demoWallets: () => "/api/demo/wallets",
+  boosts: () => "/api/boosts",
+};
+
+// The admin team (issue 35) ------------------------------------------------------------------------------
+
+export type { TeamMember, ApprovalEntry, ApprovalsAnswer, ApprovalPolicyAnswer, ApprovedAction, AdminSessionEntry } from "../api/team.ts";
+
+/** The 202 of a change the owner's approval policy covers: nothing changed, a second member's signature applies it. */
+export type PendingApproval = { approvalId: number; status: "pending"; summary: string; expiresAt: string };
+
+export function isPendingApproval(answer: unknown): answer is PendingApproval {
+  return typeof answer === "object" && answer !== null && (answer as { status?: unknown }).status === "pending" && "approvalId" in answer;
+}
+
+export const teamPaths = {
+  team: () => "/api/admin/team",
+  member: (address: string) => `/api/admin/team/${encodeURIComponent(address)}`,
+  approvals: (status?: string) => (status ? `/api/admin/approvals?status=${encodeURIComponent(status)}` : "/api/admin/approvals"),
+  policy: () => "/api/admin/approvals/policy",
+  approve: (id: number) => `/api/admin/approvals/${id}/approve`,
+  reject: (id: number) => `/api/admin/approvals/${id}/reject`,
+  sessions: () => "/api/admin/sessions",
+  session: (id: string) => `/api/admin/sessions/${encodeURIComponent(id)}`,
+};
+
+/** The team's changes, as the admin page makes them (each may answer a PendingApproval where the policy covers it). */
+export const teamApi = {
+  addMember: (body: { address: string; role: string }) => apiPost<unknown>(teamPaths.team(), body),
+  removeMember: (address: string) => api<unknown>(teamPaths.member(address), { method: "DELETE" }),
+  setPolicy: (body: { pointsAbove: number | null; actions: string[] }) => api<unknown>(teamPaths.policy(), { method: "PUT", body }),
+  approve: (id: number, body: { message: string; signature: string }) => apiPost<unknown>(teamPaths.approve(id), body),
+  reject: (id: number) => apiPost<unknown>(teamPaths.reject(id)),
+  endSession: (id: string) => api<unknown>(teamPaths.session(id), { method: "DELETE" }),
 };

@@ -11,6 +11,9 @@ import { listGiveaways } from "../../db/queries/giveaways.server.ts";
 import { blockIntervalMs } from "../domain/giveaways.ts";
 import { listUsers } from "../../db/queries/points.server.ts";
 import { listProposals } from "../../db/queries/proposals.server.ts";
+import { teamAddresses } from "../../db/queries/team.server.ts";
+import { refusalFor } from "../domain/team.ts";
+import { INTENT_REQUIREMENTS } from "../components/admin/permissions.ts";
 import { errorToast, runAdminIntent } from "../components/admin/admin-actions.server.ts";
 import { AuditTab } from "../components/admin/audit-tab.tsx";
 import { BoostsTab } from "../components/admin/boosts-tab.tsx";
@@ -22,6 +25,10 @@ import { adminFormSchema, isAdminIntent, validationTitle, type AdminActionData }
 import { firstError } from "../components/admin/use-admin-form.ts";
 import { useAdminAccess } from "../components/admin/use-admin-access.ts";
 import { UsersTab } from "../components/admin/users-tab.tsx";
+import { ApprovalsTab } from "../components/admin/approvals-tab.tsx";
+import { AdminRoleProvider } from "../components/admin/role-context.tsx";
+import { SignedInAs } from "../components/admin/signed-in-as.tsx";
+import { TeamTab } from "../components/admin/team-tab.tsx";
 import { ShieldIcon } from "../components/icons.tsx";
 import { Alert, AlertDescription, AlertTitle } from "../components/ui/alert.tsx";
 import { Button, Spinner } from "../components/ui/button.tsx";
@@ -31,7 +38,7 @@ import { Skeleton } from "../components/ui/skeleton.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.tsx";
 import { Refusal } from "../domain/errors.ts";
 import { pictureOrigins } from "../domain/image-hosts.ts";
-import { requireAdmin, sessionAddress } from "../utils/auth.server.ts";
+import { requireAdmin, sessionMember } from "../utils/auth.server.ts";
 import { pageData } from "../utils/pages.server.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/admin";
@@ -47,8 +54,10 @@ export const action = (args: Route.ActionArgs) => pageData(() => act(args));
 
 async function load({ request, context }: Route.LoaderArgs) {
   const adminAddress = context.config.adminAddress;
-  const signedIn = await sessionAddress(request, context);
-  if (signedIn === null || signedIn !== adminAddress) return { adminAddress, signedIn: null, panel: null };
+  // The team's addresses (the owner's first) tell the page, before any admin call, whether a wallet may sign in.
+  const [member, members] = await Promise.all([sessionMember(request, context), teamAddresses(context.sql, adminAddress)]);
+  if (!member?.role) return { adminAddress, members, signedIn: null, role: null, panel: null };
+  const signedIn = member.address;
   const search = new URL(request.url).searchParams.get("q")?.trim() ?? "";
   const [users, giveaways, proposals, auditActions] = await Promise.all([
     listUsers(context.sql, { search }),
@@ -58,7 +67,9 @@ async function load({ request, context }: Route.LoaderArgs) {
   ]);
   return {
     adminAddress,
+    members,
     signedIn,
+    role: member.role,
     panel: { search, users, giveaways, proposals, discord: context.config.discord !== undefined, auditActions },
   };
 }
@@ -88,6 +99,9 @@ async function act({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
+  // The role is judged before the form: a moderator learns nothing from how a points form would have been read.
+  const refusal = refusalFor(actor.role, INTENT_REQUIREMENTS[intent]);
+  if (refusal) return data<AdminActionData>({ intent, ok: false, toast: errorToast(intent, refusal) }, { status: 403 });
   const submission = parseWithZod(formData, { schema: adminFormSchema(intent, pictureOrigins(context.config)) });
   if (submission.status !== "success") {
     const message = firstError(submission.error) ?? "Invalid input";
@@ -134,7 +148,7 @@ function Gate({ children }: { children: React.ReactNode }) {
 export default function AdminPage({ loaderData }: Route.ComponentProps) {
   const wallet = useWallet();
   const revalidator = useRevalidator();
-  const access = useAdminAccess({ adminAddress: loaderData.adminAddress, signedIn: loaderData.signedIn });
+  const access = useAdminAccess({ members: loaderData.members, signedIn: loaderData.signedIn });
   const onUnauthorized = useCallback(() => void revalidator.revalidate(), [revalidator]);
 
   let body: React.ReactNode;
@@ -172,7 +186,11 @@ export default function AdminPage({ loaderData }: Route.ComponentProps) {
       </Gate>
     );
   } else {
-    body = <AdminPanel panel={loaderData.panel} onUnauthorized={onUnauthorized} />;
+    body = (
+      <AdminRoleProvider value={{ address: loaderData.signedIn ?? "", role: loaderData.role ?? "viewer" }}>
+        <AdminPanel panel={loaderData.panel} onUnauthorized={onUnauthorized} />
+      </AdminRoleProvider>
+    );
   }
 
   return (
@@ -205,6 +223,7 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
 
   return (
     <div className="grid grid-cols-1 gap-4">
+      <SignedInAs />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <label htmlFor="admin-user-search" className="sr-only">
           Search users by address
@@ -231,6 +250,8 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
           {panel.discord && <TabsTrigger value="discord">Discord</TabsTrigger>}
           <TabsTrigger value="audit">Audit</TabsTrigger>
           <TabsTrigger value="boosts">Boosts</TabsTrigger>
+          <TabsTrigger value="team">Team</TabsTrigger>
+          <TabsTrigger value="approvals">Approvals</TabsTrigger>
         </TabsList>
         <TabsContent value="points">
           <UsersTab users={panel.users} search={panel.search} onUnauthorized={onUnauthorized} />
@@ -254,6 +275,12 @@ function AdminPanel({ panel, onUnauthorized }: { panel: Panel; onUnauthorized: (
         </TabsContent>
         <TabsContent value="boosts">
           <BoostsTab />
+        </TabsContent>
+        <TabsContent value="team">
+          <TeamTab onUnauthorized={onUnauthorized} />
+        </TabsContent>
+        <TabsContent value="approvals">
+          <ApprovalsTab onUnauthorized={onUnauthorized} />
         </TabsContent>
       </Tabs>
     </div>

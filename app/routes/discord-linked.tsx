@@ -41,12 +41,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!/^[A-Za-z0-9_-]{16,100}$/.test(token))
     return data<LoaderData>({ off: false, token: "", pending: null, failure: LINK_FAILURES.invalid }, { status: 404 });
   try {
-    const pending = await pageData(() => pendingLink(context, token));
+    const pending = await pageData(() => pendingLink(request, context, token));
     return data<LoaderData>({ off: false, token, pending, failure: null });
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     const failure =
-      error.status === 404 ? LINK_FAILURES.invalid : error.message.includes("used") ? LINK_FAILURES.used : LINK_FAILURES.expired;
+      error.status === 404
+        ? LINK_FAILURES.invalid
+        : error.status === 403
+          ? LINK_FAILURES.browser
+          : error.message.includes("used")
+            ? LINK_FAILURES.used
+            : LINK_FAILURES.expired;
     return data<LoaderData>({ off: false, token, pending: null, failure }, { status: error.status });
   }
 }

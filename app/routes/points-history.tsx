@@ -5,7 +5,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
-import type { PointsHistory } from "../api/points.ts";
+import type { PointsHistory, PointsHistoryEntry } from "../api/points.ts";
 import { BalanceChart } from "../components/history/balance-chart.tsx";
 import { balanceLine, formatDelta, formatHistoryPoints, groupByDay, type HistoryDay } from "../components/history/days.ts";
 import { ConnectWalletPrompt } from "../components/layout/connect-wallet-prompt.tsx";
@@ -13,8 +13,10 @@ import { Button, buttonClasses } from "../components/ui/button.tsx";
 import { Card } from "../components/ui/card.tsx";
 import { LoadFailed } from "../components/ui/load-failed.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
+import { ScrollTable, TableHead } from "../components/ui/table.tsx";
 import { LEDGER_KIND_LABELS, LEDGER_KINDS, type LedgerKind } from "../domain/points-history.ts";
 import { apiGet } from "../lib/api.ts";
+import type { InclusionResult } from "../lib/log-inclusion.ts";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/points-history";
 
@@ -168,51 +170,90 @@ function DayGroup({ day }: { day: HistoryDay }) {
             {formatDelta(day.net)} · balance {formatHistoryPoints(day.closingBalance)}
           </p>
         </div>
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="text-xs text-zinc-400">
-              <tr>
-                <th scope="col" className="px-2 py-2 font-medium sm:px-4">
-                  Time
-                </th>
-                <th scope="col" className="px-2 py-2 font-medium sm:px-4">
-                  Kind
-                </th>
-                <th scope="col" className="hidden px-4 py-2 font-medium sm:table-cell">
-                  Details
-                </th>
-                <th scope="col" className="px-2 py-2 text-right font-medium sm:px-4">
-                  Points
-                </th>
-                <th scope="col" className="px-2 py-2 text-right font-medium sm:px-4">
-                  Balance
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {day.entries.map((entry) => (
-                <tr key={entry.id} className="border-t border-zinc-800/70" data-testid="history-entry" data-kind={entry.kind}>
-                  <td className="px-2 py-2 align-top whitespace-nowrap text-zinc-300 tabular-nums sm:px-4">{entry.at.slice(11, 16)}</td>
-                  <td className="px-2 py-2 align-top text-zinc-200 sm:px-4 sm:whitespace-nowrap">
-                    {LEDGER_KIND_LABELS[entry.kind]}
-                    {/* On a phone the details go under the kind: five columns do not fit 360 px. */}
-                    <span className="mt-0.5 block text-xs text-zinc-400 sm:hidden">{entry.details.summary}</span>
-                  </td>
-                  <td className="hidden min-w-64 px-4 py-2 text-zinc-300 sm:table-cell">{entry.details.summary}</td>
-                  <td
-                    className={`px-2 py-2 text-right align-top whitespace-nowrap tabular-nums sm:px-4 ${entry.delta < 0 ? "text-rose-300" : "text-emerald-300"}`}
-                  >
-                    {formatDelta(entry.delta)}
-                  </td>
-                  <td className="px-2 py-2 text-right align-top whitespace-nowrap text-zinc-100 tabular-nums sm:px-4">
-                    {formatHistoryPoints(entry.balanceAfter)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable
+          head={
+            <TableHead
+              className="text-xs text-zinc-400"
+              cellClassName="px-2 py-2 font-medium sm:px-4"
+              columns={[
+                "Time",
+                "Kind",
+                { header: "Details", className: "hidden px-4 sm:table-cell" },
+                { header: "Points", className: "text-right" },
+                { header: "Balance", className: "text-right" },
+              ]}
+            />
+          }
+        >
+          {day.entries.map((entry) => (
+            <tr key={entry.id} className="border-t border-zinc-800/70" data-testid="history-entry" data-kind={entry.kind}>
+              <td className="px-2 py-2 align-top whitespace-nowrap text-zinc-300 tabular-nums sm:px-4">{entry.at.slice(11, 16)}</td>
+              <td className="px-2 py-2 align-top text-zinc-200 sm:px-4 sm:whitespace-nowrap">
+                {LEDGER_KIND_LABELS[entry.kind]}
+                {/* On a phone the details go under the kind: five columns do not fit 360 px. */}
+                <span className="mt-0.5 block text-xs text-zinc-400 sm:hidden">
+                  {entry.details.summary}
+                  <LogCheck entry={entry} />
+                </span>
+              </td>
+              <td className="hidden min-w-64 px-4 py-2 text-zinc-300 sm:table-cell">
+                {entry.details.summary}
+                <LogCheck entry={entry} />
+              </td>
+              <td
+                className={`px-2 py-2 text-right align-top whitespace-nowrap tabular-nums sm:px-4 ${entry.delta < 0 ? "text-rose-300" : "text-emerald-300"}`}
+              >
+                {formatDelta(entry.delta)}
+              </td>
+              <td className="px-2 py-2 text-right align-top whitespace-nowrap text-zinc-100 tabular-nums sm:px-4">
+                {formatHistoryPoints(entry.balanceAfter)}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       </Card>
     </section>
+  );
+}
+
+type LogCheckState = { state: "idle" } | { state: "checking" } | InclusionResult;
+
+/**
+ * "Check it in the public log": the row's entry read from the log and its inclusion proof checked, in this
+ * browser, against the checkpoint it keeps (app/lib/log-inclusion.ts, loaded on demand). Rows from before the
+ * log began have no entry.
+ */
+function LogCheck({ entry }: { entry: PointsHistoryEntry }) {
+  const [check, setCheck] = useState<LogCheckState>({ state: "idle" });
+  const index = entry.logIndex ?? null;
+  if (index === null) return null;
+  const run = async () => {
+    setCheck({ state: "checking" });
+    const { checkRowInLog } = await import("../lib/log-inclusion.ts");
+    setCheck(await checkRowInLog(index, { id: entry.id, delta: entry.delta }));
+  };
+  if (check.state === "idle" || check.state === "checking") {
+    return (
+      <button
+        type="button"
+        className="mt-1 block text-xs text-violet-300 underline-offset-4 hover:underline disabled:text-zinc-500"
+        disabled={check.state === "checking"}
+        onClick={() => void run()}
+      >
+        {check.state === "checking" ? "Checking in the public log…" : "Check it in the public log"}
+      </button>
+    );
+  }
+  const text =
+    check.state === "included"
+      ? `✓ Entry ${check.index.toLocaleString("en-US")} of the public log, proven in the checkpoint your browser keeps (${check.size.toLocaleString("en-US")} entries)`
+      : check.state === "pending"
+        ? `Entry ${check.index.toLocaleString("en-US")} is not in a checkpoint your browser has verified yet (it keeps ${check.size.toLocaleString("en-US")} entries): try again in a minute`
+        : `✗ Not proven in the public log: ${check.reason}`;
+  const colour = check.state === "included" ? "text-emerald-300" : check.state === "pending" ? "text-zinc-400" : "text-rose-300";
+  return (
+    <span role="status" className={`mt-1 block text-xs whitespace-normal ${colour}`} data-testid="log-proof" data-state={check.state}>
+      {text}
+    </span>
   );
 }

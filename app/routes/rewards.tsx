@@ -1,7 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
 import { ConnectWalletPrompt } from "../components/layout/connect-wallet-prompt.tsx";
-import { ClaimDialog, type ClaimTarget } from "../components/rewards/claim-dialog.tsx";
+import { ClaimDialog, useClaimPrize, type ClaimTarget } from "../components/rewards/claim-dialog.tsx";
 import { ENTER_DIALOG_DELAY_MS, EnterGiveawayDialog } from "../components/rewards/enter-dialog.tsx";
 import { EntryCard } from "../components/rewards/entry-card.tsx";
 import { GiveawayCard } from "../components/rewards/giveaway-card.tsx";
@@ -18,8 +19,9 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs.
 import { toastFailure } from "../components/ui/failure-toast.ts";
 import { toast } from "../components/ui/toast.tsx";
 import { entryClosedReason, isGiveawayEnded, isGiveawayOpen, type GiveawayState } from "../domain/giveaways.ts";
-import { claimMessage, entryMessage } from "../domain/messages.ts";
-import { apiPost, paths, type ClaimPrizeResponse, type EnterGiveawayResponse, type Giveaway, type UserGiveawayEntry } from "../lib/api.ts";
+import { countOf } from "../domain/format.ts";
+import { entryMessage } from "../domain/messages.ts";
+import { apiPost, paths, type EnterGiveawayResponse, type Giveaway, type UserGiveawayEntry } from "../lib/api.ts";
 import { LIVE_REFRESH, queryKeyOf, useApiQuery } from "../lib/queries.ts";
 import { isWalletHandledError, useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/rewards";
@@ -99,28 +101,53 @@ function ConnectedRewards({ address }: { address: string }) {
     claimOn.add(entries.find((entry) => entry.isWinner && entry.giveawayId === giveawayId)!.id);
   }
 
-  const claim = async (target: ClaimTarget, contact: string): Promise<boolean> => {
-    const message = claimMessage(target.title, target.giveawayId, address, contact, new Date());
-    let signature: string;
-    try {
-      toast({ title: "Waiting for Signature", description: "Please approve the claim in your MyDoge wallet.", duration: 30_000 });
-      signature = await wallet.signMessage(message);
-    } catch (error) {
-      if (!isWalletHandledError(error)) {
-        toast({ title: "Signature Cancelled", description: "The claim was cancelled.", variant: "destructive" });
-      }
-      return false;
+  const claim = useClaimPrize(address);
+
+  // `/rewards?claim={id}`: where a win's notification leads (issue 33, item 2). Once the wallet's entries are
+  // read, the claim dialog opens for that giveaway while the address holds the parameter (closing it drops the
+  // parameter); a link this wallet cannot claim with says why and drops it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const claimParam = searchParams.get("claim");
+  const linkedWin =
+    claimParam === null || !entriesQuery.data
+      ? undefined
+      : (entriesQuery.data.find((entry) => entry.isWinner && entry.giveawayId === Number(claimParam)) ?? null);
+  const linkedTarget = useMemo<ClaimTarget | null>(
+    () => (linkedWin && !linkedWin.claimedAt ? { giveawayId: linkedWin.giveawayId, title: linkedWin.giveawayTitle } : null),
+    [linkedWin],
+  );
+  const dropClaimParam = useCallback(
+    () =>
+      setSearchParams(
+        (current) => {
+          current.delete("claim");
+          return current;
+        },
+        { replace: true, preventScrollReset: true },
+      ),
+    [setSearchParams],
+  );
+  // The link whose dialog was shown: once its prize is claimed there, no "already claimed" follows the success.
+  const shownFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (linkedWin === undefined) return;
+    if (linkedTarget) {
+      shownFor.current = claimParam;
+      return;
     }
-    try {
-      await apiPost<ClaimPrizeResponse>(`/api/giveaways/${target.giveawayId}/claim`, { address, contact, message, signature });
-      toast({ title: "Prize Claimed", description: "The admin will contact you to deliver your prize.", variant: "success" });
-      await queryClient.invalidateQueries({ queryKey: queryKeyOf(paths.userEntries(address)) });
-      return true;
-    } catch (error) {
-      toastFailure({ title: "Failed to Claim", description: "Your prize could not be claimed." }, error);
-      return false;
+    if (shownFor.current === claimParam) {
+      // Claimed in the dialog it opened: nothing more to say.
+    } else if (linkedWin === null) {
+      toast({ title: "Nothing to claim", description: "This wallet did not win that giveaway.", variant: "destructive" });
+    } else {
+      toast({
+        title: "Prize already claimed",
+        description: `You claimed "${linkedWin.giveawayTitle}" already: the admin will contact you.`,
+      });
     }
-  };
+    dropClaimParam();
+  }, [linkedWin, linkedTarget, claimParam, dropClaimParam]);
+  const claimTarget = claiming ?? linkedTarget;
 
   const enter = async (giveaway: Giveaway, tickets: number): Promise<boolean> => {
     const message = entryMessage(giveaway.id, tickets, new Date());
@@ -145,7 +172,11 @@ function ConnectedRewards({ address }: { address: string }) {
         message,
       });
       if (response.rewards) queryClient.setQueryData(queryKeyOf(paths.rewards(address)), response.rewards);
-      toast({ title: "Entry Successful!", description: `You've entered the giveaway with ${tickets} ticket(s).`, variant: "success" });
+      toast({
+        title: "Entry Successful!",
+        description: `You've entered the giveaway with ${countOf(tickets, "ticket")}.`,
+        variant: "success",
+      });
       await Promise.all(
         [paths.giveaways(), paths.userEntries(address), paths.rewards(address)].map((path) =>
           queryClient.invalidateQueries({ queryKey: queryKeyOf(path) }),
@@ -209,6 +240,7 @@ function ConnectedRewards({ address }: { address: string }) {
           <TabsTrigger value="all">All Giveaways</TabsTrigger>
         </TabsList>
         <TabsContent value="active">
+          <h2 className="sr-only">Active Giveaways</h2>
           {grid(active, "No active giveaways at the moment. Check back soon!")}
           {recent.length > 0 && (
             <section aria-labelledby="recent-winners" className="mt-8" data-testid="recent-winners">
@@ -219,7 +251,10 @@ function ConnectedRewards({ address }: { address: string }) {
             </section>
           )}
         </TabsContent>
-        <TabsContent value="all">{grid(giveaways, "No giveaways found.")}</TabsContent>
+        <TabsContent value="all">
+          <h2 className="sr-only">All Giveaways</h2>
+          {grid(giveaways, "No giveaways found.")}
+        </TabsContent>
       </Tabs>
 
       <section aria-labelledby="my-entries">
@@ -264,7 +299,16 @@ function ConnectedRewards({ address }: { address: string }) {
         onOpenChange={(open) => !open && setEntering(null)}
         onEnter={enter}
       />
-      <ClaimDialog target={claiming} onOpenChange={(open) => !open && setClaiming(null)} onClaim={claim} />
+      <ClaimDialog
+        target={claimTarget}
+        address={address}
+        onOpenChange={(open) => {
+          if (open) return;
+          setClaiming(null);
+          if (claimParam !== null) dropClaimParam();
+        }}
+        onClaim={claim}
+      />
       <Dialog open={enlarged !== null} onOpenChange={(open) => !open && setEnlarged(null)}>
         <DialogContent className="max-w-3xl p-3">
           <DialogTitle className="px-2 pt-1 text-base">{enlarged?.title}</DialogTitle>

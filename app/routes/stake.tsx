@@ -1,5 +1,7 @@
 import { lazy, useMemo, useState } from "react";
 import { DiscordSection } from "../components/discord/discord-section.tsx";
+import { CollectionStats } from "../components/layout/collection-stats.tsx";
+import { useBoostRules } from "../components/staking/boosts-card.tsx";
 import { GhostIcon, WalletIcon } from "../components/icons.tsx";
 import { InstallWalletLink } from "../components/layout/wallet-button.tsx";
 import { HowStakingWorks } from "../components/staking/how-staking-works.tsx";
@@ -48,9 +50,9 @@ function byCollectionAndNumber(a: WalletItem, b: WalletItem): number {
   return (itemNumberFromName(a.name) ?? a.id) - (itemNumberFromName(b.name) ?? b.id);
 }
 
-/** While the wallet asks to sign one unstake: what the hour and the day lose, and the tenure it resets. */
-function singleUnstakeNote(item: WalletItem, rewards: Rewards | null): string | null {
-  const parts = [rewards ? unstakeNote([item], rewards) : null, tenureResetWarning([item])].filter((part) => part !== null);
+/** What an unstake asks first: what the hour and the day lose, and the tenure it resets. */
+function unstakeCost(targets: WalletItem[], rewards: Rewards | null, items: WalletItem[]): string | null {
+  const parts = [rewards ? unstakeNote(targets, rewards, items) : null, tenureResetWarning(targets)].filter((part) => part !== null);
   return parts.length > 0 ? parts.join(" ") : null;
 }
 
@@ -120,6 +122,9 @@ function Dashboard({ address }: { address: string }) {
   const itemsQuery = useApiQuery<WalletItem[]>(paths.walletItems(address), { staleTime: 10_000 });
   const { stake, unstake, bulk, ensureIdle } = useStaking(address);
   const { rewards } = useRewards();
+  const rules = useBoostRules();
+  // A single unstake asks first, naming its cost, as Unstake All does (issue 33, item 1): no wallet opens before.
+  const [unstaking, setUnstaking] = useState<WalletItem | null>(null);
 
   // A failed load shows as failed, with a retry, never as an empty wallet (DECISIONS "Errors holders can act on").
   const items = useMemo(() => [...(itemsQuery.data ?? [])].sort(byCollectionAndNumber), [itemsQuery.data]);
@@ -141,6 +146,10 @@ function Dashboard({ address }: { address: string }) {
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] xl:grid-cols-[minmax(0,1fr)_22rem]">
+      {/* The spec's statistics block, on the staking page only (issue 33, item 6). */}
+      <div className="min-w-0 lg:col-span-2">
+        <CollectionStats />
+      </div>
       <section aria-labelledby="your-spooks" className="min-w-0">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <div>
@@ -177,6 +186,7 @@ function Dashboard({ address }: { address: string }) {
           </TabsList>
           {/* One panel, the active tab's: the tabs filter the same grid. */}
           <TabsContent value={filter}>
+            <h2 className="sr-only">{FILTERS.find((option) => option.value === filter)?.label} Spooks</h2>
             {failed && (
               <LoadFailed what="your Spooks" error={itemsQuery.error} onRetry={itemsQuery.refetch} retrying={itemsQuery.isFetching} />
             )}
@@ -190,7 +200,7 @@ function Dashboard({ address }: { address: string }) {
                       busy={bulkBusy}
                       earnsFrom={rewards ? earnsFrom(item, rewards.currentHour) : null}
                       onStake={(target) => ensureIdle(target) && setStaking(target)}
-                      onUnstake={(target) => void unstake(target, singleUnstakeNote(target, rewards))}
+                      onUnstake={(target) => ensureIdle(target) && setUnstaking(target)}
                     />
                   ))}
             </div>
@@ -218,6 +228,8 @@ function Dashboard({ address }: { address: string }) {
         <StakeDialog
           item={staking}
           rewards={rewards}
+          items={items}
+          rules={rules}
           onOpenChange={(open) => !open && setStaking(null)}
           onConfirm={(item, message) => stake(item, message)}
         />
@@ -237,8 +249,10 @@ function Dashboard({ address }: { address: string }) {
           note={
             confirm && rewards
               ? confirm.action === "unstake"
-                ? unstakeNote(confirm.targets, rewards)
-                : bulkStakeNote(confirm.targets.length, rewards)
+                ? unstakeNote(confirm.targets, rewards, items)
+                : rules
+                  ? bulkStakeNote(confirm.targets, rewards, items, rules)
+                  : null
               : null
           }
           confirmLabel={confirm?.action === "stake" ? "Stake All" : "Unstake All"}
@@ -249,6 +263,29 @@ function Dashboard({ address }: { address: string }) {
             setConfirm(null);
             setBulkBusy(true);
             void bulk(action, targets).finally(() => setBulkBusy(false));
+          }}
+        />
+      </OpenedOnce>
+      <OpenedOnce open={unstaking !== null}>
+        <ConfirmDialog
+          open={unstaking !== null}
+          onOpenChange={(open) => !open && setUnstaking(null)}
+          title={unstaking ? `Unstake ${unstaking.name}?` : ""}
+          description={
+            unstaking
+              ? `You will sign one message in your wallet. It stays in your wallet and stops earning SPOOK Points.${
+                  tenureResetWarning([unstaking]) ? ` ${tenureResetWarning([unstaking])}` : ""
+                }`
+              : ""
+          }
+          note={unstaking && rewards ? unstakeNote([unstaking], rewards, items) : null}
+          confirmLabel="Unstake"
+          destructive
+          onConfirm={() => {
+            if (!unstaking) return;
+            const target = unstaking;
+            setUnstaking(null);
+            void unstake(target, unstakeCost([target], rewards, items));
           }}
         />
       </OpenedOnce>

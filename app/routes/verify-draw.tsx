@@ -4,8 +4,8 @@
  * not drawn yet, or the first step that disagrees. docs/fairness.md does the same by hand.
  */
 import { useQuery } from "@tanstack/react-query";
-import { LIVE_POLL_MS } from "../lib/queries.ts";
-import { useMemo } from "react";
+import { LIVE_POLL_MS, useApiQuery } from "../lib/queries.ts";
+import { useMemo, useState } from "react";
 import { Link, useParams } from "react-router";
 import { ShieldIcon } from "../components/icons.tsx";
 import { Alert, AlertDescription } from "../components/ui/alert.tsx";
@@ -15,8 +15,10 @@ import { Card } from "../components/ui/card.tsx";
 import { LoadFailed } from "../components/ui/load-failed.tsx";
 import { Skeleton } from "../components/ui/skeleton.tsx";
 import { verifyDraw, type DrawVerdict, type PublishedDraw } from "../domain/draw.ts";
-import { formatNumber } from "../domain/format.ts";
-import { ApiError } from "../lib/api.ts";
+import { countOf, formatNumber } from "../domain/format.ts";
+import { ApiError, paths, type UserGiveawayEntry } from "../lib/api.ts";
+import { ClaimDialog, useClaimPrize, type ClaimTarget } from "../components/rewards/claim-dialog.tsx";
+import { DateText } from "../components/governance/date-text.tsx";
 import { useWallet } from "../wallet/wallet-context.tsx";
 import type { Route } from "./+types/verify-draw";
 
@@ -98,6 +100,7 @@ export default function VerifyDrawPage() {
         <LoadFailed what="this draw" error={query.error} onRetry={query.refetch} retrying={query.isFetching} />
       ) : (
         <>
+          <ClaimYourPrize giveawayId={Number(id)} draw={query.data.draw} />
           <DrawReport draw={query.data.draw} verdict={query.data.verdict} ms={query.data.ms} />
           <div>
             <Button variant="secondary" onClick={() => void query.refetch()} disabled={query.isFetching}>
@@ -107,6 +110,42 @@ export default function VerifyDrawPage() {
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The connected winner's way to claim, here where the draw is shown (issue 33, item 2): "Claim your prize" opens
+ * the same dialog as the rewards page; once claimed, it says so.
+ */
+function ClaimYourPrize({ giveawayId, draw }: { giveawayId: number; draw: PublishedDraw }) {
+  const wallet = useWallet();
+  const address = wallet.connected ? wallet.address : null;
+  const won = address !== null && draw.winnerAddresses.includes(address);
+  const entries = useApiQuery<UserGiveawayEntry[]>(won && address ? paths.userEntries(address) : null, { staleTime: 10_000 });
+  const claim = useClaimPrize(address);
+  const [claiming, setClaiming] = useState<ClaimTarget | null>(null);
+  if (!won || !address) return null;
+  const entry = entries.data?.find((row) => row.giveawayId === giveawayId && row.isWinner);
+  if (!entry) return null;
+  return (
+    <Alert variant="success" data-testid="claim-your-prize">
+      <h2 className="mb-1 font-semibold">You won &ldquo;{entry.giveawayTitle}&rdquo;</h2>
+      <AlertDescription>
+        {entry.claimedAt ? (
+          <p>
+            Prize claimed on <DateText value={entry.claimedAt} withTime />: the admin will contact you.
+          </p>
+        ) : (
+          <div className="flex flex-wrap items-center gap-3">
+            <p>Tell the admin how to reach you, signed with your wallet.</p>
+            <Button size="sm" onClick={() => setClaiming({ giveawayId, title: entry.giveawayTitle })}>
+              Claim your prize
+            </Button>
+          </div>
+        )}
+      </AlertDescription>
+      <ClaimDialog target={claiming} address={address} onOpenChange={(open) => !open && setClaiming(null)} onClaim={claim} />
+    </Alert>
   );
 }
 
@@ -130,25 +169,43 @@ function DrawReport({ draw, verdict, ms }: { draw: PublishedDraw; verdict: DrawV
             <>
               First step that disagrees: <strong data-testid="failed-step">{failed.title}</strong>. {failed.detail}
             </>
+          ) : draw.entries.length === 0 ? (
+            <>No entries yet: there is nothing to draw from so far.</>
           ) : (
             <>
-              Checked {formatNumber(draw.entries.length)} entries in your browser in <span data-testid="verify-ms">{ms.toFixed(1)}</span>{" "}
-              ms.
+              Checked {countOf(draw.entries.length, "entry", "entries")} in your browser in{" "}
+              <span data-testid="verify-ms">{ms.toFixed(1)}</span> ms.
             </>
           )}
         </AlertDescription>
       </Alert>
+      {draw.simulatedChain && (
+        <Alert data-testid="simulated-chain">
+          <AlertDescription>
+            Demo mode: the draw block is a block of this demo&apos;s simulated chain, not a Dogecoin block, so no block explorer knows it.
+          </AlertDescription>
+        </Alert>
+      )}
 
       <Card className="p-5">
         <h2 className="text-lg font-semibold text-white">Steps</h2>
         <ol className="mt-3 grid gap-2" aria-label="Steps of the check">
           {verdict.steps.map((step, index) => (
-            <li key={index} className="rounded-lg border border-zinc-800 bg-black/30 p-3" data-testid="draw-step" data-ok={step.ok}>
+            <li
+              key={index}
+              className="rounded-lg border border-zinc-800 bg-black/30 p-3"
+              data-testid="draw-step"
+              data-ok={step.ok}
+              data-pending={step.pending ? "true" : undefined}
+            >
               <p className="flex items-center gap-2 font-medium text-zinc-100">
-                <Badge variant={step.ok ? "success" : "destructive"}>{step.ok ? "✓ agrees" : "✗ disagrees"}</Badge> {step.title}
+                <Badge variant={step.pending ? "secondary" : step.ok ? "success" : "destructive"}>
+                  {step.pending ? "… pending" : step.ok ? "✓ agrees" : "✗ disagrees"}
+                </Badge>{" "}
+                {step.title}
               </p>
               <p className="mt-1 font-mono text-xs break-all text-zinc-300">{step.detail}</p>
-              {step.link && (
+              {step.link && !draw.simulatedChain && (
                 <p className="mt-1 text-xs text-zinc-300">
                   <a
                     href={step.link}
@@ -198,7 +255,7 @@ function YourEntry({ draw }: { draw: PublishedDraw }) {
     <p className="mt-4 rounded-lg border border-zinc-800 bg-black/30 px-3 py-2 text-sm text-zinc-200" data-testid="your-entry">
       {index === -1
         ? "Your wallet has no entry in this draw."
-        : `Your entry: ${formatNumber(draw.entries[index].tickets)} ticket(s), entry ${formatNumber(index + 1)} of ${formatNumber(draw.entries.length)}. Check it against what you bought.`}
+        : `Your entry: ${countOf(draw.entries[index].tickets, "ticket")}, entry ${formatNumber(index + 1)} of ${formatNumber(draw.entries.length)}. Check it against what you bought.`}
     </p>
   );
 }
@@ -236,6 +293,13 @@ function EntriesTable({ draw }: { draw: PublishedDraw }) {
           </tr>
         </thead>
         <tbody className="font-mono text-xs text-zinc-200">
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={3} className="py-3 text-center font-sans text-sm text-zinc-400" data-testid="no-entries">
+                No entries yet
+              </td>
+            </tr>
+          )}
           {rows.map((row, index) => (
             <tr key={index} className="border-t border-zinc-800">
               <td className="py-1 pr-3 break-all">{row.address}</td>

@@ -6,10 +6,11 @@ import type { z } from "zod";
 import { API_ROUTES } from "../api/index.ts";
 import { type AnswerSchema, type RouteContract, type ServerAnswer, type SuccessStatus } from "../api/kit.ts";
 import { AddressError } from "../domain/address.ts";
+import { decodedPath, redactSecretPath } from "../domain/redact.ts";
 import { badRequest, Refusal } from "../domain/errors.ts";
 import { SignatureError } from "../domain/signature.ts";
 import type { AppLoadContext } from "react-router";
-import { requireAdmin, type WebActor } from "./auth.server.ts";
+import { requireAdmin, type AdminActor } from "./auth.server.ts";
 import { requestLogger } from "./logger.server.ts";
 import { countDatabaseError } from "./metrics.server.ts";
 import { readCapped } from "./read-capped.server.ts";
@@ -93,7 +94,12 @@ export function errorResponse(error: unknown, request: Request): Response {
     if (error.code === "22021") return json({ message: "Text must not contain NUL characters" }, 400);
   }
   if (isPgError(error)) countDatabaseError("failing");
-  requestLogger().error({ msg: "unexpected API error", method: request.method, path: new URL(request.url).pathname, err: error });
+  requestLogger().error({
+    msg: "unexpected API error",
+    method: request.method,
+    path: redactSecretPath(decodedPath(request.url)),
+    err: error,
+  });
   return json({ message: "Internal server error" }, 500);
 }
 
@@ -149,8 +155,8 @@ type ContractHandler<A> = Handler<A> & { route: RouteContract };
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export type EndpointInput<R extends RouteContract, A> = Omit<A, "params"> & {
-  /** The signed-in admin, for `auth: "admin-session"` routes (checked before any input is read). */
-  actor: R["auth"] extends "admin-session" ? WebActor : undefined;
+  /** The signed-in member and their role, for `auth: "admin-session"` routes (checked, with the route's permission, before any input is read). */
+  actor: R["auth"] extends "admin-session" ? AdminActor : undefined;
   params: Parsed<R["params"]>;
   query: Parsed<R["query"]>;
   body: R["body"] extends { kind: "json"; schema: infer B } ? Parsed<B> : undefined;
@@ -188,8 +194,12 @@ export function endpoint<
     // A method the contract does not give this route (PUT on a POST route) never reaches its work.
     const method = args.request.method.toUpperCase();
     if (method !== route.method && !(method === "HEAD" && route.method === "GET")) return methodNotAllowed(method, allowOf(route.path));
-    // Who may call comes first: an outsider learns nothing from how the input would have been judged.
-    const actor = route.auth === "admin-session" ? await requireAdmin(args.request, args.context, route.body?.kind ?? "json") : undefined;
+    // Who may call comes first (the session, then the role's permission): an outsider learns nothing from how the
+    // input would have been judged.
+    const actor =
+      route.auth === "admin-session"
+        ? await requireAdmin(args.request, args.context, route.body?.kind ?? "json", route.requires)
+        : undefined;
     const params = route.params ? parseOrRefuse(route.params, args.params ?? {}) : undefined;
     const query = route.query ? parseOrRefuse(route.query, Object.fromEntries(new URL(args.request.url).searchParams)) : undefined;
     const body = route.body?.kind === "json" ? await readJson(args.request, route.body.schema) : undefined;

@@ -1,6 +1,8 @@
 /**
  * Who is acting. Holders prove an action by signing its exact message (checked here, recorded as used in
- * the action's own transaction); the admin signs a one-time challenge and then holds a session cookie.
+ * the action's own transaction); a member of the admin team (the owner, ADMIN_ADDRESS, or a member the owner
+ * added: app/domain/team.ts) signs a one-time challenge and then holds a session cookie, judged by the role the
+ * address holds at each request.
  * Nothing in a body (an address, an `adminAddress`) is trusted without that proof. docs/security.md says
  * what each proof is worth.
  *
@@ -14,6 +16,7 @@ import { now } from "../domain/clock.ts";
 import { forbidden, unauthorized } from "../domain/errors.ts";
 import { isFreshTimestamp, parseSignInMessage, SIGN_IN_STATEMENT, signInMessage } from "../domain/messages.ts";
 import { verifySignedMessage } from "../domain/signature.ts";
+import { NOT_A_MEMBER, refusalFor, type MemberRole, type Requirement } from "../domain/team.ts";
 import type { Queryable } from "../../db/client.server.ts";
 import { recordAudit, type Actor } from "../../db/queries/audit.server.ts";
 import {
@@ -24,7 +27,9 @@ import {
   insertSession,
   recordUsedSignature,
   revokeSession,
+  touchSession,
 } from "../../db/queries/auth.server.ts";
+import { roleOf, SESSION_REFERENCE_LENGTH } from "../../db/queries/team.server.ts";
 import { inTransaction } from "../../db/queries/transaction.server.ts";
 import { requireSameSiteRequest, siteOf, type BodyKind } from "./csrf.server.ts";
 
@@ -76,16 +81,27 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** How the audit trail names a session, so a sign-in and its sign-out pair up: a prefix of its token's hash. */
-const sessionReference = (tokenHash: string) => tokenHash.slice(0, 12);
+/**
+ * How the audit trail and the sessions list name a session, so a sign-in, its sign-out and its listing pair
+ * up: a prefix of its token's hash.
+ */
+export const sessionReference = (tokenHash: string) => tokenHash.slice(0, SESSION_REFERENCE_LENGTH);
 
-/** A one-time sign-in message for the admin; any other address gets 403 and nothing is stored. */
+/** The words of every refused sign-in of a non-member, team or no team (the spec's single-admin text). */
+const NOT_ADMIN_WALLET = "Only the admin wallet can sign in";
+
+/** The role `address` holds on the team now (owner, a member's role), or null. */
+export function teamRoleOf(context: AppLoadContext, address: string): Promise<MemberRole | null> {
+  return roleOf(context.sql, context.config.adminAddress, address);
+}
+
+/** A one-time sign-in message for a member of the admin team; any other address gets 403 and nothing is stored. */
 export async function createChallenge(
   request: Request,
   context: AppLoadContext,
   address: string,
 ): Promise<{ message: string; expiresAt: Date }> {
-  if (address !== context.config.adminAddress) throw forbidden("Only the admin wallet can sign in");
+  if (!(await teamRoleOf(context, address))) throw forbidden(NOT_ADMIN_WALLET);
   const site = siteOf(request, context);
   const issuedAt = now();
   const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
@@ -126,14 +142,15 @@ export async function signIn(
   request: Request,
   context: AppLoadContext,
   input: SignedInput,
-): Promise<{ address: string; isAdmin: boolean; setCookie: string }> {
+): Promise<{ address: string; isAdmin: boolean; role: MemberRole; setCookie: string }> {
   const challenge = parseSignInMessage(input.message);
   if (!challenge || challenge.address !== input.address) throw unauthorized("The signed message is not this address's sign-in challenge");
   const site = siteOf(request, context);
   if (challenge.domain !== site.host || challenge.uri !== site.origin) {
     throw unauthorized(`This sign-in message is for ${challenge.domain}, not this site (${site.host})`);
   }
-  if (input.address !== context.config.adminAddress) throw forbidden("Only the admin wallet can sign in");
+  const role = await teamRoleOf(context, input.address);
+  if (!role) throw forbidden(NOT_ADMIN_WALLET);
   verifySignedMessage(input.message, input.address, input.signature);
   const token = randomBytes(32).toString("base64url");
   const ttlMs = context.config.sessionTtlMs;
@@ -141,7 +158,8 @@ export async function signIn(
     // The stored text is what the server issued: equal text means equal domain, URI, nonce, address and times.
     const stored = await consumeChallenge(tx, { nonce: challenge.nonce, address: input.address, message: input.message });
     if (!stored) throw unauthorized("This sign-in challenge is unknown, expired or already used");
-    const session = { tokenHash: hashToken(token), address: input.address, expiresAt: new Date(now().getTime() + ttlMs) };
+    const userAgent = request.headers.get("user-agent")?.slice(0, USER_AGENT_MAX) || null;
+    const session = { tokenHash: hashToken(token), address: input.address, expiresAt: new Date(now().getTime() + ttlMs), userAgent };
     await insertSession(tx, session);
     await recordAudit(tx, { kind: "web", address: input.address }, "auth.sign-in", input.address, {
       session: sessionReference(session.tokenHash),
@@ -152,6 +170,7 @@ export async function signIn(
   return {
     address: input.address,
     isAdmin: true,
+    role,
     setCookie: cookieHeader(request, context, token, Math.floor(ttlMs / 1000)),
   };
 }
@@ -166,12 +185,35 @@ function sessionToken(request: Request, context: AppLoadContext): string | null 
   return null;
 }
 
-/** The signed-in address, or null. */
-export async function sessionAddress(request: Request, context: AppLoadContext): Promise<string | null> {
+/** How long a session's "last seen" may lag: it is written at most this often, not on every request. */
+const LAST_SEEN_GRANULARITY_MS = 60_000;
+const USER_AGENT_MAX = 500;
+
+/** The signed-in address and the team role it holds now (null: no longer a member), or null without a live session. */
+export async function sessionMember(
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ address: string; role: MemberRole | null } | null> {
   const token = sessionToken(request, context);
   if (!token) return null;
-  const session = await findSession(context.sql, hashToken(token));
-  return session?.address ?? null;
+  const tokenHash = hashToken(token);
+  const session = await findSession(context.sql, tokenHash);
+  if (!session) return null;
+  const at = now();
+  if (at.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_GRANULARITY_MS) await touchSession(context.sql, tokenHash, at);
+  const role = session.address === context.config.adminAddress ? "owner" : session.memberRole;
+  return { address: session.address, role };
+}
+
+/** The signed-in address, or null. */
+export async function sessionAddress(request: Request, context: AppLoadContext): Promise<string | null> {
+  return (await sessionMember(request, context))?.address ?? null;
+}
+
+/** The token hash of the request's session cookie (to tell the caller's own session in the sessions list), or null. */
+export function sessionTokenHash(request: Request, context: AppLoadContext): string | null {
+  const token = sessionToken(request, context);
+  return token ? hashToken(token) : null;
 }
 
 /** Ends the session (if any): it is revoked in the database, with its audit row, and the cookie cleared. */
@@ -191,16 +233,28 @@ export async function signOut(request: Request, context: AppLoadContext): Promis
   return cookieHeader(request, context, "", 0);
 }
 
+/** A signed-in member of the admin team: the audit actor, with the role the request is judged by. */
+export type AdminActor = WebActor & { role: MemberRole };
+
 /**
- * 401 without a session, 403 when the session is not the admin's (ADMIN_ADDRESS changed since). A
- * state-changing request must first pass the cross-site check (403 foreign origin, 415 wrong body type),
- * before anything is read or changed. Answers the audit actor.
+ * 401 without a session, 403 when the session's address is not on the admin team now (a removed member, or
+ * ADMIN_ADDRESS changed since): membership is read on every request, not only at sign-in. With `requirement`,
+ * 403 naming the role when it lacks the permission ("A moderator cannot add points"). A state-changing request
+ * must first pass the cross-site check (403 foreign origin, 415 wrong body type), before anything is read or
+ * changed. Answers the audit actor.
  */
-export async function requireAdmin(request: Request, context: AppLoadContext, body: BodyKind = "json"): Promise<WebActor> {
+export async function requireAdmin(
+  request: Request,
+  context: AppLoadContext,
+  body: BodyKind = "json",
+  requirement?: Requirement,
+): Promise<AdminActor> {
   const method = request.method.toUpperCase();
   if (method !== "GET" && method !== "HEAD") requireSameSiteRequest(request, context, body);
-  const address = await sessionAddress(request, context);
-  if (!address) throw unauthorized("Sign in as the admin first");
-  if (address !== context.config.adminAddress) throw forbidden("Only the admin may do this");
-  return { kind: "web", address };
+  const member = await sessionMember(request, context);
+  if (!member) throw unauthorized("Sign in as the admin first");
+  if (!member.role) throw forbidden(NOT_A_MEMBER);
+  const refusal = requirement ? refusalFor(member.role, requirement) : null;
+  if (refusal) throw forbidden(refusal);
+  return { kind: "web", address: member.address, role: member.role };
 }

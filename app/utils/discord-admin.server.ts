@@ -4,7 +4,8 @@
  * the status the Discord tab shows.
  */
 import { now } from "../domain/clock.ts";
-import { earnedRoles, type DiscordRule } from "../domain/discord.ts";
+import { conflict } from "../domain/errors.ts";
+import { earnedRoles, metConditions, unmetConditions, type DiscordRule } from "../domain/discord.ts";
 import type { Queryable, Sql } from "../../db/client.server.ts";
 import { recordAudit, type Actor } from "../../db/queries/audit.server.ts";
 import {
@@ -42,15 +43,37 @@ export async function readRules({ sql, config }: Ctx): Promise<{ rules: DiscordR
   return { rules, roles };
 }
 
-export async function saveRules({ sql, config }: Ctx, input: readonly DiscordRule[], actor: Actor) {
+export type CheckedRules = { rules: DiscordRule[]; roles: GuildRole[] };
+
+/**
+ * The rules normalized and checked against the guild's roles, which Discord is asked for: call it before any
+ * transaction (an approval's included), never inside one. Refuses (400) a role the bot cannot assign.
+ */
+export async function checkRules(config: Ctx["config"], input: readonly DiscordRule[]): Promise<CheckedRules> {
+  if (!config.discord) throw conflict("Discord roles are off on this server (DISCORD_* is not set): no rules can be saved");
   const rules = normalizeRules(input);
-  const roles = await checkRulesAssignable(discordClient(config.discord!), rules);
+  return { rules, roles: await checkRulesAssignable(discordClient(config.discord), rules) };
+}
+
+/** Replaces the rules with checked ones and audits it, in one transaction (the caller's when it holds one). */
+export async function storeRules(sql: Queryable, checked: CheckedRules, actor: Actor): Promise<CheckedRules> {
   await inTransaction(sql, async (tx) => {
     const before = await listRules(tx);
-    await replaceRules(tx, rules);
-    await recordAudit(tx, actor, "discord.rules", null, { rules: rules.length }, { before: { rules: before }, after: { rules } });
+    await replaceRules(tx, checked.rules);
+    await recordAudit(
+      tx,
+      actor,
+      "discord.rules",
+      null,
+      { rules: checked.rules.length },
+      { before: { rules: before }, after: { rules: checked.rules } },
+    );
   });
-  return { rules, roles };
+  return checked;
+}
+
+export async function saveRules({ sql, config }: Ctx, input: readonly DiscordRule[], actor: Actor): Promise<CheckedRules> {
+  return storeRules(sql, await checkRules(config, input), actor);
 }
 
 /** Gains and losses against the roles granted now (what the sync would do once they are saved). */
@@ -64,14 +87,23 @@ export async function previewRules(sql: Queryable, input: readonly DiscordRule[]
     held.get(grant.discordUserId)!.add(grant.roleId);
   }
   const ruled = new Set(rules.map((rule) => rule.roleId));
-  const gain: { address: string; roleId: string }[] = [];
-  const lose: { address: string; roleId: string }[] = [];
+  const gain: { address: string; roleId: string; reason: string }[] = [];
+  const lose: { address: string; roleId: string; reason: string }[] = [];
   for (const member of standings) {
     const has = held.get(member.discordUserId) ?? new Set<string>();
     const earned = new Set(earnedRoles(rules, member.standing, at));
-    for (const roleId of earned) if (!has.has(roleId)) gain.push({ address: member.address, roleId });
+    const ruleOf = (roleId: string) => rules.find((rule) => rule.roleId === roleId)!;
+    for (const roleId of earned) {
+      if (!has.has(roleId)) gain.push({ address: member.address, roleId, reason: metConditions(ruleOf(roleId), member.standing, at) });
+    }
     // A role no rule names any more is left as it is: not a loss.
-    for (const roleId of has) if (ruled.has(roleId) && !earned.has(roleId)) lose.push({ address: member.address, roleId });
+    for (const roleId of has) {
+      if (ruled.has(roleId) && !earned.has(roleId)) {
+        // The rules naming the role that the member misses (every one, when several name it).
+        const reasons = rules.filter((rule) => rule.roleId === roleId).flatMap((rule) => unmetConditions(rule, member.standing, at));
+        lose.push({ address: member.address, roleId, reason: reasons.join("; ") });
+      }
+    }
   }
   return { gain, lose };
 }

@@ -3,12 +3,24 @@
  * to the address), the link token the callback hands to /discord/linked, the wallet's signature that makes
  * the link, and the signed unlink. Signatures follow staking's rules: the message checked before anything is
  * looked up, 10 minutes either side of server time, each signature used once (used_signatures).
+ * Issue 32: the state and the link token are bound to the browser that started the link (a short-lived HttpOnly
+ * SameSite=Lax cookie, RFC 9700 §4.7), so nobody can start a link for another's wallet and have them sign it
+ * (item 7); anyone sees whether a wallet is linked and its roles, only its owner (signed) which account (item 4);
+ * the roles' names are read from Discord at most once a minute per process, failures included, one call at a
+ * time, and never while the role sync is stopped (item 5).
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { AppLoadContext } from "react-router";
 import { now } from "../domain/clock.ts";
-import { DISCORD_LINK_TTL_MS, linkMessage, parseUnlinkMessage, type LinkFailure } from "../domain/discord.ts";
-import { notFound, Refusal, unauthorized } from "../domain/errors.ts";
+import {
+  DISCORD_LINK_TTL_MS,
+  linkMessage,
+  OTHER_BROWSER,
+  parseDiscordAccountMessage,
+  parseUnlinkMessage,
+  type LinkFailure,
+} from "../domain/discord.ts";
+import { forbidden, notFound, Refusal, unauthorized } from "../domain/errors.ts";
 import { verifySignedMessage } from "../domain/signature.ts";
 import { isFreshTimestamp } from "../domain/messages.ts";
 import { SYSTEM_ACTOR, recordAudit } from "../../db/queries/audit.server.ts";
@@ -20,6 +32,7 @@ import {
   grantsOf,
   insertOAuthState,
   insertPendingLink,
+  listProblems,
   listRules,
   markPendingLinkUsed,
   upsertLink,
@@ -42,14 +55,45 @@ export function redirectUriOf(request: Request, context: AppLoadContext): string
   return `${siteOf(request, context).origin}/discord/callback`;
 }
 
-/** GET /discord/link?address=: the authorize URL, with a fresh state bound to the address. */
-export async function startLink(request: Request, context: AppLoadContext, address: string): Promise<string> {
+/** The link's browser cookie over http (development) and over https, where `__Host-` pins it to this host. */
+export const LINK_COOKIE = "spooks_discord_link";
+export const SECURE_LINK_COOKIE = "__Host-spooks_discord_link";
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+function linkCookieName(request: Request, context: AppLoadContext): string {
+  return siteOf(request, context).protocol === "https:" ? SECURE_LINK_COOKIE : LINK_COOKIE;
+}
+
+/** This browser's link cookie, when it sent a well-formed one. */
+function linkCookie(request: Request, context: AppLoadContext): string | null {
+  const wanted = linkCookieName(request, context);
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    const value = rest.join("=");
+    if (name === wanted && COOKIE_VALUE.test(value)) return value;
+  }
+  return null;
+}
+
+/** The SHA-256 of this browser's link cookie (null without one): what a state and a link token are bound to. */
+const browserOf = (request: Request, context: AppLoadContext) => {
+  const cookie = linkCookie(request, context);
+  return cookie === null ? null : hash(cookie);
+};
+
+/**
+ * GET /discord/link?address=: the authorize URL, with a fresh state bound to the address and to this browser,
+ * and the browser's cookie (its own again if it has one, so two tabs can link at once; 10 minutes from now).
+ */
+export async function startLink(request: Request, context: AppLoadContext, address: string): Promise<{ url: string; setCookie: string }> {
   const config = discordConfigOr404(context);
+  const cookie = linkCookie(request, context) ?? randomBytes(32).toString("base64url");
   const state = randomBytes(24).toString("base64url");
   const createdAt = now();
   await insertOAuthState(context.sql, {
     stateHash: hash(state),
     address,
+    browserSha256: hash(cookie),
     createdAt,
     expiresAt: new Date(createdAt.getTime() + DISCORD_LINK_TTL_MS),
   });
@@ -62,7 +106,10 @@ export async function startLink(request: Request, context: AppLoadContext, addre
     redirect_uri: redirectUriOf(request, context),
     prompt: "consent",
   }).toString();
-  return url.toString();
+  const name = linkCookieName(request, context);
+  const secure = name === SECURE_LINK_COOKIE ? "; Secure" : "";
+  const setCookie = `${name}=${cookie}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${DISCORD_LINK_TTL_MS / 1000}${secure}`;
+  return { url: url.toString(), setCookie };
 }
 
 /** GET /discord/callback: answers where to send the browser next. */
@@ -73,7 +120,8 @@ export async function finishAuthorization(request: Request, context: AppLoadCont
   const state = query.get("state");
   if (!state || state.length > 200) return fail("invalid");
   const at = now();
-  const use = await consumeOAuthState(context.sql, hash(state), at);
+  const browser = browserOf(request, context);
+  const use = await consumeOAuthState(context.sql, hash(state), browser, at);
   if (use.kind !== "ok") return fail(use.kind === "unknown" ? "invalid" : use.kind);
   if (query.get("error")) return fail("denied");
   const code = query.get("code");
@@ -91,6 +139,7 @@ export async function finishAuthorization(request: Request, context: AppLoadCont
   await insertPendingLink(context.sql, {
     tokenHash: hash(token),
     address: use.address,
+    browserSha256: browser!,
     discordUserId: user.id,
     username,
     message: linkMessage(username, user.id, use.address, at),
@@ -100,20 +149,25 @@ export async function finishAuthorization(request: Request, context: AppLoadCont
   return `/discord/linked?token=${encodeURIComponent(token)}`;
 }
 
-/** A link token's pending link: 404 unknown, 410 expired or used. */
-export async function pendingLink(context: AppLoadContext, linkToken: string) {
+/**
+ * A link token's pending link, for the browser that started it: 404 unknown, 403 another browser (without its
+ * cookie: nothing of the link is shown, not even the Discord account), 410 expired or used.
+ */
+export async function pendingLink(request: Request, context: AppLoadContext, linkToken: string) {
   discordConfigOr404(context);
   const pending = await findPendingLink(context.sql, hash(linkToken));
   if (!pending) throw notFound("Unknown link token: start again from the staking page");
+  const browser = browserOf(request, context);
+  if (pending.browserSha256 === null || pending.browserSha256 !== browser) throw forbidden(OTHER_BROWSER);
   if (pending.usedAt) throw new Refusal(410, "This link token was already used: start again from the staking page");
   if (pending.expiresAt.getTime() < now().getTime())
     throw new Refusal(410, "This link token has expired: start again from the staking page");
   return { address: pending.address, discordUserId: pending.discordUserId, username: pending.username, message: pending.message };
 }
 
-/** POST /api/discord/link: the wallet's signature of the pending link's message makes the link. */
-export async function completeLink(context: AppLoadContext, linkToken: string, signature: string) {
-  const pending = await pendingLink(context, linkToken);
+/** POST /api/discord/link: the wallet's signature of the pending link's message, from the browser that started it, makes the link. */
+export async function completeLink(request: Request, context: AppLoadContext, linkToken: string, signature: string) {
+  const pending = await pendingLink(request, context, linkToken);
   verifySignedMessage(pending.message, pending.address, signature);
   // The message's timestamp is the callback's: the token's own 10 minutes are the same window as staking's.
   const timestamp = new Date(/Timestamp: (\S+)$/.exec(pending.message)?.[1] ?? 0);
@@ -168,36 +222,72 @@ export async function unlink(context: AppLoadContext, input: SignedInput) {
   });
 }
 
-/** GET /api/discord/link/{address}: linked or not, the username, and the rules' roles the member holds now. */
+/** The rules' roles the linked member holds now, with their names (ids when Discord cannot or may not be asked). */
+async function heldRoles(context: AppLoadContext, config: DiscordConfig, discordUserId: string) {
+  const [granted, rules] = await Promise.all([grantsOf(context.sql, discordUserId), listRules(context.sql)]);
+  const ruled = new Set(rules.map((rule) => rule.roleId));
+  const roleIds = granted.filter((id) => ruled.has(id));
+  const names = roleIds.length ? await roleNames(context, config) : new Map<string, string>();
+  return roleIds.map((id) => ({ roleId: id, name: names.get(id) ?? id }));
+}
+
+/** GET /api/discord/link/{address}: public, so linked or not and the roles held, never which account. */
 export async function linkStatus(context: AppLoadContext, address: string) {
   const config = discordConfigOr404(context);
   const link = await findLinkByAddress(context.sql, address);
   if (!link) return { linked: false };
-  const [granted, rules] = await Promise.all([grantsOf(context.sql, link.discordUserId), listRules(context.sql)]);
-  const ruled = new Set(rules.map((rule) => rule.roleId));
-  const roleIds = granted.filter((id) => ruled.has(id));
-  const names = roleIds.length ? await roleNames(config) : new Map<string, string>();
+  return { linked: true, roles: await heldRoles(context, config, link.discordUserId) };
+}
+
+/** POST /api/discord/account: the wallet's own signature shows its owner the account linked, and whether it is in the server. */
+export async function linkedAccount(context: AppLoadContext, input: SignedInput) {
+  const config = discordConfigOr404(context);
+  const parsed = verifySignedAction(input, parseDiscordAccountMessage, "Discord account");
+  if (parsed.address !== input.address) throw unauthorized(`The signed message names ${parsed.address}, not ${input.address}`);
+  await inTransaction(context.sql, (tx) => consumeSignature(tx, { ...input, action: "discord-account" }));
+  const link = await findLinkByAddress(context.sql, input.address);
+  if (!link) return { linked: false };
   return {
     linked: true,
     username: link.username,
     inGuild: link.absentSince === null,
-    roles: roleIds.map((id) => ({ roleId: id, name: names.get(id) ?? id })),
+    roles: await heldRoles(context, config, link.discordUserId),
   };
 }
 
 const ROLE_NAMES_TTL_MS = 60_000;
-const roleNamesCache = new WeakMap<DiscordConfig, { at: number; names: Map<string, string> }>();
+type RoleNamesEntry = { at: number; names: Map<string, string>; pending?: Promise<Map<string, string>> };
+const roleNamesCache = new WeakMap<DiscordConfig, RoleNamesEntry>();
 
-/** The guild's role names, read at most once a minute (names are a nicety: ids stand in when Discord cannot be asked). */
-async function roleNames(config: DiscordConfig): Promise<Map<string, string>> {
+/**
+ * The guild's role names, asked of Discord at most once a minute per process whatever the answer (a failure is
+ * remembered as long as an answer: anonymous reads must not multiply bot-token calls while Discord fails), one
+ * call at a time (concurrent reads share it), and never while the role sync is stopped (Discord refused the bot
+ * token: every call would be one more refused request). Names are a nicety: ids stand in meanwhile.
+ */
+async function roleNames(context: AppLoadContext, config: DiscordConfig): Promise<Map<string, string>> {
   const cached = roleNamesCache.get(config);
+  if (cached?.pending) return cached.pending;
   if (cached && Date.now() - cached.at < ROLE_NAMES_TTL_MS) return cached.names;
+  const previous = cached?.names ?? new Map<string, string>();
+  const lookup = (async () => {
+    const stopped = (await listProblems(context.sql)).some((problem) => problem.kind === "bad-token");
+    if (stopped) return previous;
+    try {
+      return new Map((await discordClient(config).guildRoles()).map((role) => [role.id, role.name]));
+    } catch {
+      return previous;
+    }
+  })();
+  roleNamesCache.set(config, { at: cached?.at ?? 0, names: previous, pending: lookup });
   try {
-    const names = new Map((await discordClient(config).guildRoles()).map((role) => [role.id, role.name]));
+    const names = await lookup;
     roleNamesCache.set(config, { at: Date.now(), names });
     return names;
-  } catch {
-    return cached?.names ?? new Map();
+  } catch (error) {
+    // The database did not answer (the problems' read): nothing learned, the next read asks again.
+    roleNamesCache.set(config, { at: cached?.at ?? 0, names: previous });
+    throw error;
   }
 }
 

@@ -29,6 +29,12 @@ describe("loadConfig", () => {
     });
   });
 
+  it("issue 33: webhooks may go to a local receiver in demo mode, unless WEBHOOK_ALLOW_PRIVATE says otherwise; never by default with ORD_URL", () => {
+    expect(loadConfig({}).webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: "false" }).webhooks.allowPrivate).toBe(false);
+    expect(loadConfig({ ORD_URL: "http://127.0.0.1:9" }).webhooks.allowPrivate).toBe(false);
+  });
+
   it("reads only the environment it is given", () => {
     expect(loadConfig({ PORT: "4123" }).port).toBe(4123);
     expect(loadConfig({ DATA_DIR: "/srv/spooks" })).toMatchObject({ dataDir: "/srv/spooks", uploadDir: "/srv/spooks/uploads" });
@@ -143,7 +149,7 @@ describe("loadConfig", () => {
         publicUrl: undefined,
         trustProxy: false,
         sessionTtlMs: 12 * 3_600_000,
-        rateLimits: { signInPerMin: 30, signedPerMin: 300, contentPerMin: 600, readsPerMin: 600 },
+        rateLimits: { signInPerMin: 30, signedPerMin: 300, contentPerMin: 600, readsPerMin: 600, logPerMin: 12_000 },
         imageHosts: [],
       });
     });
@@ -166,12 +172,49 @@ describe("loadConfig", () => {
           RATE_LIMIT_SIGNED_PER_MIN: "1000",
           RATE_LIMIT_CONTENT_PER_MIN: "5",
           RATE_LIMIT_READS_PER_MIN: "0",
+          RATE_LIMIT_INTERACTIONS_PER_MIN: "7",
+          RATE_LIMIT_LOG_PER_MIN: "8",
         }).rateLimits,
-      ).toEqual({ signInPerMin: 0, signedPerMin: 1000, contentPerMin: 5, readsPerMin: 0 });
+      ).toMatchObject({ signInPerMin: 0, signedPerMin: 1000, contentPerMin: 5, readsPerMin: 0, interactionsPerMin: 7, logPerMin: 8 });
       expect(loadConfig({ IMAGE_HOSTS: "https://images.example/x, http://cdn.example:8080" }).imageHosts).toEqual([
         "https://images.example",
         "http://cdn.example:8080",
       ]);
+    });
+
+    it("DISCORD_WEBHOOK_URL: https on a Discord host, or on DISCORD_API_URL's origin when that is set (issue 32, item 8)", () => {
+      const path = "/api/webhooks/1187654321098765432/tok-en_1";
+      for (const host of ["discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com"]) {
+        expect(loadConfig({ DISCORD_WEBHOOK_URL: `https://${host}${path}` }).notifications.discordWebhookUrl).toBe(
+          `https://${host}${path}`,
+        );
+      }
+      // A double in tests and the demo: the origin of DISCORD_API_URL, http included.
+      expect(
+        loadConfig({ DISCORD_API_URL: "http://127.0.0.1:4567/api", DISCORD_WEBHOOK_URL: `http://127.0.0.1:4567${path}` }).notifications
+          .discordWebhookUrl,
+      ).toBe(`http://127.0.0.1:4567${path}`);
+      for (const [url, api] of [
+        [`http://discord.com${path}`, undefined],
+        [`https://discord.com.evil.example${path}`, undefined],
+        [`https://evil.example${path}`, undefined],
+        [`https://169.254.169.254${path}`, undefined],
+        [`http://127.0.0.1:4567${path}`, undefined],
+        [`http://127.0.0.1:9999${path}`, "http://127.0.0.1:4567/api"],
+        [`https://user:pass@discord.com${path}`, undefined],
+      ] as const) {
+        const env: NodeJS.ProcessEnv = { DISCORD_WEBHOOK_URL: url };
+        if (api) env.DISCORD_API_URL = api;
+        expect(configError(env).message, url).toMatch(/DISCORD_WEBHOOK_URL must be/);
+      }
+    });
+
+    it("reads the email subscription and Discord link start limits (issue 32, items 1 and 7)", () => {
+      expect(loadConfig({}).rateLimits).toMatchObject({ emailPerMin: 5, discordLinkPerMin: 10 });
+      expect(loadConfig({ RATE_LIMIT_EMAIL_PER_MIN: "2", RATE_LIMIT_DISCORD_LINK_PER_MIN: "0" }).rateLimits).toMatchObject({
+        emailPerMin: 2,
+        discordLinkPerMin: 0,
+      });
     });
 
     it("the web server refuses production without PUBLIC_URL; the indexer and CLI do not need it", () => {

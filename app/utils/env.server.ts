@@ -2,11 +2,13 @@
  * Configuration, parsed once from the environment (README has the table). Demo mode is on exactly when
  * ORD_URL is unset, and never in production.
  */
+import { ed25519 } from "@noble/curves/ed25519.js";
 import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { isDogecoinAddress, networkOfChain, ORD_CHAINS, parseAddress, type OrdChain } from "../domain/address.ts";
 import { parseItemImageUrl } from "../domain/image-hosts.ts";
+import { ALG_COSIGNATURE_V1, ALG_ED25519, parseSignerKey, parseVerifierKey } from "../domain/tlog/note.ts";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "./logger.server.ts";
 
 const cron = z.string().trim().min(1);
@@ -56,6 +58,16 @@ const trustProxy = z
     }
     return entries;
   });
+
+/** Whether 64 hex digits are a point of Ed25519 (Discord's "Public Key" of an application). */
+function isEd25519PublicKey(hex: string): boolean {
+  try {
+    ed25519.Point.fromHex(hex.toLowerCase());
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A per-minute request limit; 0 turns the limit off. */
 const perMinute = z.coerce.number().int().min(0).max(1_000_000);
@@ -112,6 +124,50 @@ const smtpUrl = z.url({
   error: "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:pass@smtp.example:465",
 });
 
+/** LOG_WITNESSES: `<verifier key> <url>` pairs, comma-separated (a witness key is a cosignature/v1 key). */
+const logWitnesses = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    const witnesses: { key: string; url: string }[] = [];
+    for (const part of text
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean)) {
+      const [key, url, ...rest] = part.split(/\s+/);
+      let problem: string | null = null;
+      try {
+        if (parseVerifierKey(key ?? "").alg !== ALG_COSIGNATURE_V1) problem = "is not a cosignature/v1 witness key";
+      } catch (error) {
+        problem = (error as Error).message;
+      }
+      if (!problem && (rest.length > 0 || !url || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) {
+        problem = "must be followed by the witness's http(s) URL";
+      }
+      if (problem) {
+        ctx.addIssue({
+          code: "custom",
+          message: `LOG_WITNESSES: ${key ?? part} ${problem} (each: "<verifier key> <url>", comma-separated)`,
+        });
+        return z.NEVER;
+      }
+      witnesses.push({ key, url: url.replace(/\/+$/, "") });
+    }
+    return witnesses;
+  });
+
+/** LOG_SIGNING_KEY: a signer key string `PRIVATE+KEY+<name>+<id>+<base64>` (`spooks-admin log keygen` prints one). */
+const logSigningKey = z
+  .string()
+  .trim()
+  .refine((text) => {
+    try {
+      return parseSignerKey(text).alg === ALG_ED25519;
+    } catch {
+      return false;
+    }
+  }, "LOG_SIGNING_KEY must be a signer key PRIVATE+KEY+<name>+<id>+<base64> (spooks-admin log keygen prints one)");
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().trim().min(1).optional(),
@@ -130,6 +186,10 @@ const EnvSchema = z.object({
   ADMIN_ADDRESS: z.string().trim().refine(isDogecoinAddress, "ADMIN_ADDRESS is not a valid Dogecoin address").optional(),
   UPLOAD_DIR: z.string().trim().min(1).optional(),
   PUBLIC_URL: publicUrl.optional(),
+  LOG_SIGNING_KEY: logSigningKey.optional(),
+  LOG_WITNESSES: logWitnesses.optional(),
+  LOG_WITNESS_QUORUM: z.coerce.number().int().min(0).max(16).default(0),
+  LOG_CHECKPOINT_INTERVAL_S: z.coerce.number().int().min(1).max(60).default(10),
   TRUST_PROXY: trustProxy.optional(),
   SESSION_TTL_HOURS: z.coerce
     .number()
@@ -140,6 +200,10 @@ const EnvSchema = z.object({
   RATE_LIMIT_SIGNED_PER_MIN: perMinute.default(300),
   RATE_LIMIT_CONTENT_PER_MIN: perMinute.default(600),
   RATE_LIMIT_READS_PER_MIN: perMinute.default(600),
+  RATE_LIMIT_INTERACTIONS_PER_MIN: perMinute.default(1200),
+  RATE_LIMIT_EMAIL_PER_MIN: perMinute.default(5),
+  RATE_LIMIT_DISCORD_LINK_PER_MIN: perMinute.default(10),
+  RATE_LIMIT_LOG_PER_MIN: perMinute.default(12_000),
   IMAGE_HOSTS: imageHosts.optional(),
   ITEM_IMAGE_URLS: itemImageUrls.optional(),
   CONTENT_MAX_BYTES: z.coerce
@@ -183,7 +247,8 @@ const EnvSchema = z.object({
     )
     .optional(),
   // Signed webhooks and email (issue 24; docs/notifications.md).
-  WEBHOOK_ALLOW_PRIVATE: booleanText.default(false),
+  // Unset: false, except in demo mode (no ORD_URL), where a webhook to a local receiver is the way to try one.
+  WEBHOOK_ALLOW_PRIVATE: booleanText.optional(),
   SMTP_URL: smtpUrl.optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).optional(),
   MAIL_DKIM_DOMAIN: z.string().trim().min(1).optional(),
@@ -204,6 +269,18 @@ const EnvSchema = z.object({
   DISCORD_API_URL: z.url({ protocol: /^https?$/ }).default("https://discord.com/api"),
   DISCORD_AUTHORIZE_URL: z.url({ protocol: /^https?$/ }).default("https://discord.com/oauth2/authorize"),
   DISCORD_SYNC_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(15),
+  // Slash commands over HTTP (issue 37; docs/discord.md "Slash commands").
+  DISCORD_PUBLIC_KEY: z
+    .string()
+    .trim()
+    .regex(
+      /^[0-9a-fA-F]{64}$/,
+      "DISCORD_PUBLIC_KEY must be the application's public key: 64 hex digits (developer portal, General Information)",
+    )
+    .refine(isEd25519PublicKey, "DISCORD_PUBLIC_KEY is not an Ed25519 public key (copy it again from the developer portal)")
+    .transform((key) => key.toLowerCase())
+    .optional(),
+  DISCORD_DEFER_AFTER_MS: z.coerce.number().int().min(0).max(2500).default(400),
   DISCORD_SWEEP_INTERVAL_H: z.coerce
     .number()
     .positive()
@@ -227,6 +304,10 @@ export type DiscordConfig = {
   syncIntervalMs: number;
   /** How often the reconciliation sweep reads every linked member from Discord (DISCORD_SWEEP_INTERVAL_H). */
   sweepIntervalMs: number;
+  /** Slash commands (issue 37): the application's Ed25519 public key (hex); absent: POST /api/discord/interactions is 404. */
+  publicKey?: string;
+  /** A command's answer not ready within this is deferred (type 5) and edited in later (DISCORD_DEFER_AFTER_MS). */
+  deferAfterMs?: number;
 };
 
 export type Config = {
@@ -249,7 +330,20 @@ export type Config = {
   /** How long an admin session lasts (SESSION_TTL_HOURS, default 12 h). */
   sessionTtlMs: number;
   /** Requests per minute per client IP (0 = off): sign-in and challenge, other signed actions, /content, and the rest. */
-  rateLimits: { signInPerMin: number; signedPerMin: number; contentPerMin: number; readsPerMin: number };
+  rateLimits: {
+    signInPerMin: number;
+    signedPerMin: number;
+    contentPerMin: number;
+    readsPerMin: number;
+    /** POST /api/discord/interactions (RATE_LIMIT_INTERACTIONS_PER_MIN). */
+    interactionsPerMin: number;
+    /** POST /api/notifications/email (RATE_LIMIT_EMAIL_PER_MIN): each may queue a confirmation mail. */
+    emailPerMin: number;
+    /** GET /discord/link (RATE_LIMIT_DISCORD_LINK_PER_MIN): each anonymous start stores a row. */
+    discordLinkPerMin: number;
+    /** The public log's files (RATE_LIMIT_LOG_PER_MIN), counted in each web process's memory. */
+    logPerMin: number;
+  };
   /** Origins besides the item image hosts (ITEM_IMAGE_URLS) that pictures may be loaded from (IMAGE_HOSTS). */
   imageHosts: string[];
   /** Outside URL templates (`{id}` = inscription id) an item's picture falls back to, in order (ITEM_IMAGE_URLS). */
@@ -297,11 +391,35 @@ export type Config = {
     capture: boolean;
     dkim?: { domainName: string; keySelector: string; keyFile: string };
   };
+  /**
+   * The public log (docs/transparency.md): LOG_SIGNING_KEY (unset: a key made once and kept), the witnesses
+   * each checkpoint goes to (LOG_WITNESSES), how many cosignatures browsers and `log verify` require
+   * (LOG_WITNESS_QUORUM, default 0) and how often new entries are integrated and signed (LOG_CHECKPOINT_INTERVAL_S).
+   */
+  log: { signingKey?: string; witnesses: { key: string; url: string }[]; quorum: number; intervalS: number };
   /** Discord holder roles; undefined: off (no page, route or tab of it shows). */
   discord?: DiscordConfig;
 };
 
 export class ConfigError extends Error {}
+
+/** Discord's own hosts of channel webhooks (the app's, its canary and PTB clients', the old domain). */
+const DISCORD_WEBHOOK_HOSTS = new Set(["discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com"]);
+
+/**
+ * DISCORD_WEBHOOK_URL goes only to Discord: https on one of its hosts, or, when DISCORD_API_URL is set (a double
+ * in tests and the demo), on that URL's origin. The worker posts there with no other check (issue 32, item 8).
+ */
+function checkDiscordWebhookUrl(text: string, apiUrl: string | undefined): void {
+  const url = new URL(text);
+  const discordHost = url.protocol === "https:" && DISCORD_WEBHOOK_HOSTS.has(url.hostname) && url.port === "";
+  const apiOrigin = apiUrl !== undefined && url.origin === new URL(apiUrl).origin;
+  if ((!discordHost && !apiOrigin) || url.username || url.password) {
+    throw new ConfigError(
+      "DISCORD_WEBHOOK_URL must be https on a Discord host (https://discord.com/api/webhooks/{id}/{token}), or on the origin of DISCORD_API_URL when that is set",
+    );
+  }
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
@@ -335,12 +453,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError("SMTP_URL is set without MAIL_FROM: the address mail is sent from");
+  if (e.DISCORD_WEBHOOK_URL) checkDiscordWebhookUrl(e.DISCORD_WEBHOOK_URL, env.DISCORD_API_URL ? e.DISCORD_API_URL : undefined);
   const dataDir = path.resolve(e.DATA_DIR);
   const discordSet = DISCORD_SETTINGS.filter((name) => e[name] !== undefined);
+  if (e.DISCORD_PUBLIC_KEY && discordSet.length === 0) {
+    throw new ConfigError(
+      `DISCORD_PUBLIC_KEY is set without ${DISCORD_SETTINGS.join(", ")}: slash commands need Discord holder roles configured`,
+    );
+  }
   if (discordSet.length > 0 && discordSet.length < DISCORD_SETTINGS.length) {
     const missing = DISCORD_SETTINGS.filter((name) => e[name] === undefined);
     throw new ConfigError(
       `${missing.join(", ")}: Discord holder roles need all of ${DISCORD_SETTINGS.join(", ")} (or none: the feature is off)`,
+    );
+  }
+  if (e.LOG_WITNESS_QUORUM > (e.LOG_WITNESSES ?? []).length) {
+    throw new ConfigError(
+      `LOG_WITNESS_QUORUM is ${e.LOG_WITNESS_QUORUM} but LOG_WITNESSES lists ${(e.LOG_WITNESSES ?? []).length} witness(es)`,
     );
   }
   return {
@@ -362,6 +491,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signedPerMin: e.RATE_LIMIT_SIGNED_PER_MIN,
       contentPerMin: e.RATE_LIMIT_CONTENT_PER_MIN,
       readsPerMin: e.RATE_LIMIT_READS_PER_MIN,
+      interactionsPerMin: e.RATE_LIMIT_INTERACTIONS_PER_MIN,
+      emailPerMin: e.RATE_LIMIT_EMAIL_PER_MIN,
+      discordLinkPerMin: e.RATE_LIMIT_DISCORD_LINK_PER_MIN,
+      logPerMin: e.RATE_LIMIT_LOG_PER_MIN,
     },
     imageHosts: e.IMAGE_HOSTS ?? [],
     itemImageUrls: e.ITEM_IMAGE_URLS ?? [],
@@ -381,7 +514,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT,
     ops: { metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST, indexerStaleAfterSeconds: e.INDEXER_STALE_AFTER_S },
     notifications: { intervalS: e.NOTIFY_INTERVAL_S, discordWebhookUrl: e.DISCORD_WEBHOOK_URL },
-    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE },
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? !e.ORD_URL },
+    log: {
+      signingKey: e.LOG_SIGNING_KEY,
+      witnesses: e.LOG_WITNESSES ?? [],
+      quorum: e.LOG_WITNESS_QUORUM,
+      intervalS: e.LOG_CHECKPOINT_INTERVAL_S,
+    },
     mail: {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM ?? (e.ORD_URL ? undefined : DEMO_MAIL_FROM),
@@ -403,6 +542,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             authorizeUrl: e.DISCORD_AUTHORIZE_URL,
             syncIntervalMs: e.DISCORD_SYNC_INTERVAL_S * 1000,
             sweepIntervalMs: Math.round(e.DISCORD_SWEEP_INTERVAL_H * 3_600_000),
+            ...(e.DISCORD_PUBLIC_KEY ? { publicKey: e.DISCORD_PUBLIC_KEY, deferAfterMs: e.DISCORD_DEFER_AFTER_MS } : {}),
           }
         : undefined,
   };

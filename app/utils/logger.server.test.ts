@@ -168,13 +168,15 @@ describe("output format", () => {
   });
 
   it("stays JSON, saying why, where pino-pretty is not installed (a production image)", () => {
-    // The module (and what it imports of ours) alone, beside a node_modules holding pino but not pino-pretty (npm ci --omit=dev).
+    // The module (and what it imports of ours) alone, beside a node_modules holding its dependencies (pino, @noble/hashes) but not pino-pretty (npm ci --omit=dev).
     const app = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-prod-"));
     fs.mkdirSync(path.join(app, "app/utils"), { recursive: true });
     fs.mkdirSync(path.join(app, "app/domain"), { recursive: true });
     for (const file of ["app/utils/logger.server.ts", "app/domain/redact.ts"]) fs.copyFileSync(path.join(ROOT, file), path.join(app, file));
-    fs.mkdirSync(path.join(app, "node_modules"));
-    fs.symlinkSync(path.join(ROOT, "node_modules/pino"), path.join(app, "node_modules/pino"));
+    fs.mkdirSync(path.join(app, "node_modules/@noble"), { recursive: true });
+    for (const dependency of ["pino", "@noble/hashes"]) {
+      fs.symlinkSync(path.join(ROOT, "node_modules", dependency), path.join(app, "node_modules", dependency));
+    }
     try {
       const lines = logOnce({ NODE_ENV: "production", LOG_FORMAT: "pretty" }, { appDir: app })
         .trim()

@@ -2,7 +2,9 @@
  * Where the server may send a webhook: a public https URL. Its host is resolved and every address it
  * resolves to must be public (not loopback, private, link-local, shared, documentation, multicast,
  * reserved…), when an endpoint is added and again on every delivery, inside the connection itself
- * (`guardedLookup`), so a name re-pointed at an inside address after the check reaches nothing.
+ * (`guardedLookup`), so a name re-pointed at an inside address after the check reaches nothing. An IPv6
+ * address is public only as a form that carries a public IPv4 address (checked as that address) or as global
+ * unicast (2000::/3) outside its special ranges (issue 32, item 8).
  * WEBHOOK_ALLOW_PRIVATE=true (tests, the demo) also allows http and those addresses.
  */
 import dns from "node:dns";
@@ -28,32 +30,52 @@ for (const [network, prefix] of [
 ] as const) {
   BLOCKED.addSubnet(network, prefix, "ipv4");
 }
+// IPv6 outside the forms that embed an IPv4 address must be global unicast (2000::/3), and not one of the
+// special ranges inside it. Everything else (loopback, unspecified, unique local, link-local, site-local,
+// multicast, discard, local-use NAT64, reserved…) lies outside 2000::/3.
+const GLOBAL_UNICAST = new net.BlockList();
+GLOBAL_UNICAST.addSubnet("2000::", 3, "ipv6");
 for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["64:ff9b:1::", 48], // local-use NAT64
-  ["100::", 64], // discard
-  ["2001::", 23], // IETF protocol assignments (Teredo, ORCHID…)
+  ["2001::", 23], // IETF protocol assignments (Teredo, which hides an IPv4 address, ORCHID…)
   ["2001:db8::", 32], // documentation
   ["2002::", 16], // 6to4, which embeds any IPv4 address
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8], // multicast
+  ["3fff::", 20], // documentation (RFC 9637)
 ] as const) {
   BLOCKED.addSubnet(network, prefix, "ipv6");
 }
 
-/** The IPv4 address an IPv4-mapped or -compatible IPv6 address (::ffff:10.0.0.1, ::ffff:a00:1) carries. */
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail made two groups, a zone dropped). */
+function ipv6Groups(address: string): number[] {
+  const text = address.toLowerCase().replace(/%.*$/, "");
+  const halves = text.split("::");
+  const groupsOf = (half: string) =>
+    half === ""
+      ? []
+      : half.split(":").flatMap((part) => {
+          if (!part.includes(".")) return [parseInt(part, 16)];
+          const [a, b, c, d] = part.split(".").map(Number);
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const head = groupsOf(halves[0]);
+  const tail = halves.length > 1 ? groupsOf(halves[1]) : [];
+  return [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail];
+}
+
+const zeros = (groups: number[], from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+
+/**
+ * The IPv4 address an IPv6 address carries, in every form that makes a connection reach it: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, which also covers :: and ::1), SIIT (::ffff:0:a.b.c.d) and
+ * the well-known NAT64 prefix (64:ff9b::a.b.c.d), whether written dotted or in hex. Null for any other.
+ */
 function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return null;
-  const high = parseInt(hex[1], 16);
-  const low = parseInt(hex[2], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+  const groups = ipv6Groups(address);
+  const carries =
+    (zeros(groups, 0, 5) && (groups[5] === 0 || groups[5] === 0xffff)) ||
+    (zeros(groups, 0, 4) && groups[4] === 0xffff && groups[5] === 0) ||
+    (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(groups, 2, 6));
+  if (!carries) return null;
+  return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join(".");
 }
 
 /** Whether the server may connect to this IP address for a webhook. */
@@ -62,8 +84,9 @@ export function isPublicAddress(address: string): boolean {
   if (family === 4) return !BLOCKED.check(address, "ipv4");
   if (family !== 6) return false;
   const v4 = embeddedIpv4(address);
-  if (v4) return isPublicAddress(v4);
-  return !BLOCKED.check(address, "ipv6");
+  if (v4 !== null) return isPublicAddress(v4);
+  const bare = address.replace(/%.*$/, "");
+  return GLOBAL_UNICAST.check(bare, "ipv6") && !BLOCKED.check(bare, "ipv6");
 }
 
 export class DestinationError extends Error {}

@@ -11,13 +11,13 @@ import { unauthorized } from "../domain/errors.ts";
 import { parseBulkStakeMessage, parseStakeMessage, type StakeAction } from "../domain/messages.ts";
 import { rewardsOf, type Rewards } from "../../db/queries/holdings.server.ts";
 import { applyStakeAction, findItems, type StakeResult } from "../../db/queries/stakes.server.ts";
-import { inTransaction } from "../../db/queries/transaction.server.ts";
+import { withLogIndex } from "../../db/queries/log.server.ts";
 import { consumeSignature, verifySignedAction, type SignedInput } from "./auth.server.ts";
 import type { ItemRow } from "../../db/queries/catalogue.server.ts";
 
 export type SignedStakeRequest = SignedInput & { inscriptionIds: string[] };
 
-export type StakeAnswer = StakeResult & { rewards: Rewards };
+export type StakeAnswer = StakeResult & { rewards: Rewards; logIndex: number | null };
 
 /** Checks the signature and the message's form and age (no database); answers what it must name. */
 function verifyStakeMessage(action: StakeAction, input: SignedStakeRequest, mode: "single" | "bulk"): (items: ItemRow[]) => void {
@@ -53,11 +53,11 @@ export async function signedStake(
   const namesExactly = verifyStakeMessage(action, request, mode);
   const items = await findItems(sql, request.inscriptionIds);
   namesExactly(items);
-  const result = await inTransaction(sql, async (tx) => {
+  const { result, logIndex } = await withLogIndex(sql, async (tx) => {
     await consumeSignature(tx, { ...request, action: mode === "bulk" ? `${action}-bulk` : action });
     return applyStakeAction(tx, action, request.address, items);
   });
-  return { ...result, rewards: await rewardsOf(sql, request.address) };
+  return { ...result, rewards: await rewardsOf(sql, request.address), logIndex };
 }
 
 /** The single call's answer (POST /api/stake, /api/unstake): `alreadyStaked: true` when the item already was in the asked state. */
@@ -69,7 +69,8 @@ export async function singleStakeAnswer(
   // `doginalId` (the page's own id for the item) is accepted and not needed: the inscription id names it.
   const { address, message, signature, inscriptionId } = body;
   const result = await signedStake(context, action, { address, message, signature, inscriptionIds: [inscriptionId] }, "single");
-  return result.count === 0 ? { success: true, alreadyStaked: true, rewards: result.rewards } : { success: true, rewards: result.rewards };
+  const { rewards, logIndex } = result;
+  return result.count === 0 ? { success: true, alreadyStaked: true, rewards, logIndex } : { success: true, rewards, logIndex };
 }
 
 /** The bulk call's answer (POST /api/stake/bulk, /api/unstake/bulk). */

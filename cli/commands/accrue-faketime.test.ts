@@ -46,7 +46,7 @@ describe.skipIf(!hasFaketime())("spooks-admin points accrue under faketime", () 
     expect(real.stderr).toMatch(/has not ended yet/);
     expect(await getBalanceUnits(db.sql, holder)).toBe(0);
 
-    const faked = await runCli(["points", "accrue", "--json"], env, 30_000, ["faketime", "2030-01-01 12:30:00"]);
+    const faked = await runCli(["points", "accrue", "--json"], env, { via: ["faketime", "2030-01-01 12:30:00"] });
     expect(faked.code, faked.stderr).toBe(0);
     const report = JSON.parse(faked.stdout) as { credited: { hour: string }[] };
     expect(report.credited.map((credit) => credit.hour).sort()).toEqual(

@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { now } from "../../app/domain/clock.ts";
-import { formatNumber } from "../../app/domain/format.ts";
+import { countOf } from "../../app/domain/format.ts";
 import { unitsToPoints } from "../../app/domain/rewards.ts";
 import type { HourCredit } from "../../db/queries/accrual.server.ts";
 import { accrueHour, accruePending } from "../../indexer/accrual.server.ts";
@@ -59,16 +59,16 @@ async function accrue(options: AccrueOptions) {
       <Box flexDirection="column">
         {first && last ? (
           <StatusLine status="success">
-            Accrued {formatNumber(report.hours)} hour(s), {dateTime(first.hour)} to {dateTime(last.hour)}: {points(report.points)} points in{" "}
-            {formatNumber(report.wallets)} wallet credit(s)
+            Accrued {countOf(report.hours, "hour")}, {dateTime(first.hour)} to {dateTime(last.hour)}: {points(report.points)} points in{" "}
+            {countOf(report.wallets, "wallet credit")}
           </StatusLine>
         ) : (
           <StatusLine status="info">Nothing to accrue: every ended hour is credited</StatusLine>
         )}
         {report.beyondLimit > 0 && (
           <StatusLine status="warning">
-            {formatNumber(report.beyondLimit)} older uncredited hour(s) lie beyond the catch-up limit of {report.catchUpHours} hours; credit
-            them one by one with --hour
+            {countOf(report.beyondLimit, "older uncredited hour")} {report.beyondLimit === 1 ? "lies" : "lie"} beyond the catch-up limit of{" "}
+            {report.catchUpHours} hours; credit them one by one with --hour
           </StatusLine>
         )}
       </Box>
@@ -89,6 +89,6 @@ async function accrueOneHour(hour: Date, options: OutputOptions) {
   await output(options, credit, () =>
     credit.alreadyCredited && credit.wallets === 0
       ? statusView(`Hour ${dateTime(credit.hour)} was already credited: nothing added`, "info")
-      : statusView(`Credited hour ${dateTime(credit.hour)}: ${points(credit.points)} points to ${formatNumber(credit.wallets)} wallet(s)`),
+      : statusView(`Credited hour ${dateTime(credit.hour)}: ${points(credit.points)} points to ${countOf(credit.wallets, "wallet")}`),
   );
 }

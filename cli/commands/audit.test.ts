@@ -209,19 +209,18 @@ describe("spooks-admin proposals verify", () => {
 
     const good = await runCli(["proposals", "verify", String(id)], env);
     expect(good).toMatchObject({ code: 0, stderr: "" });
-    expect(good.stdout).toContain(
-      "✔ Verified: 1 vote(s), every signature and message checks out and the tally matches the published results",
-    );
+    expect(good.stdout).toContain("✔ Verified: 1 vote, every signature and message checks out and the tally matches the published results");
 
-    await db.sql`update votes set option_id = ${no.id} where proposal_id = ${id}`;
+    // Tampered with by someone with more than the app's role: the app's own cannot change a vote (migration 0026).
+    await db.owner.sql`update votes set option_id = ${no.id} where proposal_id = ${id}`;
     const [bad, badJson] = await Promise.all([
       runCli(["proposals", "verify", String(id)], env),
       runCli(["proposals", "verify", String(id), "--json"], env),
     ]);
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toContain("✖ Not verified: 1 of 1 vote(s) do not check out");
+    expect(bad.stdout).toContain("✖ Not verified: 1 of 1 vote does not check out");
     expect(bad.stdout).toMatch(new RegExp(`1\\s+${address}\\s+The signed message names option ${yes.id}, the vote counts option ${no.id}`));
-    expect(bad.stderr).toBe(`error: proposal #${id} does not verify: 1 vote(s) do not check out, 0 difference(s) in the tally\n`);
+    expect(bad.stderr).toBe(`error: proposal #${id} does not verify: 1 vote does not check out, 0 differences in the tally\n`);
     expect(JSON.parse(badJson.stdout)).toMatchObject({
       proposalId: id,
       votes: 1,

@@ -1,5 +1,5 @@
 /**
- * `boosts show|set`: the boost schedules (issue 26). `set` records a new version from a whole hour (audited,
+ * `boosts show|set|cancel`: the boost schedules (issue 26; `cancel`, an upcoming one: issue 33). `set` records a new version from a whole hour (audited,
  * actor `cli`), or with --dry-run prints what it would change: points per day at today's stakes, before → after.
  * Rules and writes are db/queries/boosts.server.ts, the same as PUT /api/admin/boosts.
  */
@@ -8,9 +8,21 @@ import { boostScheduleBody, boostScheduleSchema, boostSchedulesSchema, scheduleP
 import type { BoostSchedule } from "../../app/domain/boosts.ts";
 import { now } from "../../app/domain/clock.ts";
 import { formatNumber } from "../../app/domain/format.ts";
-import { boostSchedules, createSchedule, previewSchedule } from "../../db/queries/boosts.server.ts";
+import { boostSchedules, cancelSchedule, createSchedule, previewSchedule } from "../../db/queries/boosts.server.ts";
 import { dateTime } from "../format.ts";
-import { action, CLI_ACTOR, CliError, leaf, outputAnswer, parseInput, withDatabase, type OutputOptions } from "../runtime.ts";
+import {
+  action,
+  CLI_ACTOR,
+  CliError,
+  destructiveLeaf,
+  leaf,
+  outputAnswer,
+  parseInput,
+  withConfirmedChange,
+  withDatabase,
+  type DestructiveOptions,
+  type OutputOptions,
+} from "../runtime.ts";
 import { detailsView, tableView } from "../views.tsx";
 
 type SetOptions = OutputOptions & {
@@ -37,6 +49,22 @@ export function registerBoosts(program: Command): void {
     .option("--cap <percent>", "the most rarity × tenure may reach", "300")
     .option("--dry-run", "print its effect on today's stakes (points per day before → after) and record nothing")
     .action(action(set));
+  destructiveLeaf(group, "cancel <version>", "cancel an upcoming schedule: it never comes into force").action(action(cancel));
+}
+
+async function cancel(versionText: string, options: DestructiveOptions) {
+  const version = Number(versionText);
+  if (!Number.isSafeInteger(version) || version < 1) throw new CliError(`<version> must be a schedule version (got '${versionText}')`);
+  const cancelled = await withConfirmedChange(
+    options,
+    async () => `Cancel boost schedule v${version}? It never comes into force, and holders are told.`,
+    ({ sql }) => cancelSchedule(sql, version, CLI_ACTOR, now()),
+  );
+  await outputAnswer(options, boostScheduleSchema, cancelled, () =>
+    detailsView(`Boost schedule v${version} cancelled (it was to start ${dateTime(cancelled.effectiveFrom!)})`, [
+      ["Rules", rulesText(cancelled)],
+    ]),
+  );
 }
 
 const rulesText = (s: Pick<BoostSchedule, "rarity" | "tenure" | "cap">) =>

@@ -12,7 +12,7 @@ import { cliEnv, runCli as runCliWithin, type CliEnv } from "../testing/run-cli.
 vi.setConfig({ testTimeout: 120_000 });
 
 // Each call starts the real binary; a loaded machine takes its time.
-const runCli = (args: readonly string[], env: CliEnv) => runCliWithin(args, env, 120_000);
+const runCli = (args: readonly string[], env: CliEnv) => runCliWithin(args, env, { timeoutMs: 120_000 });
 async function runJson<T>(args: readonly string[], env: CliEnv): Promise<T> {
   const result = await runCli([...args, "--json"], env);
   if (result.code !== 0) throw new Error(`spooks-admin ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
@@ -74,7 +74,7 @@ describe("spooks-admin discord", () => {
     await db.sql`insert into discord_links (address, discord_user_id, username, linked_at) values (${address}, ${holder.id}, 'ghostly', now())`;
     const rules = [{ roleId: role("Holder") }];
     expect(await runJson<{ gain: unknown[] }>(["discord", "preview", file("rules.json", rules)], env)).toEqual({
-      gain: [{ address, roleId: role("Holder") }],
+      gain: [{ address, roleId: role("Holder"), reason: "every linked member" }],
       lose: [],
     });
     const saved = await runJson<{ rules: unknown[] }>(["discord", "rules", "--set", file("rules.json", rules)], env);

@@ -1,17 +1,22 @@
 /**
- * `discord rules|preview|sync|links`: Discord holder roles (issue 25; docs/discord.md). `rules` shows the rules
- * (`--set FILE` replaces them from a JSON file, checked against the server's roles as the admin tab does);
- * `preview FILE` says who would gain or lose a role; `sync` runs the reconciliation sweep now; `links` lists
- * the linked members. Each takes --json (the /api answer's shape where there is one).
+ * `discord rules|preview|sync|links|commands sync`: Discord holder roles (issue 25; docs/discord.md). `rules` shows
+ * the rules (`--set FILE` replaces them from a JSON file, checked against the server's roles as the admin tab
+ * does); `preview FILE` says who would gain or lose a role; `sync` runs the reconciliation sweep now; `links`
+ * lists the linked members; `commands sync` registers the slash commands (issue 37) with one bulk overwrite.
+ * Each takes --json (the /api answer's shape where there is one).
  */
 import fs from "node:fs";
 import type { Command } from "commander";
+import { z } from "zod";
 import { discordStatusSchema, previewDiscordRules, rulesAnswerSchema, rulesBody, sweepSchema } from "../../app/api/discord.ts";
 import { describeRule } from "../../app/domain/discord.ts";
 import { Refusal } from "../../app/domain/errors.ts";
 import { discordStatus, previewRules, readRules, saveRules } from "../../app/utils/discord-admin.server.ts";
-import type { DiscordConfig } from "../../app/utils/env.server.ts";
+import { syncCommands } from "../../app/utils/discord-commands.server.ts";
+import { discordUnavailable } from "../../app/utils/discord.server.ts";
+import { loadConfig, type DiscordConfig } from "../../app/utils/env.server.ts";
 import { sweepRoles } from "../../indexer/discord-sync.server.ts";
+import { readDemoDiscord } from "../../server/demo-discord.server.ts";
 import { createCliLogger } from "../logger.ts";
 import { dateTime } from "../format.ts";
 import {
@@ -36,9 +41,43 @@ export function registerDiscord(program: Command): void {
   leaf(discord, "preview <file>", "who would gain or lose a role under the rules in FILE (nothing is saved)").action(action(preview));
   leaf(discord, "sync", "run the reconciliation sweep now: every linked member's roles made to match the rules").action(action(sync));
   leaf(discord, "links", "the linked wallets, their Discord accounts and the roles granted").action(action(links));
+  const commands = discord.command("commands").description("slash commands (/points, /stake, /giveaways, /leaderboard, /verify, /link)");
+  leaf(commands, "sync", "register the slash commands with Discord now (one bulk overwrite of the server's commands)").action(
+    action(syncSlashCommands),
+  );
 }
 
-function configured(session: Session): DiscordConfig {
+const registeredCommandsSchema = z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), version: z.string() }));
+
+async function syncSlashCommands(options: OutputOptions): Promise<void> {
+  const config = configured({ config: loadConfig() });
+  if (!config.publicKey) {
+    throw new CliError("Slash commands are not configured: set DISCORD_PUBLIC_KEY (the application's Public Key, docs/discord.md)");
+  }
+  let saved;
+  try {
+    saved = await syncCommands(config);
+  } catch (error) {
+    throw new CliError(discordUnavailable(error).message);
+  }
+  await outputAnswer(options, registeredCommandsSchema, saved, () =>
+    tableView({
+      rows: saved,
+      empty: "No command registered",
+      width: outputColumns(),
+      columns: [
+        { header: "Command", value: (command) => `/${command.name}` },
+        { header: "Id", value: (command) => command.id },
+        { header: "Description", value: (command) => command.description },
+      ],
+    }),
+  );
+}
+
+/** The Discord settings: DISCORD_*, or in demo mode the running demo's double (as `giveaways draw` uses its chain). */
+function configured(session: Pick<Session, "config">): DiscordConfig {
+  const demo = !session.config.discord && session.config.demo ? readDemoDiscord(session.config.dataDir) : undefined;
+  if (demo) return demo;
   if (!session.config.discord) {
     throw new CliError(
       "Discord holder roles are not configured: set DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET, DISCORD_BOT_TOKEN and DISCORD_GUILD_ID",
@@ -108,6 +147,7 @@ async function preview(file: string, options: OutputOptions): Promise<void> {
         { header: "Wallet", value: (row) => row.address },
         { header: "", value: (row) => row.what },
         { header: "Role", value: (row) => row.roleId },
+        { header: "Why", value: (row) => row.reason },
       ],
     }),
   );
@@ -120,7 +160,7 @@ async function sync(options: OutputOptions): Promise<void> {
   });
   await outputAnswer(options, sweepSchema, record, () =>
     detailsView(
-      `Sweep done: ${record.difference} role change(s) were needed`,
+      `Sweep done: ${record.difference} role ${record.difference === 1 ? "change was" : "changes were"} needed`,
       [
         ["Members read", String(record.members)],
         ["Not in the server", String(record.absent)],

@@ -52,7 +52,7 @@ import {
   type OutputOptions,
   type Session,
 } from "../runtime.ts";
-import { detailsView, statusView, tableView, titledTableView } from "../views.tsx";
+import { detailsView, recordTableView, recordView, statusView, tableView, titledTableView } from "../views.tsx";
 
 /** `draw` and `delete` print the API's answer with the giveaway's id (and the points refunded). */
 const drawnSchema = z.union([
@@ -62,7 +62,7 @@ const drawnSchema = z.union([
 const verifiedSchema = z.object({
   giveawayId: giveawaySchema.shape.id,
   outcome: z.enum(["verified", "pending", "failed"]),
-  steps: z.array(z.object({ step: z.string(), title: z.string(), ok: z.boolean(), detail: z.string() })),
+  steps: z.array(z.object({ step: z.string(), title: z.string(), ok: z.boolean(), pending: z.boolean().optional(), detail: z.string() })),
 });
 const deletedSchema = z.object({
   giveawayId: giveawaySchema.shape.id,
@@ -124,20 +124,14 @@ function statusOf(giveaway: Giveaway): string {
 async function list(options: OutputOptions) {
   const giveaways = await withDatabase(({ sql }) => listGiveaways(sql));
   await outputAnswer(options, z.array(giveawaySchema), giveaways, () =>
-    tableView({
-      rows: giveaways,
-      empty: "No giveaways created yet",
-      columns: [
-        { header: "ID", value: (g) => String(g.id), align: "right" },
-        { header: "Title", value: (g) => g.title },
-        { header: "Status", value: statusOf },
-        { header: "Cost", value: (g) => formatNumber(g.pointsCost), align: "right" },
-        { header: "Ends", value: (g) => dateTime(g.endDate) },
-        { header: "Entries", value: (g) => formatNumber(g.entriesCount), align: "right" },
-        { header: "Tickets", value: (g) => formatNumber(g.ticketsCount), align: "right" },
-        { header: "Winners", value: (g) => winnersText(g) },
-      ],
-    }),
+    recordTableView(giveaways, "No giveaways created yet", [
+      { header: "Status", value: statusOf },
+      { header: "Cost", value: (g) => formatNumber(g.pointsCost), align: "right" },
+      { header: "Ends", value: (g) => dateTime(g.endDate) },
+      { header: "Entries", value: (g) => formatNumber(g.entriesCount), align: "right" },
+      { header: "Tickets", value: (g) => formatNumber(g.ticketsCount), align: "right" },
+      { header: "Winners", value: (g) => winnersText(g) },
+    ]),
   );
 }
 
@@ -192,7 +186,7 @@ function winnersText(giveaway: Giveaway): string {
 }
 
 function giveawayView(headline: string, giveaway: Giveaway) {
-  return detailsView(`${headline}: #${giveaway.id} ${giveaway.title}`, [
+  return recordView(headline, giveaway, [
     ["Status", statusOf(giveaway)],
     ["Cost", `${formatNumber(giveaway.pointsCost)} SPOOK per ticket`],
     ["Ends", dateTime(giveaway.endDate)],
@@ -304,7 +298,7 @@ function verdictView(id: number, verdict: DrawVerdict) {
     failed: `Giveaway #${id}: the draw does not check out at "${verdict.steps.at(-1)?.title}"`,
   }[verdict.outcome];
   const rows = verdict.steps.map((step): [string, string] => [
-    `${step.ok ? "✓" : "✗"} ${step.title}`,
+    `${step.pending ? "…" : step.ok ? "✓" : "✗"} ${step.title}${step.pending ? " (pending)" : ""}`,
     step.link ? `${step.detail} Mainnet explorer: ${step.link}` : step.detail,
   ]);
   return detailsView(headline, rows, verdict.outcome === "failed" ? "error" : verdict.outcome === "pending" ? "warning" : "success");

@@ -43,7 +43,7 @@ describe("spooks-admin points accrue", () => {
   it("credits one ended hour with --hour, once, and refuses an hour that has not ended", async () => {
     const credited = await runCli(["points", "accrue", "--hour", hoursAgo(2).toISOString()], env);
     expect(credited).toMatchObject({ code: 0, stderr: "" });
-    expect(credited.stdout).toMatch(/^✔ Credited hour .* UTC: 16.67 points to 1 wallet\(s\)\n$/);
+    expect(credited.stdout).toMatch(/^✔ Credited hour .* UTC: 16.67 points to 1 wallet\n$/);
     expect(await getBalanceUnits(db.sql, alice)).toBe(perHour);
 
     const [again, unfinished, badHour] = await Promise.all([

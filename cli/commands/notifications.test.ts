@@ -22,7 +22,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   discord = await startDiscordDouble();
   webhook = discord.createWebhook();
-  env = cliEnv(db.url, { DISCORD_WEBHOOK_URL: webhook.url });
+  env = cliEnv(db.url, { DISCORD_WEBHOOK_URL: webhook.url, DISCORD_API_URL: discord.apiUrl });
   await notify(db.sql, [
     { event: "giveaway.opened", subject: "cli-1", title: "One", body: "b", link: "/rewards" },
     { event: "giveaway.opened", subject: "cli-2", title: "Two", body: "b", link: "/rewards" },
@@ -66,10 +66,12 @@ describe("spooks-admin notifications", () => {
     const answer = await runJson<{ results: { outcome: string }[] }>(["notifications", "test", "discord", "--json"], env);
     expect(answer.results).toEqual([{ target: "", outcome: "delivered", statusCode: 200, error: null }]);
     expect(discord.messages(webhook.id)).toHaveLength(1);
-    const email = await runCli(["notifications", "test", "email"], env);
-    expect(email.code).toBe(1);
-    // Demo mode captures mail, so the channel is on, but no wallet has confirmed an address yet.
-    expect(email.stderr).toContain("The email channel has no target to send a test to");
+    // Issue 33, item 8: the email test goes to the sender's own mailbox (MAIL_FROM), which demo mode captures.
+    const email = await runJson<{ results: { target: string; outcome: string }[] }>(["notifications", "test", "email", "--json"], env);
+    expect(email.results).toEqual([{ target: "test", outcome: "delivered", statusCode: 250, error: null }]);
+    // A channel with nobody to send to: the signed webhooks, no endpoint yet.
+    const noEndpoint = await runCli(["notifications", "test", "webhook"], env);
+    expect(noEndpoint.code).toBe(1);
     const bad = await runCli(["notifications", "test", "pigeon"], env);
     expect(bad.code).toBe(1);
   });

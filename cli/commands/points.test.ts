@@ -61,13 +61,14 @@ describe("spooks-admin users and points", () => {
       runCli(["users", "--search", "no-such-wallet"], env),
     ]);
     expect(table.stdout.split("\n")).toEqual([
-      expect.stringMatching(/^Wallet Address\s+Total Points\s+Staked Doginals$/),
+      // Issue 33, item 3: what each wallet earns per day, boosts included.
+      expect.stringMatching(/^Wallet Address\s+Total Points\s+Staked Doginals\s+Per Day$/),
       expect.stringMatching(/^─+/),
-      expect.stringMatching(new RegExp(`^${bob}\\s+1,234,567\\.00\\s+0$`)),
-      expect.stringMatching(new RegExp(`^${alice}\\s+152\\.50\\s+0$`)),
+      expect.stringMatching(new RegExp(`^${bob}\\s+1,234,567\\.00\\s+0\\s+0$`)),
+      expect.stringMatching(new RegExp(`^${alice}\\s+152\\.50\\s+0\\s+0$`)),
       "",
     ]);
-    expect(searched).toEqual([{ address: alice, totalPoints: 152.5, stakedCount: 0 }]);
+    expect(searched).toEqual([{ address: alice, totalPoints: 152.5, stakedCount: 0, dailyRate: 0 }]);
     expect(none.stdout).toBe("No users found matching search criteria\n");
   });
 

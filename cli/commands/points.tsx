@@ -8,7 +8,7 @@ import { negativeBalancesResetSchema, pointsAddedSchema, pointsClearedSchema, po
 import { pointsHistoryQuery, pointsHistorySchema } from "../../app/api/points.ts";
 import { formatNumber } from "../../app/domain/format.ts";
 import { unitsToPoints } from "../../app/domain/rewards.ts";
-import { addPointsSchema, addressSchema, DEFAULT_ADJUSTMENT_DESCRIPTION } from "../../app/domain/validation.ts";
+import { addPointsSchema, addressSchema, clearReasonSchema, DEFAULT_ADJUSTMENT_DESCRIPTION } from "../../app/domain/validation.ts";
 import { addPoints, clearPoints, getBalanceUnits, recalculateAllPoints, resetNegativeBalances } from "../../db/queries/points.server.ts";
 import { pointsHistoryPage, type HistoryPage } from "../../db/queries/points-history.server.ts";
 import { dateTime, points } from "../format.ts";
@@ -41,7 +41,9 @@ export function registerPoints(program: Command): void {
   leaf(group, "add <address> <amount>", "add points to a wallet (amount > 0, at most 2 decimals)")
     .option("--description <text>", `ledger description (default: "${DEFAULT_ADJUSTMENT_DESCRIPTION}")`)
     .action(action(add));
-  destructiveLeaf(group, "clear <address>", "bring a wallet's balance to 0 (one ledger row)").action(action(clear));
+  destructiveLeaf(group, "clear <address>", "bring a wallet's balance to 0 (one ledger row)")
+    .option("--reason <text>", "why: the ledger row's description and the audit row's reason (optional)")
+    .action(action(clear));
   leaf(group, "recalculate", "rebuild every cached balance from the ledger").action(action(recalculate));
   destructiveLeaf(group, "reset-negative", "add an adjustment bringing each negative balance to 0").action(action(resetNegative));
   registerAccrue(group);
@@ -62,15 +64,16 @@ async function add(address: string, amount: string, options: OutputOptions & { d
   );
 }
 
-async function clear(address: string, options: DestructiveOptions) {
+async function clear(address: string, options: DestructiveOptions & { reason?: string }) {
   const wallet = parseInput(addressSchema, address);
+  const reason = parseInput(clearReasonSchema, options.reason);
   const result = await withConfirmedChange(
     options,
     async ({ sql }) => {
       const balance = unitsToPoints(await getBalanceUnits(sql, wallet));
       return `Clear all ${points(balance)} points of ${wallet}?`;
     },
-    ({ sql }) => clearPoints(sql, { address: wallet, actor: CLI_ACTOR }),
+    ({ sql }) => clearPoints(sql, { address: wallet, reason, actor: CLI_ACTOR }),
   );
   await outputAnswer(options, clearedSchema, result, () =>
     statusView(`Points cleared: ${result.address} had ${points(result.clearedPoints)}, now 0`),

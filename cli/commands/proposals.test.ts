@@ -146,3 +146,38 @@ describe("spooks-admin proposals", () => {
     ]);
   });
 });
+
+describe("spooks-admin proposals results: the quorum line (issue 33, item 10)", () => {
+  it("reads '24 votes of 3 required (met)'", async () => {
+    const { setClock } = await import("../../app/domain/clock.ts");
+    const { createProposal } = await import("../../db/queries/proposals.server.ts");
+    const now = Date.now();
+    const restore = setClock(() => now - 2 * 3_600_000);
+    let id: number;
+    let optionId: number;
+    try {
+      const proposal = await createProposal(
+        db.sql,
+        {
+          title: "Quorum line",
+          description: "d",
+          startDate: new Date(now - 3_600_000),
+          endDate: new Date(now + 86_400_000),
+          voteType: "yes_no",
+          options: [],
+          createdBy: "cli",
+          quorum: { kind: "power", value: 3 },
+        },
+        { kind: "cli" },
+      );
+      id = proposal.id;
+      optionId = proposal.options[0].id;
+    } finally {
+      restore();
+    }
+    await db.sql`insert into votes (proposal_id, option_id, address, weight, signature, message, voted_at)
+      values (${id}, ${optionId}, 'DQuorumVoterxxxxxxxxxxxxxxxxxxxxx1', 24, 's', 'm', ${new Date(now - 60_000)})`;
+    const shown = await runCli(["proposals", "results", String(id)], env);
+    expect(shown.stdout).toMatch(/\nQuorum: +24 votes of 3 required \(met\)\n/);
+  });
+});

@@ -5,8 +5,8 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { proposalDetailSchema, proposalSchema, voteReceiptSchema } from "../../app/api/proposals.ts";
-import { formatNumber } from "../../app/domain/format.ts";
-import { VOTE_TYPES, type Quorum } from "../../app/domain/governance.ts";
+import { countOf, formatNumber } from "../../app/domain/format.ts";
+import { quorumCountText, VOTE_TYPES, type Quorum } from "../../app/domain/governance.ts";
 import { createProposalSchema } from "../../app/domain/validation.ts";
 import { verifyVotes, type VotesVerification } from "../../app/domain/vote-receipts.ts";
 import { catalogueInscriptionIds } from "../../db/queries/catalogue.server.ts";
@@ -35,7 +35,7 @@ import {
   type DestructiveOptions,
   type OutputOptions,
 } from "../runtime.ts";
-import { detailsView, statusView, tableView } from "../views.tsx";
+import { recordTableView, recordView, statusView } from "../views.tsx";
 
 type CreateOptions = OutputOptions & {
   title?: string;
@@ -116,18 +116,12 @@ function summaryRows(proposal: Pick<Proposal, "status" | "voteType" | "startDate
 async function list(options: OutputOptions) {
   const proposals = await withDatabase(({ sql }) => listProposals(sql));
   await outputAnswer(options, z.array(proposalSchema), proposals, () =>
-    tableView({
-      rows: proposals,
-      empty: "No proposals found. Create your first proposal.",
-      columns: [
-        { header: "ID", value: (p) => String(p.id), align: "right" },
-        { header: "Title", value: (p) => p.title },
-        { header: "Status", value: (p) => p.status },
-        { header: "Type", value: (p) => VOTE_TYPE_LABELS[p.voteType] },
-        { header: "Dates", value: dateRange },
-        { header: "Options", value: optionTexts },
-      ],
-    }),
+    recordTableView(proposals, "No proposals found. Create your first proposal.", [
+      { header: "Status", value: (p) => p.status },
+      { header: "Type", value: (p) => VOTE_TYPE_LABELS[p.voteType] },
+      { header: "Dates", value: dateRange },
+      { header: "Options", value: optionTexts },
+    ]),
   );
 }
 
@@ -136,7 +130,7 @@ async function create(options: CreateOptions) {
   const input = parseOptions(createProposalSchema, { ...options, quorum }, CREATE_FIELDS);
   const proposal = await withDatabase(({ sql }) => createProposal(sql, { ...input, createdBy: "cli" }, CLI_ACTOR));
   await outputAnswer(options, proposalSchema, proposal, () =>
-    detailsView(`Proposal Created: #${proposal.id} ${proposal.title}`, [...summaryRows(proposal), ["Options", optionTexts(proposal)]]),
+    recordView("Proposal Created", proposal, [...summaryRows(proposal), ["Options", optionTexts(proposal)]]),
   );
 }
 
@@ -156,8 +150,7 @@ function quorumText(detail: ProposalDetail): string {
   const asked =
     quorum.kind === "power" ? `${formatNumber(quorum.value)} voting power` : `${quorum.value}% of the power staked at the start`;
   if (quorum.requiredPower === null) return asked;
-  const met = detail.quorumMet ? "met" : "not met";
-  return `${asked}: ${formatNumber(detail.totalVotes)} of ${formatNumber(quorum.requiredPower)} (${met})`;
+  return quorumCountText(quorum, detail.totalVotes, quorum.requiredPower, detail.quorumMet === true);
 }
 
 async function resultsView(detail: ProposalDetail) {
@@ -230,8 +223,8 @@ async function verify(idText: string, options: OutputOptions) {
   await output(options, report, () => verifyView(published.title, votes.length, verification));
   if (!verification.verified) {
     throw new CliError(
-      `proposal #${id} does not verify: ${formatNumber(verification.failed.length)} vote(s) do not check out, ` +
-        `${formatNumber(verification.tallyDifferences.length)} difference(s) in the tally`,
+      `proposal #${id} does not verify: ${countOf(verification.failed.length, "vote")} ${verification.failed.length === 1 ? "does" : "do"} not check out, ` +
+        `${countOf(verification.tallyDifferences.length, "difference")} in the tally`,
     );
   }
 }
@@ -247,11 +240,12 @@ async function verifyView(title: string, count: number, verification: VotesVerif
       <Text bold>{title}</Text>
       {verification.verified ? (
         <StatusLine status="success">
-          Verified: {formatNumber(count)} vote(s), every signature and message checks out and the tally matches the published results
+          Verified: {countOf(count, "vote")}, every signature and message checks out and the tally matches the published results
         </StatusLine>
       ) : (
         <StatusLine status="error">
-          Not verified: {formatNumber(verification.failed.length)} of {formatNumber(count)} vote(s) do not check out
+          Not verified: {formatNumber(verification.failed.length)} of {countOf(count, "vote")}{" "}
+          {verification.failed.length === 1 ? "does" : "do"} not check out
         </StatusLine>
       )}
       {problems.length > 0 && (

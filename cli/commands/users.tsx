@@ -1,4 +1,4 @@
-/** `users [--search TEXT]`: wallets with points or staked items, highest balance first. */
+/** `users [--search TEXT]`: wallets with points or staked items, highest balance first, with what they earn a day. */
 import type { Command } from "commander";
 import { z } from "zod";
 import { userRowSchema } from "../../app/api/admin.ts";
@@ -29,6 +29,8 @@ function usersView(rows: UserRow[], searched: boolean) {
       { header: "Wallet Address", value: (row) => row.address },
       { header: "Total Points", value: (row) => points(row.totalPoints), align: "right" },
       { header: "Staked Doginals", value: (row) => formatNumber(row.stakedCount), align: "right" },
+      // The wallet's dailyRate, boosts included: what GET /api/rewards answers and the next 24 hours credit.
+      { header: "Per Day", value: (row) => formatNumber(row.dailyRate), align: "right" },
     ],
   });
 }

@@ -14,4 +14,9 @@ describe("Details", () => {
     );
     expect(lastFrame()).toBe(["ID:    7", "Title: Spooky raffle"].join("\n"));
   });
+
+  it("prints no escape sequence or control character a value brought", () => {
+    const { lastFrame } = render(<Details rows={[["Error", "\u001b]52;c;ZXZpbA==\u0007\u001b[1mrefused\u001b[0m\u0007"]]} />);
+    expect(lastFrame()).toBe("Error: refused");
+  });
 });

@@ -1,5 +1,6 @@
 /** Label/value pairs, labels padded to one width (a record's fields, a result's figures). */
 import { Box, Text } from "ink";
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 
 export type DetailsProps = { rows: readonly (readonly [label: string, value: string])[] };
 
@@ -10,7 +11,7 @@ export function Details({ rows }: DetailsProps) {
       {rows.map(([label, value]) => (
         <Text key={label}>
           <Text dimColor>{`${label}:`.padEnd(width + 2)}</Text>
-          {value}
+          {withoutControlCharacters(value)}
         </Text>
       ))}
     </Box>

@@ -1,6 +1,7 @@
 /** One line saying how an action went: a symbol and colour per status, then the text. */
 import { Text } from "ink";
 import type { ReactNode } from "react";
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 
 export type Status = "success" | "error" | "warning" | "info";
 
@@ -15,7 +16,7 @@ export function StatusLine({ status, children }: { status: Status; children: Rea
   const { symbol, color } = LOOK[status];
   return (
     <Text>
-      <Text color={color}>{symbol}</Text> {children}
+      <Text color={color}>{symbol}</Text> {typeof children === "string" ? withoutControlCharacters(children) : children}
     </Text>
   );
 }

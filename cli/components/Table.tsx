@@ -1,5 +1,6 @@
 /** A plain text table: bold headers, columns padded to their widest cell, an empty text when no rows. */
 import { Box, Text } from "ink";
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 
 export type Column<Row> = {
   header: string;
@@ -51,7 +52,8 @@ function fitWidths(widths: number[], columns: readonly Column<never>[], width: n
 
 export function Table<Row>({ columns, rows, empty, width }: TableProps<Row>) {
   if (rows.length === 0) return <Text dimColor>{empty}</Text>;
-  const cells = rows.map((row) => columns.map((column) => column.value(row)));
+  // A cell may hold what a remote server answered: never an escape sequence for the operator's terminal.
+  const cells = rows.map((row) => columns.map((column) => withoutControlCharacters(column.value(row))));
   const headers = columns.map((column) => column.header);
   const widths = fitWidths(
     columns.map((column, i) => Math.max(textWidth(column.header), ...cells.map((line) => textWidth(line[i])))),

@@ -1,14 +1,24 @@
 /**
- * Runs the real `spooks-admin` binary as a child process, as an operator would, with no terminal:
- * stdin is closed, stdout/stderr are pipes, CI=1 and colours off. Spawned asynchronously, so a PGlite
- * test database served from the test process keeps answering while the child talks to it.
+ * Runs `spooks-admin` as a child process, as an operator would, with no terminal: stdin is closed,
+ * stdout/stderr are pipes, CI=1 and colours off. Spawned asynchronously, so a PGlite test database served
+ * from the test process keeps answering while the child talks to it.
+ *
+ * By default the compiled CLI runs (build/node/spooks-admin.js, what production and the image run, built once
+ * per source state): it starts in a fraction of the time the sources take through tsx, which the suite's
+ * hundreds of runs add up. `program: "bin"` runs cli/bin/spooks-admin.js, the command `npx spooks-admin`
+ * starts in a checkout (sources through tsx, ./.env read first); its own tests use it.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
+import { ensureCompiledPrograms } from "../../tests/support/builds.ts";
+
 export const BIN = path.resolve(import.meta.dirname, "../bin/spooks-admin.js");
+
+let compiled: Promise<string> | undefined;
+const compiledCli = () => (compiled ??= ensureCompiledPrograms().then((dir) => path.join(dir, "spooks-admin.js")));
 
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
@@ -33,20 +43,24 @@ export function cliEnv(databaseUrl: string | undefined, extra: CliEnv = {}): Cli
   };
 }
 
-/**
- * `via` runs the binary under another command, e.g. `["faketime", "2030-01-01 12:00:00"]`; `cwd` is the
- * folder it runs in (where it looks for .env).
- */
-export function runCli(
+export type RunOptions = {
+  timeoutMs?: number;
+  /** Runs the program under another command, e.g. `["faketime", "2030-01-01 12:00:00"]`. */
+  via?: readonly string[];
+  /** The folder it runs in (where the bin looks for .env). */
+  cwd?: string;
+  program?: "compiled" | "bin";
+};
+
+export async function runCli(
   args: readonly string[],
   env: CliEnv,
-  timeoutMs = 30_000,
-  via: readonly string[] = [],
-  cwd?: string,
+  { timeoutMs = 30_000, via = [], cwd, program = "compiled" }: RunOptions = {},
 ): Promise<CliResult> {
+  const file = program === "bin" ? BIN : await compiledCli();
   const [command, ...prefix] = [...via, process.execPath];
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...prefix, BIN, ...args], {
+    const child = spawn(command, [...prefix, file, ...args], {
       cwd,
       env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
       stdio: ["ignore", "pipe", "pipe"],

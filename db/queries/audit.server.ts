@@ -5,12 +5,18 @@
  * written: every text of a row goes through app/domain/redact.ts (a URL's password would stay for good).
  */
 import { now } from "../../app/domain/clock.ts";
-import { redactUrl, redactUrlsDeep } from "../../app/domain/redact.ts";
+import { redactUrl, redactUrlsDeep, redactWebhookUrl } from "../../app/domain/redact.ts";
 import type { AuditActorKind } from "../../app/domain/audit.ts";
 import type { Queryable } from "../client.server.ts";
 
-/** Who made a change: the web admin (with their address), the CLI operator, or the system itself. */
-export type Actor = { kind: "web"; address: string } | { kind: "cli" } | { kind: "system" };
+/**
+ * A change a second member approved (issue 35): the audit row's `details.approval` names both, beside
+ * `actor_address` (the proposer, who asked for it).
+ */
+export type ApprovalRecord = { id: number; proposedBy: string; approvedBy: string };
+
+/** Who made a change: a web admin (with their address, and the approval when a second member signed it), the CLI operator, or the system itself. */
+export type Actor = { kind: "web"; address: string; approval?: ApprovalRecord } | { kind: "cli" } | { kind: "system" };
 
 export const SYSTEM_ACTOR: Actor = { kind: "system" };
 
@@ -40,10 +46,11 @@ export async function recordAudit(
   details: Record<string, unknown> = {},
   change: AuditChange = {},
 ): Promise<void> {
+  const approved = actor.kind === "web" && actor.approval ? { ...details, approval: actor.approval } : details;
   await sql`
     insert into audit_log (actor, actor_address, action, target, details, before, after, created_at)
     values (${actor.kind}, ${actor.kind === "web" ? actor.address : null}, ${action}, ${target === null ? null : redactUrl(target)},
-            ${redactedJson(sql, details)}, ${jsonOrNull(sql, change.before)},
+            ${redactedJson(sql, approved)}, ${jsonOrNull(sql, change.before)},
             ${jsonOrNull(sql, change.after)}, ${now()})`;
 }
 
@@ -105,13 +112,20 @@ export type AuditPage = { entries: AuditEntry[]; nextCursor: number | null };
 
 const ACTOR_KINDS = new Set(["web", "cli", "system"]);
 
+/** A webhook's before/after as shown: rows written before issue 32 hold its whole URL, whose path may be its secret. */
+function withoutWebhookPath(action: string, value: unknown): unknown {
+  if (!action.startsWith("webhook.") || value === null || typeof value !== "object" || !("url" in value)) return value;
+  const { url } = value;
+  return typeof url === "string" ? { ...value, url: redactWebhookUrl(url) } : value;
+}
+
 /** A row as it is shown: rows written before redaction existed keep what they hold (append-only), but not on screen. */
 const withoutSecrets = (entry: AuditEntry): AuditEntry => ({
   ...entry,
   target: entry.target === null ? null : redactUrl(entry.target),
   details: redactUrlsDeep(entry.details),
-  before: redactUrlsDeep(entry.before),
-  after: redactUrlsDeep(entry.after),
+  before: redactUrlsDeep(withoutWebhookPath(entry.action, entry.before)),
+  after: redactUrlsDeep(withoutWebhookPath(entry.action, entry.after)),
 });
 
 /** Newest first, filtered, one page; `nextCursor` is the id to pass as `before` for the next page. */

@@ -1,5 +1,6 @@
 /** Sign-in challenges, sessions (tokens stored hashed) and used signatures (each accepted once). */
 import { now } from "../../app/domain/clock.ts";
+import type { AssignableRole } from "../../app/domain/team.ts";
 import type { Queryable } from "../client.server.ts";
 
 export type StoredChallenge = {
@@ -11,7 +12,14 @@ export type StoredChallenge = {
   usedAt: Date | null;
 };
 
-export type SessionRow = { address: string; expiresAt: Date };
+export type SessionRow = {
+  address: string;
+  expiresAt: Date;
+  /** When the session was last used (its creation until then). */
+  lastSeenAt: Date;
+  /** The stored team role of its address (null for the owner, whose role is ADMIN_ADDRESS's, and for non-members). */
+  memberRole: AssignableRole | null;
+};
 
 export async function insertChallenge(sql: Queryable, challenge: Omit<StoredChallenge, "usedAt">): Promise<void> {
   await sql`
@@ -67,17 +75,28 @@ export async function consumeChallenge(
   return row ?? null;
 }
 
-export async function insertSession(sql: Queryable, session: { tokenHash: string; address: string; expiresAt: Date }): Promise<void> {
+export async function insertSession(
+  sql: Queryable,
+  session: { tokenHash: string; address: string; expiresAt: Date; userAgent?: string | null },
+): Promise<void> {
+  const at = now();
   await sql`
-    insert into sessions (token_hash, address, created_at, expires_at)
-    values (${session.tokenHash}, ${session.address}, ${now()}, ${session.expiresAt})`;
+    insert into sessions (token_hash, address, created_at, expires_at, user_agent, last_seen_at)
+    values (${session.tokenHash}, ${session.address}, ${at}, ${session.expiresAt}, ${session.userAgent ?? null}, ${at})`;
 }
 
+/** The live session with this token hash, and the team role its address holds now (membership is read on every request). */
 export async function findSession(sql: Queryable, tokenHash: string): Promise<SessionRow | null> {
   const [row] = await sql<SessionRow[]>`
-    select address, expires_at from sessions
-    where token_hash = ${tokenHash} and revoked_at is null and expires_at > ${now()}`;
+    select s.address, s.expires_at, coalesce(s.last_seen_at, s.created_at) as last_seen_at, m.role as member_role
+    from sessions s left join team_members m on m.address = s.address
+    where s.token_hash = ${tokenHash} and s.revoked_at is null and s.expires_at > ${now()}`;
   return row ?? null;
+}
+
+/** Records that the session was used now (the sessions list's "last seen"). */
+export async function touchSession(sql: Queryable, tokenHash: string, at: Date): Promise<void> {
+  await sql`update sessions set last_seen_at = ${at} where token_hash = ${tokenHash} and revoked_at is null`;
 }
 
 /** Revokes the session; answers whose it was, or null when there was no live session with that token. */

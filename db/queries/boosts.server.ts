@@ -4,13 +4,15 @@
  * built-in defaults (everything 100%: the seed's economy). A new schedule starts at a whole hour not in the
  * past, after every hour already credited, so it never changes an hour already credited.
  */
-import { DEFAULT_SCHEDULE, type BoostRules, type BoostSchedule, type TenureStep } from "../../app/domain/boosts.ts";
+import { boostRulesText, DEFAULT_SCHEDULE, type BoostRules, type BoostSchedule, type TenureStep } from "../../app/domain/boosts.ts";
 import { HOUR_MS } from "../../app/domain/clock.ts";
-import { badRequest, conflict } from "../../app/domain/errors.ts";
+import { badRequest, conflict, notFound } from "../../app/domain/errors.ts";
+import { notificationText } from "../../app/domain/notifications.ts";
 import { REWARD_TIERS } from "../../app/domain/rewards.ts";
 import type { Queryable } from "../client.server.ts";
 import { combinedPercentCase } from "./boost-sql.server.ts";
 import { actorLabel, recordAudit, type Actor } from "./audit.server.ts";
+import { notify } from "./notifications.server.ts";
 import { inTransaction } from "./transaction.server.ts";
 
 /** The advisory lock a schedule change holds exclusively and an hour's credit shares. */
@@ -41,10 +43,15 @@ function schedule(row: ScheduleRow): BoostSchedule {
   };
 }
 
+/** Schedules not cancelled (migration 0030): a cancelled upcoming schedule never comes into force. */
+const notCancelled = (sql: Queryable) =>
+  sql`not exists (select 1 from boost_schedule_cancellations c where c.version = boost_schedules.version)`;
+
 /** The schedule in force for the hour starting at `hour` (the defaults when none was ever set before it). */
 export async function scheduleInForce(sql: Queryable, hour: Date): Promise<BoostSchedule> {
   const [row] = await sql<ScheduleRow[]>`
-    select * from boost_schedules where effective_from <= ${hour} order by effective_from desc, version desc limit 1`;
+    select * from boost_schedules where effective_from <= ${hour} and ${notCancelled(sql)}
+    order by effective_from desc, version desc limit 1`;
   return row ? schedule(row) : DEFAULT_SCHEDULE;
 }
 
@@ -62,7 +69,9 @@ export async function boostSchedules(
   sql: Queryable,
   at: Date,
 ): Promise<{ current: BoostSchedule; upcoming: BoostSchedule[]; history: BoostSchedule[] }> {
-  const rows = (await sql<ScheduleRow[]>`select * from boost_schedules order by effective_from, version`).map(schedule);
+  const rows = (await sql<ScheduleRow[]>`select * from boost_schedules where ${notCancelled(sql)} order by effective_from, version`).map(
+    schedule,
+  );
   // Among schedules with the same start, the highest version wins.
   const winners = rows.filter(
     (row) => !rows.some((other) => other.effectiveFrom!.getTime() === row.effectiveFrom!.getTime() && other.version! > row.version!),
@@ -115,7 +124,64 @@ export async function createSchedule(sql: Queryable, input: NewSchedule, actor: 
       { version: created.version, effectiveFrom: effectiveFrom.toISOString() },
       { before: rulesOf(before), after: rulesOf(created) },
     );
+    // Holders hear of it when it is saved, before it starts (issue 33, item 3): the bell and every channel.
+    const version = created.version!;
+    await notify(
+      tx,
+      [
+        {
+          event: "boosts.scheduled",
+          subject: version,
+          ...notificationText.boostsScheduled({ version, effectiveFrom, rules: boostRulesText(created) }),
+          data: { ...rulesOf(created), version, effectiveFrom: effectiveFrom.toISOString(), cancelled: false },
+        },
+      ],
+      at,
+    );
     return created;
+  });
+}
+
+/**
+ * Cancels an upcoming schedule (issue 33, item 7): one that has not started (the database refuses the others
+ * too, migration 0030). Audited, and announced as its saving was. Answers the schedule cancelled.
+ */
+export async function cancelSchedule(sql: Queryable, version: number, actor: Actor, at: Date): Promise<BoostSchedule> {
+  return inTransaction(sql, async (tx) => {
+    await tx`select pg_advisory_xact_lock(${BOOST_LOCK_CLASS}, 0)`;
+    const found = await scheduleByVersion(tx, version);
+    if (!found) throw notFound(`There is no boost schedule version ${version}`);
+    const [cancelled] = await tx<{ version: number }[]>`select version from boost_schedule_cancellations where version = ${version}`;
+    if (cancelled) throw conflict(`Boost schedule version ${version} is already cancelled`);
+    if (found.effectiveFrom! <= at) {
+      throw conflict(
+        `Boost schedule version ${version} started at ${found.effectiveFrom!.toISOString()}: only an upcoming one can be cancelled`,
+      );
+    }
+    await tx`
+      insert into boost_schedule_cancellations (version, cancelled_at, cancelled_by)
+      values (${version}, ${at}, ${actorLabel(actor)})`;
+    await recordAudit(
+      tx,
+      actor,
+      "boosts.cancel",
+      `boosts:${version}`,
+      { version, effectiveFrom: found.effectiveFrom!.toISOString() },
+      { before: { ...rulesOf(found), cancelled: false }, after: { ...rulesOf(found), cancelled: true } },
+    );
+    await notify(
+      tx,
+      [
+        {
+          event: "boosts.scheduled",
+          subject: `${version}:cancelled`,
+          ...notificationText.boostsCancelled({ version, effectiveFrom: found.effectiveFrom! }),
+          data: { version, effectiveFrom: found.effectiveFrom!.toISOString(), cancelled: true },
+        },
+      ],
+      at,
+    );
+    return found;
   });
 }
 

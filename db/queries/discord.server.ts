@@ -2,34 +2,44 @@
  * Discord holder roles (issue 25): link states and tokens, links, rules, the roles the sync granted, the
  * problems Discord reported, and sweeps. Each function takes the pool or a transaction (the caller's scope).
  */
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 import { UNITS_PER_POINT } from "../../app/domain/rewards.ts";
 import type { DiscordRule, Standing } from "../../app/domain/discord.ts";
 import type { Queryable } from "../client.server.ts";
 
 // Link states and tokens ------------------------------------------------------------------------------
 
-export async function insertOAuthState(sql: Queryable, row: { stateHash: string; address: string; createdAt: Date; expiresAt: Date }) {
+export async function insertOAuthState(
+  sql: Queryable,
+  row: { stateHash: string; address: string; browserSha256: string; createdAt: Date; expiresAt: Date },
+) {
   await sql`
-    insert into discord_oauth_states (state_hash, address, created_at, expires_at)
-    values (${row.stateHash}, ${row.address}, ${row.createdAt}, ${row.expiresAt})`;
+    insert into discord_oauth_states (state_hash, address, browser_sha256, created_at, expires_at)
+    values (${row.stateHash}, ${row.address}, ${row.browserSha256}, ${row.createdAt}, ${row.expiresAt})`;
   await sql`delete from discord_oauth_states where expires_at < ${row.createdAt} - interval '1 day'`;
 }
 
-export type StateUse = { kind: "ok"; address: string } | { kind: "unknown" | "used" | "expired" };
+export type StateUse = { kind: "ok"; address: string } | { kind: "unknown" | "used" | "expired" | "browser" };
 
-/** Uses a state once: answers its address, or why it cannot be used. */
-export async function consumeOAuthState(sql: Queryable, stateHash: string, at: Date): Promise<StateUse> {
-  const [row] = await sql<{ address: string; expiresAt: Date; usedAt: Date | null }[]>`
-    select address, expires_at, used_at from discord_oauth_states where state_hash = ${stateHash} for update`;
+/**
+ * Uses a state once, whoever presents it: answers its address when `browserSha256` is the browser it was
+ * started in (its cookie's hash), or why it cannot be used.
+ */
+export async function consumeOAuthState(sql: Queryable, stateHash: string, browserSha256: string | null, at: Date): Promise<StateUse> {
+  const [row] = await sql<{ address: string; browserSha256: string | null; expiresAt: Date; usedAt: Date | null }[]>`
+    select address, browser_sha256, expires_at, used_at from discord_oauth_states where state_hash = ${stateHash} for update`;
   if (!row) return { kind: "unknown" };
   if (row.usedAt) return { kind: "used" };
-  if (row.expiresAt.getTime() < at.getTime()) return { kind: "expired" };
   await sql`update discord_oauth_states set used_at = ${at} where state_hash = ${stateHash}`;
+  if (row.expiresAt.getTime() < at.getTime()) return { kind: "expired" };
+  if (row.browserSha256 === null || row.browserSha256 !== browserSha256) return { kind: "browser" };
   return { kind: "ok", address: row.address };
 }
 
 export type PendingLink = {
   address: string;
+  /** SHA-256 of the cookie of the browser that started the link (null: a row from before the binding). */
+  browserSha256: string | null;
   discordUserId: string;
   username: string;
   message: string;
@@ -39,21 +49,31 @@ export type PendingLink = {
 
 export async function insertPendingLink(
   sql: Queryable,
-  row: { tokenHash: string; address: string; discordUserId: string; username: string; message: string; createdAt: Date; expiresAt: Date },
+  row: {
+    tokenHash: string;
+    address: string;
+    browserSha256: string;
+    discordUserId: string;
+    username: string;
+    message: string;
+    createdAt: Date;
+    expiresAt: Date;
+  },
 ) {
   await sql`
-    insert into discord_pending_links (token_hash, address, discord_user_id, username, message, created_at, expires_at)
-    values (${row.tokenHash}, ${row.address}, ${row.discordUserId}, ${row.username}, ${row.message}, ${row.createdAt}, ${row.expiresAt})`;
+    insert into discord_pending_links (token_hash, address, browser_sha256, discord_user_id, username, message, created_at, expires_at)
+    values (${row.tokenHash}, ${row.address}, ${row.browserSha256}, ${row.discordUserId}, ${row.username}, ${row.message},
+            ${row.createdAt}, ${row.expiresAt})`;
   await sql`delete from discord_pending_links where expires_at < ${row.createdAt} - interval '1 day'`;
 }
 
 export async function findPendingLink(sql: Queryable, tokenHash: string, lock = false): Promise<PendingLink | null> {
   const [row] = lock
     ? await sql<PendingLink[]>`
-        select address, discord_user_id, username, message, expires_at, used_at from discord_pending_links
+        select address, browser_sha256, discord_user_id, username, message, expires_at, used_at from discord_pending_links
         where token_hash = ${tokenHash} for update`
     : await sql<PendingLink[]>`
-        select address, discord_user_id, username, message, expires_at, used_at from discord_pending_links
+        select address, browser_sha256, discord_user_id, username, message, expires_at, used_at from discord_pending_links
         where token_hash = ${tokenHash}`;
   return row ?? null;
 }
@@ -223,7 +243,7 @@ export type DiscordProblem = {
 export async function reportProblem(sql: Queryable, problem: Omit<DiscordProblem, "firstSeen">, at: Date): Promise<boolean> {
   const rows = await sql`
     insert into discord_problems (key, kind, role_id, message, first_seen)
-    values (${problem.key}, ${problem.kind}, ${problem.roleId}, ${problem.message}, ${at})
+    values (${problem.key}, ${problem.kind}, ${problem.roleId}, ${withoutControlCharacters(problem.message)}, ${at})
     on conflict (key) do nothing returning key`;
   return rows.length > 0;
 }

@@ -35,6 +35,8 @@ export type Giveaway = {
   active: boolean;
   winnerAddress: string | null;
   entriesCount: number;
+  /** The wallets that entered (an entry per purchase: one wallet may have several). */
+  holdersCount: number;
   ticketsCount: number;
   drawCommitment: string;
   /** Revealed only once drawn. */
@@ -101,6 +103,7 @@ const giveawayColumns = (sql: Queryable) => sql`
   case when g.draw_version = 1 then array_remove(array[g.winner_address], null)
        else array(select w.address from giveaway_winners w where w.giveaway_id = g.id order by w.k) end as winner_addresses,
   (select count(*)::int from giveaway_entries e where e.giveaway_id = g.id) as entries_count,
+  (select count(distinct e.address)::int from giveaway_entries e where e.giveaway_id = g.id) as holders_count,
   (select coalesce(sum(e.tickets), 0)::int8 from giveaway_entries e where e.giveaway_id = g.id) as tickets_count,
   g.drawn_at is not null as drawn,
   (select c.highest_block_count from chain_cursor c limit 1) as chain_block_count`;
@@ -296,7 +299,7 @@ export async function enterGiveaway(sql: Queryable, input: EnterGiveawayInput): 
     const balanceUnits = await lockBalanceUnits(tx, address);
     if (!Number.isSafeInteger(costUnits) || costUnits > balanceUnits) {
       throw conflict(
-        `Not enough points: you need ${costPoints} points for ${tickets} ticket(s), but you only have ${Math.floor(unitsToPoints(Math.max(0, balanceUnits)))}.`,
+        `Not enough points: you need ${costPoints} points for ${tickets} ${tickets === 1 ? "ticket" : "tickets"}, but you only have ${Math.floor(unitsToPoints(Math.max(0, balanceUnits)))}.`,
       );
     }
     const [entry] = await tx<GiveawayEntry[]>`

@@ -5,19 +5,13 @@
 import { rarityLevel, type CollectionKey, type Rarity } from "../../app/domain/collections.ts";
 import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT } from "../../app/domain/leaderboard.ts";
 import { hourStart, now } from "../../app/domain/clock.ts";
-import {
-  dailyRate,
-  pendingHour,
-  perItemDailyRate,
-  stakingPercentage,
-  tierFor,
-  unitsToPoints,
-  type PendingHour,
-} from "../../app/domain/rewards.ts";
-import { combinedPercent, itemBoost, tenurePercentAt } from "../../app/domain/boosts.ts";
+import { pendingHour, perItemDailyRate, stakingPercentage, tierFor, unitsToPoints, type PendingHour } from "../../app/domain/rewards.ts";
+import { itemBoost, stakePercentAt, walletDailyRate, type BoostSchedule } from "../../app/domain/boosts.ts";
 import type { Queryable } from "../client.server.ts";
 import { FOLD_EVERY_CREDITS } from "./accrual-basis.server.ts";
 import { scheduleInForce } from "./boosts.server.ts";
+import { KeptValue, onOneSnapshot, stampColumn } from "./hot-reads.server.ts";
+import { isTransaction } from "./transaction.server.ts";
 
 export type WalletItem = {
   id: number;
@@ -59,28 +53,31 @@ export type Rewards = {
   currentHour: PendingHour;
 };
 
-export type LeaderboardEntry = { address: string; rewards: number };
+export type LeaderboardEntry = { address: string; rewards: number; dailyRate: number };
 
 export async function walletItems(sql: Queryable, address: string): Promise<WalletItem[]> {
+  const since = performance.now();
   const rows = await sql<
     (Omit<WalletItem, "rarity" | "rarityLabel" | "isStaked" | "rewardRate" | "perDay" | "boost"> & {
       rarity: Rarity;
       tenureFrom: Date | null;
       stakeRarity: Rarity | null;
+      stamp: string;
     })[]
   >`
     select i.id, i.name, i.inscription_id, i.collection, i.image_url, i.rarity, i.rank, s.started_at as staked_at,
-           s.tenure_from, s.rarity as stake_rarity
+           s.tenure_from, s.rarity as stake_rarity, ${stampColumn(sql)}
     from ownership o
     join items i on i.id = o.item_id
     left join stakes s on s.item_id = o.item_id and s.ended_at is null and s.address = o.owner_address
     where o.owner_address = ${address}
     order by i.collection, i.number`;
+  if (rows.length === 0) return [];
   const stakedCount = rows.filter((row) => row.stakedAt !== null).length;
   const rewardRate = perItemDailyRate(stakedCount);
   const at = now();
-  const schedule = await scheduleInForce(sql, hourStart(at));
-  return rows.map(({ rarity, tenureFrom, stakeRarity, ...row }) => {
+  const schedule = await scheduleFor(sql, hourStart(at), { since, stamp: rows[0].stamp });
+  return rows.map(({ rarity, tenureFrom, stakeRarity, stamp: _stamp, ...row }) => {
     // The rarity its stake earns with (the item's when it was staked).
     const boost = tenureFrom ? itemBoost(schedule, { rarity: stakeRarity ?? rarity, tenureFrom }, stakedCount, at) : null;
     return {
@@ -171,61 +168,179 @@ export async function leaderboardRank(sql: Queryable, address: string, units: nu
   return ahead < LEADERBOARD_MAX_LIMIT ? ahead + 1 : 0;
 }
 
-/** The boost percentages the hour's accrual gives these stakes, added up (the schedule in force for the hour). */
-async function hourPercentSum(sql: Queryable, hour: Date, stakes: { rarity: Rarity; tenureFrom: string }[]): Promise<number> {
-  if (stakes.length === 0) return 0;
-  const schedule = await scheduleInForce(sql, hour);
-  return stakes.reduce(
-    (sum, stake) => sum + combinedPercent(schedule, stake.rarity, tenurePercentAt(schedule, new Date(stake.tenureFrom), hour)),
-    0,
-  );
+/**
+ * Each wallet's `dailyRate` (app/domain/boosts.ts `walletDailyRate`): its open stakes on items it still owns,
+ * each at its combined percentage for the hour under way, under the schedule in force then. Wallets without
+ * stakes are absent (0). The rewards, the leaderboard, the admin's users and the CLI all read it here.
+ */
+export async function dailyRatesOf(sql: Queryable, addresses: readonly string[], at: Date = now()): Promise<Map<string, number>> {
+  if (addresses.length === 0) return new Map();
+  const hour = hourStart(at);
+  return ratesUnder(sql, await scheduleInForce(sql, hour), addresses, hour);
 }
+
+async function ratesUnder(sql: Queryable, schedule: BoostSchedule, addresses: readonly string[], hour: Date): Promise<Map<string, number>> {
+  const rates = new Map<string, number>();
+  if (addresses.length === 0) return rates;
+  const stakes = await sql<{ address: string; rarity: Rarity; tenureFrom: Date }[]>`
+    select s.address, s.rarity, s.tenure_from
+    from stakes s join ownership o on o.item_id = s.item_id and o.owner_address = s.address
+    where s.address = any(${addresses as string[]}::text[]) and s.ended_at is null`;
+  const percents = new Map<string, number[]>();
+  for (const stake of stakes) {
+    percents.set(stake.address, [...(percents.get(stake.address) ?? []), stakePercentAt(schedule, stake, hour)]);
+  }
+  for (const [address, list] of percents) rates.set(address, walletDailyRate(list));
+  return rates;
+}
+
+/** The boost percentages the hour's accrual gives these stakes, added up (`schedule`: the one in force for the hour). */
+function hourPercentSum(schedule: BoostSchedule, hour: Date, stakes: { rarity: Rarity; tenureFrom: Date }[]): number {
+  return stakes.reduce((sum, stake) => sum + stakePercentAt(schedule, stake, hour), 0);
+}
+
+/** The wallets with the most points (at most `limit`), with their balances in units, most first (ties by address). */
+async function topBalances(sql: Queryable, limit: number): Promise<{ address: string; units: number }[]> {
+  // The `limit`-th highest row is a floor under the `limit`-th balance, so only rows within the unfolded bound
+  // below it can be on the board.
+  const [nth] = await sql<{ units: number }[]>`select units from balances order by units desc, address offset ${limit - 1} limit 1`;
+  const floor = nth === undefined ? null : Number(nth.units) - (await unfoldedBound(sql));
+  return sql<{ address: string; units: number }[]>`
+    select address, units from (${rowsBetween(sql, floor)}) as r
+    where units > 0 order by units desc, address limit ${limit}`;
+}
+
+/** The leaderboard's longest list as one state of the database and one hour gave it, and what it was computed with. */
+type Standings = {
+  entries: LeaderboardEntry[];
+  /** Each listed wallet's place (1 = most points): its rank. */
+  places: Map<string, number>;
+  /** The schedule in force for the hour. */
+  schedule: BoostSchedule;
+};
+
+/** Recomputed when the stamp or the hour moves (db/queries/hot-reads.server.ts): a balance, a stake, a schedule, an owner changed. */
+const keptStandings = new KeptValue<Standings>((sql, hour) =>
+  onOneSnapshot(sql, hour, async (tx) => {
+    const at = new Date(hour);
+    const schedule = await scheduleInForce(tx, at);
+    const rows = await topBalances(tx, LEADERBOARD_MAX_LIMIT);
+    const rates = await ratesUnder(
+      tx,
+      schedule,
+      rows.map((row) => row.address),
+      at,
+    );
+    const entries = rows.map((row) => ({
+      address: row.address,
+      rewards: unitsToPoints(row.units),
+      dailyRate: rates.get(row.address) ?? 0,
+    }));
+    return { entries, places: new Map(entries.map((entry, i) => [entry.address, i + 1])), schedule };
+  }),
+);
+
+/** The schedule in force, kept alone for the reads that need nothing else kept (a wallet's items). */
+const keptSchedule = new KeptValue<BoostSchedule>((sql, hour) => onOneSnapshot(sql, hour, (tx) => scheduleInForce(tx, new Date(hour))));
+
+/**
+ * The schedule in force for `hour`, as kept for the state the caller read (`stamp`, read after `since`), or read
+ * now. In a transaction (which may hold changes not yet committed, so not yet stamped), always read.
+ */
+async function scheduleFor(sql: Queryable, hour: Date, read: { since: number; stamp: string }): Promise<BoostSchedule> {
+  if (isTransaction(sql)) return scheduleInForce(sql, hour);
+  return (await keptSchedule.since(sql, read.since, hour.getTime(), read.stamp)).value;
+}
+
+/** Tries of `rewardsOf` to find the kept standings of the state it read before it counts the rank itself. */
+const REWARDS_TRIES = 3;
 
 export async function rewardsOf(sql: Queryable, address: string): Promise<Rewards> {
   const hour = hourStart(now());
-  const [row] = await sql<
-    {
-      units: number | null;
-      totalCount: number;
-      stakedCount: number;
-      stakingSince: Date | null;
-      openAllHour: { rarity: Rarity; tenureFrom: string }[];
-    }[]
-  >`
-    select (select units from wallet_balances where address = ${address}) as units,
-           (select count(*)::int from ownership where owner_address = ${address}) as total_count,
-           -- As creditHour counts them (db/queries/accrual.server.ts): open since the hour began, not ended since.
-           (select coalesce(json_agg(json_build_object('rarity', rarity, 'tenureFrom', tenure_from)), '[]') from stakes
-             where address = ${address} and started_at <= ${hour} and ended_at is null) as open_all_hour,
-           count(s.id)::int as staked_count,
-           min(s.started_at) as staking_since
-    from stakes s
-    join ownership o on o.item_id = s.item_id and o.owner_address = s.address
-    where s.address = ${address} and s.ended_at is null`;
-  const units = row.units ?? 0;
-  return {
-    unclaimedRewards: unitsToPoints(units),
-    dailyRate: dailyRate(row.stakedCount),
-    rewardTier: tierFor(row.stakedCount).tier,
-    stakedCount: row.stakedCount,
-    totalCount: row.totalCount,
-    stakingPercentage: stakingPercentage(row.stakedCount, row.totalCount),
-    stakingSince: row.stakingSince,
-    rank: await leaderboardRank(sql, address, units),
-    currentHour: pendingHour(hour, row.openAllHour.length, await hourPercentSum(sql, hour, row.openAllHour)),
-  };
+  for (let tries = 1; ; tries++) {
+    const since = performance.now();
+    // The balance, the items, and every open stake (owned or not) with whether the wallet still owns its item.
+    const rows = await sql<
+      {
+        stamp: string;
+        units: number | null;
+        totalCount: number;
+        rarity: Rarity | null;
+        tenureFrom: Date | null;
+        startedAt: Date | null;
+        owned: boolean;
+      }[]
+    >`
+      select w.stamp, w.units, w.total_count, s.rarity, s.tenure_from, s.started_at, o.item_id is not null as owned
+      from (
+        select ${stampColumn(sql)},
+               (select units from wallet_balances where address = ${address}) as units,
+               (select count(*)::int from ownership where owner_address = ${address}) as total_count
+      ) as w
+      left join stakes s on s.address = ${address} and s.ended_at is null
+      left join ownership o on o.item_id = s.item_id and o.owner_address = s.address`;
+    const [{ stamp, totalCount }] = rows;
+    const units = rows[0].units ?? 0;
+    const stakes = rows.flatMap(({ rarity, tenureFrom, startedAt, owned }) =>
+      rarity && tenureFrom && startedAt ? [{ rarity, tenureFrom, startedAt, owned }] : [],
+    );
+    const kept = isTransaction(sql) ? null : await keptStandings.since(sql, since, hour.getTime(), stamp);
+    // The rank and schedule of the state the balance was read from: kept, or (in a transaction, or while the
+    // database changes faster than the standings are computed) counted for this wallet alone.
+    const read =
+      kept?.stamp === stamp
+        ? { schedule: kept.value.schedule, rank: units > 0 ? (kept.value.places.get(address) ?? 0) : 0 }
+        : kept && tries < REWARDS_TRIES
+          ? null
+          : { schedule: await scheduleInForce(sql, hour), rank: await leaderboardRank(sql, address, units) };
+    if (!read) continue;
+    const staked = stakes.filter((stake) => stake.owned);
+    // As creditHour counts them (db/queries/accrual.server.ts): open since the hour began, not ended since.
+    const openAllHour = stakes.filter((stake) => stake.startedAt <= hour);
+    const stakingSince = staked.reduce<Date | null>((min, stake) => (min === null || stake.startedAt < min ? stake.startedAt : min), null);
+    return {
+      unclaimedRewards: unitsToPoints(units),
+      dailyRate: staked.length ? walletDailyRate(staked.map((stake) => stakePercentAt(read.schedule, stake, hour))) : 0,
+      rewardTier: tierFor(staked.length).tier,
+      stakedCount: staked.length,
+      totalCount,
+      stakingPercentage: stakingPercentage(staked.length, totalCount),
+      stakingSince,
+      rank: read.rank,
+      currentHour: pendingHour(hour, openAllHour.length, hourPercentSum(read.schedule, hour, openAllHour)),
+    };
+  }
 }
 
 /**
- * Wallets with points, most first (ties by address, the same order `leaderboardRank` counts). The `limit`-th
- * highest row is a floor under the `limit`-th balance, so only rows within the unfolded bound below it can
- * be on the board.
+ * Wallets with points, most first (ties by address, the same order `leaderboardRank` counts): the kept
+ * standings of the state read now (db/queries/hot-reads.server.ts), or in a transaction counted there.
  */
 export async function leaderboard(sql: Queryable, limit = LEADERBOARD_DEFAULT_LIMIT): Promise<LeaderboardEntry[]> {
-  const [nth] = await sql<{ units: number }[]>`select units from balances order by units desc, address offset ${limit - 1} limit 1`;
-  const floor = nth === undefined ? null : Number(nth.units) - (await unfoldedBound(sql));
-  const rows = await sql<{ address: string; units: number }[]>`
-    select address, units from (${rowsBetween(sql, floor)}) as r
-    where units > 0 order by units desc, address limit ${limit}`;
-  return rows.map((row) => ({ address: row.address, rewards: unitsToPoints(row.units) }));
+  if (isTransaction(sql)) return countLeaderboard(sql, limit);
+  const since = performance.now();
+  const [{ stamp }] = await sql<{ stamp: string }[]>`select ${stampColumn(sql)}`;
+  const kept = await keptStandings.since(sql, since, hourStart(now()).getTime(), stamp);
+  return kept.value.entries.slice(0, limit);
+}
+
+/** The leaderboard counted from the balances now, nothing kept: what the kept standings hold (their test compares). */
+export async function countLeaderboard(sql: Queryable, limit = LEADERBOARD_DEFAULT_LIMIT): Promise<LeaderboardEntry[]> {
+  const rows = await topBalances(sql, limit);
+  const rates = await dailyRatesOf(
+    sql,
+    rows.map((row) => row.address),
+  );
+  return rows.map((row) => ({ address: row.address, rewards: unitsToPoints(row.units), dailyRate: rates.get(row.address) ?? 0 }));
+}
+
+/**
+ * Whether the wallet holds an item (as the indexer last saw it) or ever staked one: a holder, the only kind of
+ * wallet that may ask the site to email a mailbox (issue 32, item 1). Two index probes.
+ */
+export async function holdsOrHasStaked(sql: Queryable, address: string): Promise<boolean> {
+  const [row] = await sql<{ holder: boolean }[]>`
+    select exists (select 1 from ownership where owner_address = ${address})
+        or exists (select 1 from stakes where address = ${address}) as holder`;
+  return row.holder;
 }

@@ -37,12 +37,12 @@ export async function pruneExpired(sql: Queryable, at: Date, batch = HOUSEKEEPIN
   const runsBefore = new Date(at.getTime() - SYNC_RUN_RETENTION_MS);
   const challenges = await inBatches((limit) => deleteExpiredChallenges(sql, at, limit), batch);
   const sessions = await inBatches((limit) => deleteExpiredSessions(sql, at, limit), batch);
-  const usedSignatures = await inBatches(
-    (limit) => sql`
-      delete from used_signatures where (address, message_sha256) in (
-        select address, message_sha256 from used_signatures where used_at < ${signaturesBefore} order by used_at limit ${limit})`,
-    batch,
-  );
+  // Through the database's own function (migration 0026): the app's role may not delete used signatures itself,
+  // and the function never removes one used within the last hour by the database's clock, whatever `at` says.
+  const usedSignatures = await inBatches(async (limit) => {
+    const [row] = await sql<{ count: number }[]>`select prune_used_signatures(${signaturesBefore}, ${limit}) as count`;
+    return { count: row.count };
+  }, batch);
   // The last applied pass and every pass after it stay whatever their age: the indexer's health reads
   // when it last applied one and how many were held back since.
   const syncRuns = await inBatches(

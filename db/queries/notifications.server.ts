@@ -5,9 +5,13 @@
  * (indexer/notifications/worker.server.ts) raises the timed events, fans events out into deliveries and sends
  * them; the site reads the events themselves (GET /api/notifications/{address}).
  */
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 import { now } from "../../app/domain/clock.ts";
 import { conflict, notFound } from "../../app/domain/errors.ts";
 import {
+  ADMIN_EVENTS,
+  claimLink,
+  CLAIM_REMINDER_MS,
   CLOSED_CATCH_UP_MS,
   CLOSING_SOON_MS,
   isPersonalEvent,
@@ -84,7 +88,7 @@ export function giveawayDrawn(g: { id: number; title: string; winners: readonly 
       subject: g.id,
       recipient: address,
       ...notificationText.giveawayWon(g),
-      data: { giveawayId: g.id, title: g.title, verifyLink: `/giveaways/${g.id}/verify` },
+      data: { giveawayId: g.id, title: g.title, claimLink: claimLink(g.id), verifyLink: `/giveaways/${g.id}/verify` },
     })),
   ];
 }
@@ -120,7 +124,8 @@ export function pointsAdjusted(a: {
 /**
  * Writes the events whose time has come by `at`: `giveaway.closing_soon` and `proposal.closing_soon` (24 h
  * before the end, while still open), `proposal.opened` for a proposal created before its start, and
- * `proposal.closed` (with the result) once it ended (at most CLOSED_CATCH_UP_MS ago). Once each, by the
+ * `proposal.closed` (with the result) once it ended (at most CLOSED_CATCH_UP_MS ago), and the reminder of a win not
+ * claimed a day after its draw. Once each, by the
  * outbox's unique key; safe to run from any number of passes at once. Answers how many were new.
  */
 export async function raiseTimedEvents(sql: Queryable, at: Date = now()): Promise<number> {
@@ -172,7 +177,36 @@ export async function raiseTimedEvents(sql: Queryable, at: Date = now()): Promis
       data: { proposalId: p.id, title: p.title, endDate: p.endDate.toISOString(), results: options },
     });
   }
+  events.push(...(await unclaimedWinReminders(sql, at)));
   return events.length ? notify(sql, events, at) : 0;
+}
+
+/**
+ * A winner who has not claimed a day after the draw is reminded once (issue 33, item 2): `giveaway.won` again,
+ * subject `{id}:reminder`, so every channel that carries wins carries it (and email's daily limit lets it through).
+ * Draws older than CLOSED_CATCH_UP_MS are left alone (an upgrade never reminds of old wins).
+ */
+async function unclaimedWinReminders(sql: Queryable, at: Date): Promise<NewNotification[]> {
+  const due = new Date(at.getTime() - CLAIM_REMINDER_MS);
+  const rows = await sql<{ id: number; title: string; address: string }[]>`
+    select g.id, g.title, w.address
+    from giveaways g
+    join lateral (
+      select address from giveaway_winners where giveaway_id = g.id
+      union select g.winner_address where g.winner_address is not null
+    ) w on true
+    where g.drawn_at <= ${due} and g.drawn_at >= ${new Date(due.getTime() - CLOSED_CATCH_UP_MS)}
+      and not exists (select 1 from giveaway_claims c where c.giveaway_id = g.id and c.address = w.address)
+      and not exists (
+        select 1 from notification_events n
+        where n.event = 'giveaway.won' and n.subject = g.id || ':reminder' and n.recipient = w.address)`;
+  return rows.map((row) => ({
+    event: "giveaway.won" as const,
+    subject: `${row.id}:reminder`,
+    recipient: row.address,
+    ...notificationText.claimReminder(row),
+    data: { giveawayId: row.id, title: row.title, reminder: true, claimLink: claimLink(row.id), verifyLink: `/giveaways/${row.id}/verify` },
+  }));
 }
 
 // What the site shows -------------------------------------------------------------------------------
@@ -182,7 +216,7 @@ export type NotificationEntry = { id: number; event: NotificationEventName; at: 
 export const NOTIFICATIONS_DEFAULT_LIMIT = 20;
 export const NOTIFICATIONS_MAX_LIMIT = 100;
 
-/** The public events and `address`'s personal ones, newest first, older than `cursor` (an event id). */
+/** The public events (not the admin team's) and `address`'s personal ones, newest first, older than `cursor` (an event id). */
 export async function notificationsFor(
   sql: Queryable,
   address: string,
@@ -193,7 +227,7 @@ export async function notificationsFor(
   const rows = await sql<NotificationEntry[]>`
     select id, event, at, title, body, link from (
       (select id, event, occurred_at as at, title, body, link from notification_events
-       where recipient is null and id < ${before} order by id desc limit ${limit + 1})
+       where recipient is null and id < ${before} and event <> all(${[...ADMIN_EVENTS]}::text[]) order by id desc limit ${limit + 1})
       union all
       (select id, event, occurred_at as at, title, body, link from notification_events
        where recipient = ${address} and id < ${before} order by id desc limit ${limit + 1})
@@ -246,6 +280,14 @@ export async function listDeliveries(
   return { entries, nextCursor: rows.length > limit ? entries[entries.length - 1].id : null };
 }
 
+/** How many targets the webhook and email channels can send to now: active endpoints, confirmed subscriptions. */
+export async function channelTargetCounts(sql: Queryable): Promise<{ webhook: number; email: number }> {
+  const [row] = await sql<{ webhook: number; email: number }[]>`
+    select (select count(*)::int from webhook_endpoints where active) as webhook,
+           (select count(*)::int from email_subscriptions where confirmed_at is not null and unsubscribed_at is null) as email`;
+  return row;
+}
+
 /** Counts per channel and state (the tab's summary). */
 export async function deliveryCounts(sql: Queryable): Promise<{ channel: ChannelName; state: DeliveryState; count: number }[]> {
   return sql<{ channel: ChannelName; state: DeliveryState; count: number }[]>`
@@ -288,7 +330,7 @@ export async function setChannelDisabled(
 ): Promise<void> {
   await sql`
     insert into notification_channel_state (channel, destination_sha256, disabled_at, disabled_reason, updated_at)
-    values (${channel}, ${destinationSha256}, ${reason === null ? null : at}, ${reason}, ${at})
+    values (${channel}, ${destinationSha256}, ${reason === null ? null : at}, ${reason === null ? null : withoutControlCharacters(reason)}, ${at})
     on conflict (channel) do update set destination_sha256 = excluded.destination_sha256, disabled_at = excluded.disabled_at,
       disabled_reason = excluded.disabled_reason, updated_at = excluded.updated_at`;
 }

@@ -3,6 +3,7 @@
  * address-less output), every move seen, stakes ended by a move (and reopened when a reorg undoes that
  * move), the highest block count seen, and sync passes.
  */
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 import { redactUrlsIn } from "../../app/domain/redact.ts";
 import type { Queryable, Sql } from "../client.server.ts";
 import { auditStakesEndedByTransfer } from "./audit.server.ts";
@@ -238,7 +239,7 @@ export async function recordSyncRun(sql: Sql, run: SyncRun, blockCount: number |
   await sql.begin(async (tx) => {
     await tx`
       insert into sync_runs (source, started_at, finished_at, state, reason, block_height, items_checked, owners_changed, stakes_ended, errors)
-      values (${run.source}, ${run.startedAt}, ${run.finishedAt}, ${run.state}, ${run.reason && redactUrlsIn(run.reason)}, ${run.blockHeight},
+      values (${run.source}, ${run.startedAt}, ${run.finishedAt}, ${run.state}, ${run.reason && withoutControlCharacters(redactUrlsIn(run.reason))}, ${run.blockHeight},
               ${run.itemsChecked}, ${run.ownersChanged}, ${run.stakesEnded}, ${run.errors})`;
     if (run.state === "ok" && blockCount !== null && blockCount > 0) {
       await tx`

@@ -9,8 +9,9 @@ import { now } from "../../app/domain/clock.ts";
 import { badRequest } from "../../app/domain/errors.ts";
 import type { LedgerKind } from "../../app/domain/points-history.ts";
 import { pointsToUnits, unitsToPoints } from "../../app/domain/rewards.ts";
-import { addPointsSchema, MESSAGES } from "../../app/domain/validation.ts";
+import { addPointsSchema, clearReasonSchema, DEFAULT_CLEAR_DESCRIPTION, MESSAGES } from "../../app/domain/validation.ts";
 import type { Queryable, TransactionSql } from "../client.server.ts";
+import { dailyRatesOf } from "./holdings.server.ts";
 import { foldAllBalances, lockBasis } from "./accrual-basis.server.ts";
 import { actorLabel, recordAudit, type Actor } from "./audit.server.ts";
 import { parseOrRefuse } from "./input.server.ts";
@@ -30,7 +31,7 @@ export type LedgerInsert = {
   actor: Actor;
 };
 
-export type UserRow = { address: string; totalPoints: number; stakedCount: number };
+export type UserRow = { address: string; totalPoints: number; stakedCount: number; dailyRate: number };
 
 export type AddPointsInput = { address: string; points: number; description?: string | null; actor: Actor };
 
@@ -123,18 +124,19 @@ export async function addPoints(sql: Queryable, input: AddPointsInput): Promise<
 /** Brings a wallet's balance to 0 with one ledger row; answers the points removed (0 when already 0). */
 export async function clearPoints(
   sql: Queryable,
-  { address, actor }: { address: string; actor: Actor },
+  { address, actor, reason }: { address: string; actor: Actor; reason?: string | null },
 ): Promise<{ address: string; clearedPoints: number }> {
   requireAddress(address);
+  const why = parseOrRefuse(clearReasonSchema, reason ?? undefined) ?? null;
   return inTransaction(sql, async (tx) => {
     const units = await lockBalanceUnits(tx, address);
+    const description = why ?? DEFAULT_CLEAR_DESCRIPTION;
     if (units !== 0) {
-      const description = "Cleared by admin";
       const [ledger] = await appendLedger(tx, [{ address, kind: "admin_clear", units: -units, description, actor }]);
       await notify(tx, [pointsAdjusted({ ledgerId: ledger.id, address, points: -unitsToPoints(units), description, balance: 0 })]);
     }
     const change = { before: { points: unitsToPoints(units) }, after: { points: 0 } };
-    await recordAudit(tx, actor, "points.clear", address, { clearedPoints: unitsToPoints(units) }, change);
+    await recordAudit(tx, actor, "points.clear", address, { clearedPoints: unitsToPoints(units), reason: why }, change);
     return { address, clearedPoints: unitsToPoints(units) };
   });
 }
@@ -247,5 +249,14 @@ export async function listUsers(
     where ${needle} = '' or strpos(lower(u.address), ${needle}) > 0
     order by units desc, u.address
     limit ${limit}`;
-  return rows.map((row) => ({ address: row.address, totalPoints: unitsToPoints(row.units), stakedCount: row.stakedCount }));
+  const rates = await dailyRatesOf(
+    sql,
+    rows.map((row) => row.address),
+  );
+  return rows.map((row) => ({
+    address: row.address,
+    totalPoints: unitsToPoints(row.units),
+    stakedCount: row.stakedCount,
+    dailyRate: rates.get(row.address) ?? 0,
+  }));
 }

@@ -2,6 +2,7 @@
  * Signed webhook endpoints (migration 0020) and their deliveries (notification_deliveries, channel
  * 'webhook', target = the endpoint's id). Admin changes write their audit row in the same transaction.
  */
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 import { randomBytes } from "node:crypto";
 import { now } from "../../app/domain/clock.ts";
 import { conflict, notFound } from "../../app/domain/errors.ts";
@@ -13,6 +14,7 @@ import {
   type WebhookDeliveryStatus,
 } from "../../app/domain/webhooks.ts";
 import type { NotificationEventName } from "../../app/domain/notifications.ts";
+import { redactWebhookUrl } from "../../app/domain/redact.ts";
 import { newWebhookSecret } from "../../app/utils/webhook-signing.server.ts";
 import type { Queryable } from "../client.server.ts";
 import { recordAudit, type Actor } from "./audit.server.ts";
@@ -48,6 +50,9 @@ const publicView = ({ id, url, events, active, disabledReason }: WebhookEndpoint
   disabledReason,
 });
 
+/** The endpoint as the audit trail keeps it: its URL as origin and hash (the path is often the receiver's secret). */
+const auditView = (row: WebhookEndpoint): WebhookEndpoint => ({ ...publicView(row), url: redactWebhookUrl(row.url) });
+
 export async function createWebhook(
   sql: Queryable,
   input: { url: string; events: NotificationEventName[]; actor: Actor },
@@ -58,7 +63,7 @@ export async function createWebhook(
       values (${input.url}, ${input.events}, ${newWebhookSecret()}, ${newSalt()}, ${now()})
       returning id, url, events, active, disabled_reason, secret`;
     // Never the secret: the audit trail is read by whoever may read the admin page, for ever.
-    await recordAudit(tx, input.actor, "webhook.create", `webhook:${row.id}`, {}, { after: publicView(row) });
+    await recordAudit(tx, input.actor, "webhook.create", `webhook:${row.id}`, {}, { after: auditView(row) });
     return { ...publicView(row), secret: row.secret };
   });
 }
@@ -94,7 +99,7 @@ export async function deleteWebhook(sql: Queryable, input: { id: number; actor: 
     await tx`
       update notification_deliveries set state = 'skipped', last_error = 'The webhook was deleted', claimed_until = null
       where channel = 'webhook' and target = ${String(input.id)} and state in ('pending', 'retrying')`;
-    await recordAudit(tx, input.actor, "webhook.delete", `webhook:${input.id}`, {}, { before: publicView(row) });
+    await recordAudit(tx, input.actor, "webhook.delete", `webhook:${input.id}`, {}, { before: auditView(row) });
   });
 }
 
@@ -211,9 +216,10 @@ export async function replayWebhookDelivery(
 
 // What the channel writes --------------------------------------------------------------------------
 
-export async function activeWebhookTargets(sql: Queryable, event: string): Promise<string[]> {
+/** The active endpoints that asked for `event` (null: every active endpoint, for the admin's test). */
+export async function activeWebhookTargets(sql: Queryable, event: string | null): Promise<string[]> {
   const rows = await sql<{ id: number }[]>`
-    select id from webhook_endpoints where active and ${event} = any(events) order by id`;
+    select id from webhook_endpoints where active and (${event}::text is null or ${event} = any(events)) order by id`;
   return rows.map((row) => String(row.id));
 }
 
@@ -233,7 +239,7 @@ export async function markWebhookFailing(sql: Queryable, id: number, at: Date): 
 export async function disableWebhook(sql: Queryable, id: number, reason: string, at: Date): Promise<void> {
   await inTransaction(sql, async (tx) => {
     const rows = await tx`
-      update webhook_endpoints set active = false, disabled_reason = ${reason}, disabled_at = ${at}
+      update webhook_endpoints set active = false, disabled_reason = ${withoutControlCharacters(reason)}, disabled_at = ${at}
       where id = ${id} and active returning id`;
     if (rows.length === 1) {
       await recordAudit(
@@ -241,7 +247,7 @@ export async function disableWebhook(sql: Queryable, id: number, reason: string,
         { kind: "system" },
         "webhook.disable",
         `webhook:${id}`,
-        { reason },
+        { reason: withoutControlCharacters(reason) },
         { before: { active: true }, after: { active: false } },
       );
     }

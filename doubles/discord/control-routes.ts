@@ -1,7 +1,8 @@
 /**
  * The double's control over HTTP, for browser tests that cannot reach it in-process (loopback callers only; the
  * server checks that): POST /control/{action} with a JSON body checked here (400 {message} when bad), GET
- * /control/{messages|role-changes|stats}. Each action is one call of the in-process control API.
+ * /control/{messages|role-changes|stats|interactions}. Each action is one call of the in-process control API;
+ * `interaction` answers once the member sees a message (a deferred answer: after its edit).
  */
 import { z } from "zod";
 import type { DiscordDouble } from "./discord-double.server.ts";
@@ -56,6 +57,14 @@ const ControlBodies = {
     scope: z.enum(["user", "global", "shared"]).optional(),
   }),
   "reset-stats": z.object({}),
+  "interactions-endpoint": z.object({ url: z.url(), clientId: Id.optional() }),
+  interaction: z.object({
+    clientId: Id.optional(),
+    guildId: Id,
+    userId: Id,
+    name: z.string().min(1).max(32),
+    options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  }),
 };
 type ControlAction = keyof typeof ControlBodies;
 
@@ -65,7 +74,7 @@ function controlBody<A extends ControlAction>(action: A, body: unknown): z.outpu
   return parsed.data as z.output<(typeof ControlBodies)[A]>;
 }
 
-function runControl(double: DiscordDouble, action: ControlAction, body: unknown): unknown {
+async function runControl(double: DiscordDouble, action: ControlAction, body: unknown): Promise<unknown> {
   switch (action) {
     case "guild":
       return double.createGuild(controlBody("guild", body));
@@ -107,6 +116,15 @@ function runControl(double: DiscordDouble, action: ControlAction, body: unknown)
       controlBody("reset-stats", body);
       double.resetStats();
       return { ok: true };
+    case "interactions-endpoint": {
+      const { url, clientId } = controlBody("interactions-endpoint", body);
+      await double.setInteractionsEndpoint(url, clientId);
+      return { ok: true };
+    }
+    case "interaction": {
+      const sent = await double.sendCommand(controlBody("interaction", body));
+      return sent.outcome === "deferred" ? double.waitForInteractionMessage(sent.id) : sent;
+    }
   }
 }
 
@@ -114,20 +132,21 @@ const READS = {
   messages: (double: DiscordDouble) => double.messages(),
   "role-changes": (double: DiscordDouble) => double.roleChanges(),
   stats: (double: DiscordDouble) => double.stats(),
+  interactions: (double: DiscordDouble) => double.interactions(),
 };
 
 /** Whether `action` takes a body (so the server reads one before answering). */
 export const isControlAction = (action: string) => Object.hasOwn(ControlBodies, action);
 
 /** The answer to `METHOD /control/{action}`; `bodyText` is the request's body (POST actions only). */
-export function controlAnswer(double: DiscordDouble, method: string, action: string, bodyText = ""): Answer {
+export async function controlAnswer(double: DiscordDouble, method: string, action: string, bodyText = ""): Promise<Answer> {
   if (Object.hasOwn(READS, action)) {
     return method === "GET" ? json(200, READS[action as keyof typeof READS](double)) : apiError(405, ERRORS.methodNotAllowed);
   }
   if (!isControlAction(action)) return apiError(404, ERRORS.notFound);
   if (method !== "POST") return apiError(405, ERRORS.methodNotAllowed);
   try {
-    return json(200, runControl(double, action as ControlAction, bodyText ? JSON.parse(bodyText) : {}));
+    return json(200, await runControl(double, action as ControlAction, bodyText ? JSON.parse(bodyText) : {}));
   } catch (error) {
     return json(400, { message: (error as Error).message });
   }

@@ -6,17 +6,21 @@
  * Routes, under `/api/v10` and `/api` alike (@discordjs/rest builds `${api}/v10${route}`; webhook URLs are
  * `/api/webhooks/...`): POST /oauth2/token, POST /oauth2/token/revoke, GET /users/@me, GET /guilds/{guild}/roles,
  * GET /guilds/{guild}/members/{user}, GET /guilds/{guild}/members, PUT and DELETE
- * /guilds/{guild}/members/{user}/roles/{role}, POST /webhooks/{id}/{token}. The authorize page is
+ * /guilds/{guild}/members/{user}/roles/{role}, POST /webhooks/{id}/{token}; slash commands (./interactions.ts):
+ * PUT and GET /applications/{app}/guilds/{guild}/commands, PATCH /webhooks/{app}/{token}/messages/@original, and
+ * interactions POSTed, signed, to an app's Interactions Endpoint URL. The authorize page is
  * GET /oauth2/authorize (also under /api and /api/v10): it redirects at once for the user a test logged in.
  *
  * Control routes (loopback callers only, for browser tests; JSON bodies, 400 {message} on bad input):
  * POST /control/guild, /control/user, /control/member, /control/member/remove, /control/app, /control/login,
- * /control/logout, /control/deny, /control/webhook, /control/webhook/delete, /control/fail, /control/reset-stats;
- * GET /control/messages, /control/role-changes, /control/stats.
+ * /control/logout, /control/deny, /control/webhook, /control/webhook/delete, /control/fail, /control/reset-stats,
+ * /control/interactions-endpoint, /control/interaction; GET /control/messages, /control/role-changes, /control/stats,
+ * /control/interactions.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { controlAnswer, isControlAction } from "./control-routes.ts";
+import { createInteractions, type GuildCommand, type InteractionRecord, type SendCommand, type SendInteraction } from "./interactions.ts";
 import { checkWebhookMessage, mentionsOf, type Mentions } from "./message-limits.ts";
 import { basicCredentials, createOAuth, formOf } from "./oauth.ts";
 import {
@@ -51,6 +55,7 @@ import {
 } from "./shapes.ts";
 
 export { ROUTES, type DiscordRoute };
+export type { GuildCommand, InteractionRecord, SendCommand, SendInteraction };
 
 const MAX_BODY = 1024 * 1024;
 const MAX_CONTROL_BODY = 16 * 1024 * 1024;
@@ -170,7 +175,12 @@ export type DiscordDouble = {
   /** Invalidates the bot's token (as resetting it in the developer portal does): every bot call is 401. */
   resetBotToken(): string;
 
-  registerApp(spec: { clientId?: string; clientSecret?: string; redirectUris: string[] }): { clientId: string; clientSecret: string };
+  /** An application: its OAuth2 client and its Ed25519 key pair for interactions (`publicKey`, hex: the portal's "Public Key"). */
+  registerApp(spec: { clientId?: string; clientSecret?: string; redirectUris: string[] }): {
+    clientId: string;
+    clientSecret: string;
+    publicKey: string;
+  };
   /** The user the authorize page approves for (null: nobody logged in, the page asks). */
   logIn(userId: string | null): void;
   /** The next `times` authorizations are denied (redirect with error=access_denied). */
@@ -185,8 +195,32 @@ export type DiscordDouble = {
   messages(webhookId?: string): PostedMessage[];
   roleChanges(): RoleChange[];
 
+  /** Slash commands (./interactions.ts). `clientId` defaults to the first app registered. */
+  publicKeyOf(clientId?: string): string;
+  /** Sets the app's Interactions Endpoint URL, checked as Discord checks it when saved (signed PING → PONG, forged → 401). */
+  setInteractionsEndpoint(url: string, clientId?: string): Promise<void>;
+  /** The guild's commands as the last bulk overwrite saved them. */
+  guildCommands(guildId: string, clientId?: string): GuildCommand[];
+  /** A member uses a registered command (as Discord's client would send it); answers the interaction once its answer came. */
+  sendCommand(command: SendCommand): Promise<InteractionRecord>;
+  /** Any interaction, however signed (an old registration's command, a forged or stale signature). */
+  sendInteraction(spec: SendInteraction): Promise<InteractionRecord>;
+  /** An earlier interaction's request sent again, byte for byte. */
+  replayInteraction(interactionId: string): Promise<{ status: number | null; response: unknown }>;
+  /** The signature headers of `body`, by the app's key. */
+  signInteractionRequest(body: string, options?: { clientId?: string; timestamp?: number }): { signature: string; timestamp: string };
+  interactions(): InteractionRecord[];
+  /** The interaction once its caller sees a message (a deferred one: after the edit). */
+  waitForInteractionMessage(interactionId: string, timeoutMs?: number): Promise<InteractionRecord>;
+  /** Every interaction token issued so far expires now (as 15 minutes passing would). */
+  expireInteractionTokens(): void;
+
   /** The next answers of `route` are forced (a 429 of a scope, or a 5xx), before any other check. */
   failNext(route: DiscordRoute, answer: ForcedAnswer): void;
+  /** Forgets the answers forced and not given yet: every route answers as Discord would again. */
+  clearFailures(): void;
+  /** Every API request waits `ms` before it is answered (a slow Discord: its answers come late, but come); 0 ends it. */
+  setLatency(ms: number): void;
   setRateLimit(bucket: Bucket, limit: BucketLimit): void;
   setGlobalPerSecond(perSecond: number): void;
   stats(): DoubleStats;
@@ -194,7 +228,7 @@ export type DiscordDouble = {
   requests(): RequestRecord[];
   /** Zeroes the counters, forgets the request log and starts every rate-limit window afresh. */
   resetStats(): void;
-  /** Forgets the posted messages and the role changes. */
+  /** Forgets the posted messages, the role changes and the interactions. */
   clearRecords(): void;
   close(): Promise<void>;
 };
@@ -237,7 +271,17 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
   const guilds = new Map<string, GuildRecord>();
   const webhooks = new Map<string, Webhook & { deleted: boolean }>();
   const oauth = createOAuth({ users, nextId });
+  const slash = createInteractions({
+    users,
+    memberOf(guildId, userId) {
+      const guild = guilds.get(guildId);
+      return guild?.botPresent ? guild.members.get(userId) : null;
+    },
+    nextId,
+    botUser,
+  });
   let forced: Forced[] = [];
+  let latencyMs = 0;
   let posted: PostedMessage[] = [];
   let changes: RoleChange[] = [];
   let log: RequestRecord[] = [];
@@ -467,7 +511,7 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
   /** Who is counted against the limits: the token (bot or user), the app for token calls, or the webhook. */
   function rateIdentity(req: http.IncomingMessage, matched: Matched, form: () => URLSearchParams) {
     const { route, params } = matched;
-    if (route === "POST /webhooks/{webhook}/{token}")
+    if (route === "POST /webhooks/{webhook}/{token}" || route === "PATCH /webhooks/{webhook}/{token}/messages/{message}")
       return { caller: "webhook", major: `${params.webhook}/${params.token}`, global: false };
     if (route.includes("/oauth2/")) {
       const clientId = basicCredentials(req.headers.authorization)?.clientId ?? form().get("client_id") ?? "anonymous";
@@ -477,11 +521,13 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
     return { caller, major: params.guild ?? "global", global: true };
   }
 
-  function handle(req: http.IncomingMessage, matched: Matched, url: URL, body: Buffer): Answer {
+  function handle(req: http.IncomingMessage, matched: Matched, url: URL, body: Buffer): Answer | Promise<Answer> {
     const { route, params } = matched;
     if (route === "POST /oauth2/token") return oauth.token(req, body);
     if (route === "POST /oauth2/token/revoke") return oauth.revoke(req, body);
     if (route === "POST /webhooks/{webhook}/{token}") return webhookRoute(req, params, url.searchParams, body);
+    if (route === "PATCH /webhooks/{webhook}/{token}/messages/{message}")
+      return slash.editOriginal(params, req.headers["content-type"] ?? "", body);
     const caller = callerOf(req);
     if (!caller) return apiError(401, ERRORS.unauthorized);
     if (route === "GET /users/@me") return json(200, userJson(caller.kind === "bot" ? botUser : caller.user));
@@ -500,10 +546,15 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
         return memberRoleRoute(req, "add", params);
       case "DELETE /guilds/{guild}/members/{user}/roles/{role}":
         return memberRoleRoute(req, "remove", params);
+      case "PUT /applications/{application}/guilds/{guild}/commands":
+        return slash.putCommands(params, body);
+      case "GET /applications/{application}/guilds/{guild}/commands":
+        return slash.getCommands(params);
     }
   }
 
   async function apiRequest(req: http.IncomingMessage, res: http.ServerResponse, url: URL, path: string) {
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     const method = req.method ?? "GET";
     const matched = matchRoute(method, path);
     if (matched === undefined) return send(req, res, null, path, apiError(404, ERRORS.notFound));
@@ -524,7 +575,7 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
         json(429, refusalBody(check.refusal), { ...check.headers, ...refusalHeaders(check.refusal) }),
       );
     }
-    const answer = handle(req, matched, url, body);
+    const answer = await handle(req, matched, url, body);
     send(req, res, matched.route, path, { ...answer, headers: { ...check.headers, ...answer.headers } });
   }
 
@@ -564,7 +615,7 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
     if (!isLoopback(req.socket.remoteAddress)) return send(req, res, null, path, apiError(404, ERRORS.notFound));
     const body = req.method === "POST" && isControlAction(action) ? await readBody(req, MAX_CONTROL_BODY) : Buffer.alloc(0);
     if (body === "too-large") return send(req, res, null, path, json(400, { message: "body too large" }));
-    send(req, res, null, path, controlAnswer(double, req.method ?? "GET", action, body.toString("utf8")));
+    send(req, res, null, path, await controlAnswer(double, req.method ?? "GET", action, body.toString("utf8")));
   }
 
   // ---- server ---------------------------------------------------------------------------------------------
@@ -698,7 +749,10 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
       return botToken;
     },
 
-    registerApp: (spec) => oauth.registerApp(spec),
+    registerApp(spec) {
+      const app = oauth.registerApp(spec);
+      return { ...app, publicKey: slash.addApp(app.clientId) };
+    },
     logIn(userId) {
       if (userId !== null && users.get(userId)?.bot) throw new Error("the bot cannot log in");
       oauth.logIn(userId);
@@ -723,9 +777,26 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
     messages: (webhookId) => posted.filter((m) => webhookId === undefined || m.webhookId === webhookId),
     roleChanges: () => [...changes],
 
+    publicKeyOf: (clientId) => slash.publicKeyOf(clientId),
+    setInteractionsEndpoint: (url, clientId) => slash.setEndpoint(clientId, url),
+    guildCommands: (guildId, clientId) => slash.guildCommands(clientId, guildId),
+    sendCommand: (command) => slash.sendCommand(command),
+    sendInteraction: (spec) => slash.sendInteraction(spec),
+    replayInteraction: (interactionId) => slash.replay(interactionId),
+    signInteractionRequest: (body, { clientId, timestamp } = {}) => slash.signRequest(clientId, body, timestamp),
+    interactions: () => slash.interactions(),
+    waitForInteractionMessage: (interactionId, timeoutMs) => slash.waitForMessage(interactionId, timeoutMs),
+    expireInteractionTokens: () => slash.expireTokens(),
+
     failNext(route, answer) {
       if (!ROUTES.includes(route)) throw new Error(`unknown route ${route}`);
       forced.push({ ...answer, route, remaining: answer.times ?? 1 });
+    },
+    clearFailures() {
+      forced = [];
+    },
+    setLatency(ms) {
+      latencyMs = Math.max(0, ms);
     },
     setRateLimit: (bucket, limit) => {
       if (!BUCKETS.includes(bucket)) throw new Error(`unknown bucket ${bucket}`);
@@ -742,6 +813,7 @@ export async function startDiscordDouble(options: DiscordDoubleOptions = {}): Pr
     clearRecords() {
       posted = [];
       changes = [];
+      slash.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {

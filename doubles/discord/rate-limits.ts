@@ -15,6 +15,8 @@ export const BUCKETS = [
   "guild-members",
   "member-roles",
   "webhook",
+  "guild-commands",
+  "interaction-webhook",
 ] as const;
 export type Bucket = (typeof BUCKETS)[number];
 export type BucketLimit = { limit: number; windowMs: number };
@@ -33,6 +35,8 @@ export const DEFAULT_BUCKET_LIMITS: Record<Bucket, BucketLimit> = {
   "guild-members": { limit: 10, windowMs: 10_000 },
   "member-roles": { limit: 10, windowMs: 10_000 },
   webhook: { limit: 5, windowMs: 2_000 },
+  "guild-commands": { limit: 10, windowMs: 20_000 },
+  "interaction-webhook": { limit: 5, windowMs: 2_000 },
 };
 export const DEFAULT_GLOBAL_PER_SECOND = 50;
 

@@ -12,6 +12,9 @@ export const ROUTES = [
   "PUT /guilds/{guild}/members/{user}/roles/{role}",
   "DELETE /guilds/{guild}/members/{user}/roles/{role}",
   "POST /webhooks/{webhook}/{token}",
+  "PUT /applications/{application}/guilds/{guild}/commands",
+  "GET /applications/{application}/guilds/{guild}/commands",
+  "PATCH /webhooks/{webhook}/{token}/messages/{message}",
 ] as const;
 export type DiscordRoute = (typeof ROUTES)[number];
 
@@ -26,6 +29,10 @@ export const BUCKET_OF: Record<DiscordRoute, Bucket> = {
   "PUT /guilds/{guild}/members/{user}/roles/{role}": "member-roles",
   "DELETE /guilds/{guild}/members/{user}/roles/{role}": "member-roles",
   "POST /webhooks/{webhook}/{token}": "webhook",
+  "PUT /applications/{application}/guilds/{guild}/commands": "guild-commands",
+  "GET /applications/{application}/guilds/{guild}/commands": "guild-commands",
+  // An interaction's webhook: "Interactions webhooks share the same rate limit properties as normal webhooks".
+  "PATCH /webhooks/{webhook}/{token}/messages/{message}": "interaction-webhook",
 };
 
 export type Matched = { route: DiscordRoute; params: Record<string, string> };

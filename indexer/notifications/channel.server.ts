@@ -5,7 +5,7 @@
  * subscriptions, and decides its retry schedule and when a target is disabled.
  */
 import type { NotificationEventName } from "../../app/domain/notifications.ts";
-import type { Queryable } from "../../db/client.server.ts";
+import type { Queryable, Sql } from "../../db/client.server.ts";
 
 /** One row of notification_events, as the channels see it. */
 export interface OutboxEvent {
@@ -51,6 +51,16 @@ export interface NotificationChannel {
    * worker's transaction that makes its deliveries. An empty list: the event does not go out on this channel.
    */
   targets(sql: Queryable, event: OutboxEvent): Promise<string[]>;
+  /**
+   * What `targets` depends on, when it is less than the whole event: events with the same key go to the same
+   * targets, so a fan-out batch asks once per key. Without it, `targets` is asked for every event.
+   */
+  targetsKey?(event: OutboxEvent): string;
   /** One attempt. Never throws for what the receiver answered: that is a result. */
   deliver(sql: Queryable, event: OutboxEvent, delivery: DeliveryAttempt): Promise<DeliveryResult>;
+  /**
+   * Mail the channel owes outside the outbox, sent on each pass of the worker, outside any transaction (the email
+   * channel: the confirmation mails that subscriptions asked for). Answers how many were sent.
+   */
+  sendQueued?(sql: Sql): Promise<number>;
 }

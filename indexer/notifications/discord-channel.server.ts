@@ -7,6 +7,7 @@
  * why: Discord bans an address that keeps calling a dead webhook. Plain fetch: executing a webhook takes no
  * bot token, and the worker, not a client library, owns the retries.
  */
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 import { createHash } from "node:crypto";
 import { nowMs } from "../../app/domain/clock.ts";
 import type { Logger } from "../../app/utils/logger.server.ts";
@@ -77,7 +78,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 /** A short account of what Discord answered, for the admin. */
 async function answerText(response: Response): Promise<string> {
-  const text = (await response.text().catch(() => "")).slice(0, 500);
+  const text = withoutControlCharacters(await response.text().catch(() => "")).slice(0, 500);
   return `${response.status}${text ? ` ${text}` : ""}`;
 }
 
@@ -112,6 +113,7 @@ export function discordChannel(options: DiscordChannelOptions): DiscordChannel {
     async targets(_sql, event) {
       return event.recipient === null ? [""] : [];
     },
+    targetsKey: (event) => (event.recipient === null ? "public" : "personal"),
     async deliver(sql, event, delivery): Promise<DeliveryResult> {
       const reason = event.test ? null : await disabled(sql);
       if (reason) return { outcome: "failed", error: `The Discord channel is disabled: ${reason}` };
@@ -128,7 +130,7 @@ export function discordChannel(options: DiscordChannelOptions): DiscordChannel {
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = withoutControlCharacters(error instanceof Error ? error.message : String(error));
         if (delivery.attempts + 1 >= retryDelaysMs.length + 1) return { outcome: "failed", error: `Discord did not answer: ${message}` };
         return { outcome: "retry", retryAt: new Date(nowMs() + later(delivery)), error: `Discord did not answer: ${message}` };
       }

@@ -6,23 +6,36 @@
  * (`giveaway.won` always goes): a fourth waits until the oldest of the three is a day old.
  */
 import { now as clockNow } from "../../app/domain/clock.ts";
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 import {
+  CONFIRMATION_GIVE_UP_AFTER_MS,
+  confirmationMail,
+  confirmPath,
   EMAIL_ALWAYS_SENT,
   EMAIL_DAILY_PERSONAL_LIMIT,
   EMAIL_GIVE_UP_AFTER_MS,
   emailRetryDelay,
+  normalizedMailbox,
   notificationMail,
+  unsubscribePagePath,
   unsubscribePath,
 } from "../../app/domain/email-notifications.ts";
-import { isPersonalEvent } from "../../app/domain/notifications.ts";
+import { ADMIN_EVENTS, isPersonalEvent } from "../../app/domain/notifications.ts";
 import { MailError, type Mailer } from "../../app/utils/mail.server.ts";
+import type { Sql } from "../../db/client.server.ts";
 import {
+  claimDueConfirmations,
   clearBounces,
   emailTargets,
   findSubscription,
+  forgetLinkTokens,
   HARD_BOUNCES_UNSUBSCRIBE,
+  issueLinkToken,
   personalEmailsSince,
+  recordConfirmation,
   recordHardBounce,
+  type ConfirmationResult,
+  type ConfirmationToSend,
 } from "../../db/queries/email-subscriptions.server.ts";
 import type { DeliveryResult, NotificationChannel } from "./channel.server.ts";
 
@@ -35,7 +48,19 @@ export type EmailChannelOptions = {
   publicUrl: string;
   /** The clock (default: app/domain/clock.ts). */
   now?: () => Date;
+  /** How long a claim holds a confirmation mail (the worker's lease). */
+  leaseMs?: number;
+  /**
+   * Where the admin's "send a test" goes: the sender's own mailbox (MAIL_FROM), so a test reaches no subscriber; in
+   * demo mode it lands in the mail outbox (issue 33, item 8). Unset: the email channel has no test target.
+   */
+  testRecipient?: string;
 };
+
+const CONFIRMATION_LEASE_MS = 60_000;
+
+/** The target of the admin's test mail (not a subscription id). */
+const TEST_TARGET = "test";
 
 export function emailChannel(options: EmailChannelOptions): NotificationChannel {
   const now = options.now ?? clockNow;
@@ -44,9 +69,25 @@ export function emailChannel(options: EmailChannelOptions): NotificationChannel 
   return {
     name: "email",
 
-    targets: (sql, event) => emailTargets(sql, event),
+    // The admin's test goes to the sender's own mailbox; admin events (approval.pending) never go out by email,
+    // whatever a subscription holds.
+    targets: async (sql, event) =>
+      event.test ? (options.testRecipient ? [TEST_TARGET] : []) : ADMIN_EVENTS.has(event.event) ? [] : emailTargets(sql, event),
 
     async deliver(sql, event, delivery): Promise<DeliveryResult> {
+      if (event.test && delivery.target === TEST_TARGET && options.testRecipient) {
+        try {
+          const sent = await options.mailer.send({
+            to: options.testRecipient,
+            subject: event.title,
+            text: `${event.body}\n\n${absolute(event.link)}`,
+          });
+          return { outcome: "delivered", statusCode: Number(/^\d{3}/.exec(sent.response)?.[0] ?? 250) };
+        } catch (failure) {
+          const code = failure instanceof MailError ? failure.responseCode : undefined;
+          return { outcome: "failed", statusCode: code, error: failure instanceof Error ? failure.message : String(failure) };
+        }
+      }
       const id = Number(delivery.target);
       const subscription = Number.isSafeInteger(id) ? await findSubscription(sql, id) : null;
       if (!subscription) return { outcome: "failed", error: "The subscription was replaced or removed" };
@@ -74,21 +115,24 @@ export function emailChannel(options: EmailChannelOptions): NotificationChannel 
         }
       }
 
-      const unsubscribeUrl = absolute(unsubscribePath(subscription.unsubscribeToken));
+      // A token of its own in every mail, kept hashed (issue 32, item 6); forgotten when the mail did not go out.
+      const unsubscribeToken = await issueLinkToken(sql, subscription.id, "unsubscribe", at);
+      const unsubscribeUrl = absolute(unsubscribePath(unsubscribeToken));
       const mail = notificationMail({
         title: event.title,
         body: event.body,
         link: absolute(event.link),
         address: subscription.address,
-        unsubscribeUrl,
+        unsubscribeUrl: absolute(unsubscribePagePath(unsubscribeToken)),
       });
       try {
         const sent = await options.mailer.send({ to: subscription.email, ...mail, unsubscribeUrl });
         await clearBounces(sql, subscription.id);
         return { outcome: "delivered", statusCode: Number(/^\d{3}/.exec(sent.response)?.[0] ?? 250) };
       } catch (failure) {
+        await forgetLinkTokens(sql, [unsubscribeToken]);
         const code = failure instanceof MailError ? failure.responseCode : undefined;
-        const said = failure instanceof Error ? failure.message : String(failure);
+        const said = withoutControlCharacters(failure instanceof Error ? failure.message : String(failure));
         if (code !== undefined && code >= 500) {
           const bounces = await recordHardBounce(sql, subscription.id);
           const end =
@@ -101,5 +145,49 @@ export function emailChannel(options: EmailChannelOptions): NotificationChannel 
         return { outcome: "retry", retryAt, statusCode: code, error: code ? `SMTP ${said}` : said };
       }
     },
+
+    async sendQueued(sql) {
+      const at = now();
+      const until = new Date(at.getTime() + (options.leaseMs ?? CONFIRMATION_LEASE_MS));
+      const due = await claimDueConfirmations(sql, at, until);
+      let sent = 0;
+      for (const confirmation of due) {
+        const result = await sendConfirmation(sql, confirmation);
+        await recordConfirmation(sql, confirmation.id, until, result);
+        if (result.outcome === "sent") sent += 1;
+      }
+      return sent;
+    },
   };
+
+  /** One confirmation mail, outside any transaction: its links' tokens made now (kept hashed), then SMTP. */
+  async function sendConfirmation(sql: Sql, confirmation: ConfirmationToSend): Promise<ConfirmationResult> {
+    const subscription = confirmation.subscriptionId === null ? null : await findSubscription(sql, confirmation.subscriptionId);
+    if (!subscription || normalizedMailbox(subscription.email) !== confirmation.mailbox) {
+      return { outcome: "skipped", error: "The subscription was replaced before its confirmation was sent" };
+    }
+    if (subscription.confirmedAt) return { outcome: "skipped", error: "Already confirmed" };
+    if (subscription.unsubscribedAt) return { outcome: "skipped", error: "Unsubscribed" };
+    const at = now();
+    if (at.getTime() - confirmation.requestedAt.getTime() > CONFIRMATION_GIVE_UP_AFTER_MS) {
+      return { outcome: "failed", error: "Not sent within 24 hours of the request" };
+    }
+    const confirmToken = await issueLinkToken(sql, subscription.id, "confirm", at);
+    const unsubscribeToken = await issueLinkToken(sql, subscription.id, "unsubscribe", at);
+    const mail = confirmationMail({ address: subscription.address, confirmUrl: absolute(confirmPath(confirmToken)) });
+    try {
+      await options.mailer.send({ to: subscription.email, ...mail, unsubscribeUrl: absolute(unsubscribePath(unsubscribeToken)) });
+      return { outcome: "sent", at: now() };
+    } catch (failure) {
+      await forgetLinkTokens(sql, [confirmToken, unsubscribeToken]);
+      const code = failure instanceof MailError ? failure.responseCode : undefined;
+      const said = withoutControlCharacters(failure instanceof Error ? failure.message : String(failure));
+      if (code !== undefined && code >= 500) return { outcome: "failed", error: `SMTP ${said}` };
+      return {
+        outcome: "retry",
+        retryAt: new Date(at.getTime() + emailRetryDelay(confirmation.attempts + 1)),
+        error: code ? `SMTP ${said}` : said,
+      };
+    }
+  }
 }

@@ -3,17 +3,26 @@
  * loopback): consent and confirmation gate every mail, one-click unsubscribe headers, 4xx retried, 5xx
  * bounces (three unsubscribe), the daily limit, DKIM over both list headers, demo mode's capture.
  */
-import { generateKeyPairSync } from "node:crypto";
+import { createHash, generateKeyPairSync } from "node:crypto";
+import net from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { EMAIL_RETRY_DELAYS_MS } from "../../app/domain/email-notifications.ts";
+import { hasControlCharacters } from "../../app/domain/terminal-text.ts";
 import type { NotificationEventName } from "../../app/domain/notifications.ts";
 import { captureMailer, smtpMailer, type Mailer } from "../../app/utils/mail.server.ts";
-import { confirmEmail, findSubscription, subscribeEmail, unsubscribeEmail } from "../../db/queries/email-subscriptions.server.ts";
+import {
+  confirmEmail,
+  findSubscription,
+  issueLinkToken,
+  subscribeEmail,
+  unsubscribeEmail,
+} from "../../db/queries/email-subscriptions.server.ts";
 import { startMailDouble, type MailDouble } from "../../doubles/mail/mail-double.server.ts";
 import { newWallet } from "../../tests/api/support.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { attempt, deliveryRow, fanOut, insertEvent } from "./channel-test-support.ts";
 import { emailChannel } from "./email-channel.server.ts";
+import { sendTestNotification } from "./test-send.server.ts";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -46,9 +55,11 @@ async function subscriber(events: NotificationEventName[] = ["giveaway.won", "st
   mailboxes += 1;
   const address = newWallet().address;
   const email = `holder${mailboxes}@example.com`;
-  const { subscription, confirmToken } = await subscribeEmail(db.sql, { address, email, events });
-  if (confirmed) await confirmEmail(db.sql, confirmToken);
-  return { ...subscription, address, email };
+  const subscription = await subscribeEmail(db.sql, { address, email, events });
+  // What opening the link of a sent confirmation does (the token is made when the mail goes out).
+  if (confirmed) await confirmEmail(db.sql, await issueLinkToken(db.sql, subscription.id, "confirm"));
+  const unsubscribeToken = await issueLinkToken(db.sql, subscription.id, "unsubscribe");
+  return { ...subscription, address, email, unsubscribeToken };
 }
 
 const personal = (recipient: string, event: NotificationEventName = "stake.ended") =>
@@ -61,6 +72,20 @@ const personal = (recipient: string, event: NotificationEventName = "stake.ended
   });
 
 describe("email channel", () => {
+  it("issue 33: the admin's test goes to the sender's own mailbox (MAIL_FROM), captured in demo mode; no subscriber gets it", async () => {
+    await subscriber();
+    const capture = captureMailer(FROM, db.sql);
+    const withTest = emailChannel({ mailer: capture, publicUrl: "https://spooks.example", testRecipient: FROM, now: () => clock });
+    const [result] = await sendTestNotification(db.sql, [withTest], "email");
+    expect(result).toMatchObject({ target: "test", outcome: "delivered", statusCode: 250 });
+    const captured = await db.sql<
+      { recipient: string; subject: string }[]
+    >`select recipient, subject from captured_mail order by id desc limit 1`;
+    expect(captured).toEqual([{ recipient: FROM, subject: "Test notification from Spooks" }]);
+    // Without a sender to write to, the channel has no test target.
+    await expect(sendTestNotification(db.sql, [channel()], "email")).rejects.toThrow(/no target/);
+  });
+
   it("goes only to confirmed, subscribed mailboxes that asked for the event; a personal one only to its wallet's", async () => {
     const alice = await subscriber(["stake.ended", "giveaway.opened"]);
     const bob = await subscriber(["stake.ended"]);
@@ -89,18 +114,29 @@ describe("email channel", () => {
     expect(message.parsed.subject).toBe("Your stake of Spooks #12 ended");
     expect(message.parsed.text).toContain("Spooks #12 moved to another wallet.");
     expect(message.parsed.text).toContain("https://spooks.example/rewards/history");
-    const unsubscribeUrl = `https://spooks.example/api/notifications/email/unsubscribe/${alice.unsubscribeToken}`;
-    expect(alice.unsubscribeToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The header section, long lines unfolded (RFC 5322 folding is whitespace, not content).
     const headerLines = message.raw
       .split(/\r?\n\r?\n/, 1)[0]
       .replace(/\r?\n(?=[ \t])/g, "")
       .split(/\r?\n/);
-    expect(headerLines.filter((line) => /^list-unsubscribe:/i.test(line))).toEqual([`List-Unsubscribe: <${unsubscribeUrl}>`]);
+    const listUnsubscribe = headerLines.filter((line) => /^list-unsubscribe:/i.test(line));
+    expect(listUnsubscribe).toHaveLength(1);
+    const token = /^List-Unsubscribe: <https:\/\/spooks\.example\/api\/notifications\/email\/unsubscribe\/([A-Za-z0-9_-]{43})>$/.exec(
+      listUnsubscribe[0],
+    )?.[1];
+    expect(token).toBeDefined();
+    // The mail's own token, kept only as its SHA-256: it unsubscribes the subscription, and is nowhere in the database.
+    const stored = await db.sql`
+      select kind from email_link_tokens where subscription_id = ${alice.id} and token_sha256 = ${createHash("sha256").update(token!).digest("hex")}`;
+    expect(stored).toEqual([{ kind: "unsubscribe" }]);
+    const dump =
+      JSON.stringify(await db.sql`select * from email_link_tokens`) + JSON.stringify(await db.sql`select * from email_subscriptions`);
+    expect(dump).not.toContain(token);
     expect(headerLines.filter((line) => /^list-unsubscribe-post:/i.test(line))).toEqual([
       "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
     ]);
-    expect(message.parsed.text).toContain(unsubscribeUrl);
+    // The text links to the site's own unsubscribe page (issue 33, item 9); the header keeps the one-click URL.
+    expect(message.parsed.text).toContain(`https://spooks.example/email/unsubscribe/${token}`);
   });
 
   it("retries an SMTP 4xx later and an unreachable server; delivers when it accepts", async () => {
@@ -119,6 +155,38 @@ describe("email channel", () => {
     expect(await attempt(db.sql, channel(), event, id, T0)).toMatchObject({ outcome: "delivered" });
     expect(await mail.waitFor(1)).toHaveLength(1);
     expect(await deliveryRow(db.sql, id)).toMatchObject({ state: "delivered", attempts: 3 });
+  });
+
+  it("keeps an SMTP server's answer without the escape sequences and control characters it sent (issue 32, item 3)", async () => {
+    // smtp-server (the double) cleans its own replies; a server out there need not: one that answers RCPT with escapes.
+    const hostile = net.createServer((socket) => {
+      socket.write("220 hostile.example ESMTP\r\n");
+      socket.on("data", (data: Buffer) => {
+        for (const line of data.toString("latin1").split("\r\n").filter(Boolean)) {
+          const verb = line.slice(0, 4).toUpperCase();
+          if (verb === "EHLO" || verb === "HELO") socket.write("250 hostile.example\r\n");
+          else if (verb === "MAIL") socket.write("250 OK\r\n");
+          else if (verb === "RCPT")
+            socket.write("451 \u001b]0;owned\u0007\u001b]52;c;ZXZpbA==\u0007\u001b[31mbusy\u001b[0m\u009b2J now\r\n");
+          else if (verb === "QUIT") socket.end("221 bye\r\n");
+          else socket.write("250 OK\r\n");
+        }
+      });
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    const hostileMailer = smtpMailer(`smtp://127.0.0.1:${(hostile.address() as net.AddressInfo).port}`, FROM);
+    try {
+      const alice = await subscriber();
+      const event = await personal(alice.address);
+      const [id] = await fanOut(db.sql, channel(), event, T0);
+      expect(await attempt(db.sql, channel({ mailer: hostileMailer }), event, id, T0)).toMatchObject({ outcome: "retry", statusCode: 451 });
+      const row = await deliveryRow(db.sql, id);
+      expect(row.lastError).toMatch(/^SMTP .*451 busy now/);
+      expect(hasControlCharacters(row.lastError ?? "")).toBe(false);
+    } finally {
+      hostileMailer.close();
+      await new Promise<void>((resolve) => hostile.close(() => resolve()));
+    }
   });
 
   it("counts a 5xx as a hard bounce; the third unsubscribes the address and skips its waiting mail", async () => {
@@ -227,10 +295,75 @@ describe("email channel", () => {
     expect(mail.received).toHaveLength(0);
     const [captured] = await db.sql`select recipient, subject, headers, text_body from captured_mail order by id desc limit 1`;
     expect(captured).toMatchObject({ recipient: alice.email, subject: "Your stake of Spooks #12 ended" });
-    expect(captured.headers["List-Unsubscribe"]).toBe(
-      `<https://spooks.example/api/notifications/email/unsubscribe/${alice.unsubscribeToken}>`,
+    expect(captured.headers["List-Unsubscribe"]).toMatch(
+      /^<https:\/\/spooks\.example\/api\/notifications\/email\/unsubscribe\/[A-Za-z0-9_-]{43}>$/,
     );
     expect(captured.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
     expect(captured.textBody).toContain("Spooks #12 moved");
+  });
+});
+
+describe("confirmation emails (issue 32, items 2 and 6)", () => {
+  async function queued(email: string) {
+    const address = newWallet().address;
+    const subscription = await subscribeEmail(db.sql, { address, email, events: ["stake.ended"], at: clock });
+    return { ...subscription, address };
+  }
+  // The links a mail's text carries: the site's own confirm and unsubscribe pages (issue 33, item 9).
+  const linkOf = (text: string, kind: "confirm" | "unsubscribe") =>
+    new RegExp(`https://spooks\\.example/email/${kind}/([A-Za-z0-9_-]{43})`).exec(text)?.[1];
+
+  it("the worker's pass sends a queued confirmation, outside any transaction; its links work and are kept only hashed", async () => {
+    const bob = await queued("bob.confirm@example.com");
+    expect(await channel().sendQueued!(db.sql)).toBe(1);
+    const [message] = await mail.waitFor(1);
+    expect(message.to).toEqual(["bob.confirm@example.com"]);
+    expect(message.parsed.subject).toBe("Confirm your Spooks notifications");
+    const confirmToken = linkOf(message.parsed.text ?? "", "confirm")!;
+    const unsubscribeToken = /List-Unsubscribe:\s*<[^>]*\/unsubscribe\/([A-Za-z0-9_-]{43})>/i.exec(
+      message.raw.replace(/\r?\n[ \t]+/g, ""),
+    )?.[1];
+    expect(confirmToken).toBeDefined();
+    expect(unsubscribeToken).toBeDefined();
+    const everything = JSON.stringify([
+      await db.sql`select * from email_link_tokens`,
+      await db.sql`select * from email_subscriptions`,
+      await db.sql`select * from email_confirmations`,
+    ]);
+    expect(everything).not.toContain(confirmToken);
+    expect(everything).not.toContain(unsubscribeToken);
+    expect(await db.sql`select state from email_confirmations where subscription_id = ${bob.id}`).toEqual([{ state: "sent" }]);
+    // Sent once: the next pass has nothing to send.
+    expect(await channel().sendQueued!(db.sql)).toBe(0);
+    expect((await confirmEmail(db.sql, confirmToken))?.confirmedAt).not.toBeNull();
+    expect(await unsubscribeEmail(db.sql, unsubscribeToken!)).toBe(true);
+  });
+
+  it("retries an SMTP 4xx later, skips a subscription replaced before its mail went, gives up after 24 hours", async () => {
+    const carol = await queued("carol.retry@example.com");
+    mail.refuseRecipient("carol.retry@example.com", 451, 1);
+    expect(await channel().sendQueued!(db.sql)).toBe(0);
+    const [retrying] = await db.sql<{ state: string; nextAttemptAt: Date; lastError: string }[]>`
+      select state, next_attempt_at, last_error from email_confirmations where subscription_id = ${carol.id}`;
+    expect(retrying).toMatchObject({ state: "pending", nextAttemptAt: new Date(T0.getTime() + EMAIL_RETRY_DELAYS_MS[0]) });
+    expect(retrying.lastError).toMatch(/^SMTP /);
+    // No token of the mail that did not go out is left.
+    expect(await db.sql`select 1 from email_link_tokens where subscription_id = ${carol.id}`).toEqual([]);
+    clock = new Date(T0.getTime() + EMAIL_RETRY_DELAYS_MS[0]);
+    expect(await channel().sendQueued!(db.sql)).toBe(1);
+
+    const dave = await queued("dave.first@example.com");
+    await subscribeEmail(db.sql, { address: dave.address, email: "dave.second@example.com", events: ["stake.ended"], at: clock });
+    const beforeSkip = mail.received.length;
+    await channel().sendQueued!(db.sql);
+    expect(mail.received.slice(beforeSkip).map((message) => message.to[0])).toEqual(["dave.second@example.com"]);
+    expect(await db.sql`select state from email_confirmations where mailbox = 'dave.first@example.com'`).toEqual([{ state: "skipped" }]);
+
+    const erin = await queued("erin.late@example.com");
+    clock = new Date(clock.getTime() + 25 * 3_600_000);
+    await channel().sendQueued!(db.sql);
+    expect(await db.sql`select state, last_error from email_confirmations where subscription_id = ${erin.id}`).toEqual([
+      { state: "failed", lastError: "Not sent within 24 hours of the request" },
+    ]);
   });
 });

@@ -93,8 +93,9 @@ describe("written with their cause", () => {
     const drawn = events.find((row) => row.event === "giveaway.drawn")!;
     expect(drawn.data).toMatchObject({ winners: [alice], verifyLink: `/giveaways/${giveaway.id}/verify` });
     expect(drawn.link).toBe(`/giveaways/${giveaway.id}/verify`);
+    // Issue 33, item 2: the win says what to do, and leads to the claim dialog.
     expect(events.filter((row) => row.event === "giveaway.won")).toEqual([
-      expect.objectContaining({ recipient: alice, title: "You won: Pumpkin" }),
+      expect.objectContaining({ recipient: alice, title: "You won: Pumpkin. Claim your prize", link: `/rewards?claim=${giveaway.id}` }),
     ]);
     // Drawing again answers the first draw and announces nothing more.
     await recordDraw(db.sql, giveaway.id, "ab".repeat(32), SYSTEM);
@@ -109,6 +110,51 @@ describe("written with their cause", () => {
     expect((await eventsOf(db.sql, v1, "giveaway.")).map((row) => [row.event, row.recipient])).toEqual([
       ["giveaway.drawn", null],
       ["giveaway.won", alice],
+    ]);
+  });
+
+  it("issue 33: a win still unclaimed 24 h after its draw is reminded once, leading to the claim dialog; a claimed one is not", async () => {
+    clock = testClock(at(0));
+    const [bob, carol] = [testAddress("outbox-remind-b"), testAddress("outbox-remind-c")];
+    for (const address of [bob, carol]) await addPoints(db.sql, { address, points: 10, actor: CLI });
+    const giveaway = await createGiveaway(db.sql, { ...giveawayInput("Lantern", at(1)), winners: 2 }, CLI);
+    for (const address of [bob, carol]) await enterGiveaway(db.sql, { giveawayId: giveaway.id, address, tickets: 1 });
+    await closeEntries(db.sql, giveaway.id, 100, SYSTEM, "end date");
+    clock.set(at(2));
+    await recordDraw(db.sql, giveaway.id, "cd".repeat(32), SYSTEM);
+    // Carol claims; Bob does not.
+    await db.sql`insert into giveaway_claims (giveaway_id, address, contact, message, signature, claimed_at)
+      values (${giveaway.id}, ${carol}, 'carol@example.com', 'm', 's', ${at(3)})`;
+    const reminders = () => eventsOf(db.sql, `${giveaway.id}:reminder`, "giveaway.won");
+    await raiseTimedEvents(db.sql, at(25, 59));
+    expect(await reminders()).toEqual([]);
+    await raiseTimedEvents(db.sql, at(26));
+    await raiseTimedEvents(db.sql, at(27));
+    expect(await reminders()).toEqual([
+      expect.objectContaining({
+        recipient: bob,
+        title: "Claim your prize: Lantern",
+        link: `/rewards?claim=${giveaway.id}`,
+        data: expect.objectContaining({ reminder: true }),
+      }),
+    ]);
+  });
+
+  it("issue 33: proposal notifications lead to the proposal's own page", async () => {
+    clock = testClock(at(0));
+    const proposal = await createProposal(
+      db.sql,
+      { title: "Links", description: "d", startDate: at(1), endDate: at(30), voteType: "yes_no" as const, createdBy: "cli" },
+      CLI,
+    );
+    await raiseTimedEvents(db.sql, at(1));
+    await raiseTimedEvents(db.sql, at(7));
+    await raiseTimedEvents(db.sql, at(31));
+    const rows = await eventsOf(db.sql, proposal.id, "proposal.");
+    expect(rows.map((row) => [row.event, row.link])).toEqual([
+      ["proposal.opened", `/governance/${proposal.id}`],
+      ["proposal.closing_soon", `/governance/${proposal.id}`],
+      ["proposal.closed", `/governance/${proposal.id}`],
     ]);
   });
 
@@ -157,7 +203,7 @@ describe("written with their cause", () => {
     await raiseTimedEvents(db.sql, at(24));
     await raiseTimedEvents(db.sql, at(30));
     expect(await eventsOf(db.sql, giveaway.id, "giveaway.closing_soon")).toEqual([
-      expect.objectContaining({ title: "Giveaway closing soon: Closing", body: "Entries close at 2031-01-03 00:00 UTC." }),
+      expect.objectContaining({ title: "Giveaway closing soon: Closing", body: "Entries close at Jan 3, 2031, 00:00 UTC." }),
     ]);
   });
 

@@ -3,6 +3,7 @@
  * to each target of a channel, at once, outside the outbox (nothing is recorded as a delivery); the answers are
  * shown as they came.
  */
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 import { now } from "../../app/domain/clock.ts";
 import { conflict } from "../../app/domain/errors.ts";
 import { TEST_NOTIFICATION, type NotificationEventName } from "../../app/domain/notifications.ts";
@@ -46,7 +47,7 @@ export async function sendTestNotification(
       target,
       outcome: result.outcome,
       statusCode: result.statusCode ?? null,
-      error: result.outcome === "delivered" ? null : result.error,
+      error: result.outcome === "delivered" ? null : withoutControlCharacters(result.error),
     });
   }
   return results;

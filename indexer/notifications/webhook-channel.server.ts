@@ -8,6 +8,7 @@
  * 24 h of failures. The destination is checked public on every attempt.
  */
 import { now as clockNow } from "../../app/domain/clock.ts";
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 import {
   retryAfterMs,
   SLOW_DOWN_STATUSES,
@@ -79,7 +80,9 @@ export function webhookChannel(options: WebhookChannelOptions): NotificationChan
   return {
     name: "webhook",
 
-    targets: (sql, event) => activeWebhookTargets(sql, event.event),
+    // The admin's test is an event no endpoint subscribes to: it goes to every active endpoint (issue 32, item 11).
+    targets: (sql, event) => activeWebhookTargets(sql, event.test ? null : event.event),
+    targetsKey: (event) => (event.test ? "the admin's test" : event.event),
 
     async deliver(sql, event, delivery): Promise<DeliveryResult> {
       const endpointId = Number(delivery.target);
@@ -110,10 +113,10 @@ export function webhookChannel(options: WebhookChannelOptions): NotificationChan
         const answer = await post(endpoint.url, { headers, body, timeoutMs, allowPrivate: options.allowPrivate });
         status = answer.status;
         if (status >= 200 && status < 300) {
-          await markWebhookSucceeded(sql, endpoint.id);
+          if (endpoint.failingSince) await markWebhookSucceeded(sql, endpoint.id);
           return { outcome: "delivered", statusCode: status };
         }
-        const said = answer.text.trim().replace(/\s+/g, " ").slice(0, 200);
+        const said = withoutControlCharacters(answer.text).trim().replace(/\s+/g, " ").slice(0, 200);
         error = `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}${said ? `: ${said}` : ""}`;
         if (status === 410) {
           const reason = "The receiver answered 410 Gone";

@@ -15,6 +15,7 @@ import { createWebhook, findWebhook, listWebhookDeliveries, rotateWebhookSecret 
 import { startWebhookReceiver, type WebhookReceiver } from "../../doubles/webhook-receiver/webhook-receiver.server.ts";
 import { createTestDatabase } from "../../tests/support/test-database.ts";
 import { attempt, deliveryRow, fanOut, insertEvent } from "./channel-test-support.ts";
+import { sendTestNotification } from "./test-send.server.ts";
 import { webhookChannel } from "./webhook-channel.server.ts";
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
@@ -195,6 +196,19 @@ describe("webhook channel", () => {
     expect(audit[1]).toMatchObject({ actor: "system", details: { reason: "The receiver answered 410 Gone" } });
   });
 
+  it("keeps a receiver's answer without the escape sequences and control characters it sent (issue 32, item 3)", async () => {
+    await endpoint();
+    const event = await insertEvent(db.sql, { event: "giveaway.opened" });
+    const [id] = await fanOut(db.sql, channel(), event, T0);
+    receiver.script({
+      status: 500,
+      body: "\u001b]0;spooks-admin: all good\u0007\u001b]52;c;Y3VybCBldmlsIHwgc2g=\u0007\u001b[31mboom\u001b[0m\u009b2J\u0000!",
+    });
+    expect(await attempt(db.sql, channel(), event, id)).toMatchObject({ outcome: "retry", statusCode: 500 });
+    const row = await deliveryRow(db.sql, id);
+    expect(row.lastError).toBe("HTTP 500: boom!");
+  });
+
   it("24 hours of failures disable the endpoint; a success in between resets the count", async () => {
     const { id: endpointId } = await endpoint();
     const event = await insertEvent(db.sql, { event: "giveaway.opened" });
@@ -326,6 +340,26 @@ describe("public destinations", () => {
     }
     for (const address of ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) {
       expect(isPublicAddress(address), address).toBe(true);
+    }
+  });
+});
+
+describe("send a test (issue 32, item 11)", () => {
+  it("goes to every active endpoint, whatever events it asked for, signed as any message; a disabled one gets none", async () => {
+    const first = await endpoint(["giveaway.opened"], "/first");
+    const second = await endpoint(["stake.ended", "points.adjusted"], "/second");
+    const gone = await endpoint(["giveaway.drawn"], "/gone");
+    await db.sql`update webhook_endpoints set active = false, disabled_reason = 'test' where id = ${gone.id}`;
+    clock = new Date(); // the receiver checks the signature's timestamp against its own clock
+    const results = await sendTestNotification(db.sql, [channel()], "webhook");
+    expect(results).toEqual([
+      { target: String(first.id), outcome: "delivered", statusCode: 204, error: null },
+      { target: String(second.id), outcome: "delivered", statusCode: 204, error: null },
+    ]);
+    expect(receiver.received.map((message) => message.path).sort()).toEqual(["/first", "/second"]);
+    for (const message of receiver.received) {
+      expect(JSON.parse(message.body)).toMatchObject({ type: "notifications.test", data: { title: "Test notification from Spooks" } });
+      expect(message.verifiedWith).toHaveLength(1);
     }
   });
 });

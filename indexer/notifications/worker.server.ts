@@ -4,6 +4,8 @@
  * 1. raises the timed events whose time has come (`*.closing_soon`, a later `proposal.opened`, `proposal.closed`);
  * 2. fans each new event out: one delivery per channel and target (`targets`), and `fanned_out_at`, in one
  *    transaction, so an event is fanned out whole or not at all;
+ * 2b. sends what a channel owes outside the outbox (the confirmation mails of new email subscriptions), outside
+ *    any transaction, as every other mail;
  * 3. claims the due deliveries (pending or retrying and due, or `sending` past its lease: a worker that died
  *    holding it) in a transaction, marks them `sending` with a lease, sends each (one target's in order, one
  *    at a time), and records each result where the claim still holds (`claimed_until` is the fencing token).
@@ -12,8 +14,9 @@
  * rests on for each channel is in docs/notifications.md).
  */
 import { now, nowMs } from "../../app/domain/clock.ts";
+import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
 import { silentLogger, type Logger } from "../../app/utils/logger.server.ts";
-import type { Sql } from "../../db/client.server.ts";
+import type { Queryable, Sql } from "../../db/client.server.ts";
 import { raiseTimedEvents } from "../../db/queries/notifications.server.ts";
 import type { DeliveryAttempt, DeliveryResult, NotificationChannel, OutboxEvent } from "./channel.server.ts";
 
@@ -33,13 +36,35 @@ export type WorkerOptions = {
   leaseMs?: number;
 };
 
-export type PassSummary = { raised: number; fannedOut: number; delivered: number; retried: number; failed: number };
+export type PassSummary = {
+  raised: number;
+  fannedOut: number;
+  delivered: number;
+  retried: number;
+  failed: number;
+  /** Mail the channels owed outside the outbox, sent (confirmation mails). */
+  queuedSent: number;
+};
 
 type EventRow = Omit<OutboxEvent, "id"> & { id: number | string };
 
 const toEvent = (row: EventRow): OutboxEvent => ({ ...row, id: Number(row.id), data: row.data ?? {} });
 
-/** Step 2: deliveries for every event not fanned out yet. Answers how many events were. */
+/** The targets of each event on `channel`, asked once per `targetsKey` where the channel has one. */
+async function targetsOfEvents(tx: Queryable, channel: NotificationChannel, events: readonly OutboxEvent[]): Promise<string[][]> {
+  const byKey = new Map<string, Promise<string[]>>();
+  const targetsOf = (event: OutboxEvent) => {
+    if (!channel.targetsKey) return channel.targets(tx, event);
+    const key = channel.targetsKey(event);
+    if (!byKey.has(key)) byKey.set(key, channel.targets(tx, event));
+    return byKey.get(key)!;
+  };
+  const targets: string[][] = [];
+  for (const event of events) targets.push([...new Set(await targetsOf(event))]);
+  return targets;
+}
+
+/** Step 2: deliveries for every event not fanned out yet, a batch of events in one statement. Answers how many events were. */
 export async function fanOut(sql: Sql, channels: readonly NotificationChannel[]): Promise<number> {
   let total = 0;
   for (;;) {
@@ -48,19 +73,27 @@ export async function fanOut(sql: Sql, channels: readonly NotificationChannel[])
         select id, event, subject, recipient, occurred_at, title, body, link, data from notification_events
         where fanned_out_at is null order by id limit ${FAN_OUT_BATCH} for update skip locked`;
       const at = now();
-      for (const row of rows) {
-        const event = toEvent(row);
-        for (const channel of channels) {
-          const targets = [...new Set(await channel.targets(tx, event))];
-          if (targets.length === 0) continue;
-          await tx`
-            insert into notification_deliveries (event_id, channel, target, next_attempt_at, created_at)
-            select ${event.id}, ${channel.name}, target, ${at}, ${at} from unnest(${targets}::text[]) as t(target)
-            on conflict (event_id, channel, target) do nothing`;
-        }
+      const events = rows.map(toEvent);
+      const deliveries: { eventIds: number[]; channels: string[]; targets: string[] } = { eventIds: [], channels: [], targets: [] };
+      for (const channel of channels) {
+        const targets = await targetsOfEvents(tx, channel, events);
+        events.forEach((event, index) => {
+          for (const target of targets[index]) {
+            deliveries.eventIds.push(event.id);
+            deliveries.channels.push(channel.name);
+            deliveries.targets.push(target);
+          }
+        });
+      }
+      if (deliveries.eventIds.length > 0) {
+        await tx`
+          insert into notification_deliveries (event_id, channel, target, next_attempt_at, created_at)
+          select event_id, channel, target, ${at}, ${at}
+          from unnest(${deliveries.eventIds}::int8[], ${deliveries.channels}::text[], ${deliveries.targets}::text[]) as d(event_id, channel, target)
+          on conflict (event_id, channel, target) do nothing`;
       }
       if (rows.length)
-        await tx`update notification_events set fanned_out_at = ${at} where id = any(${rows.map((row) => Number(row.id))}::int8[])`;
+        await tx`update notification_events set fanned_out_at = ${at} where id = any(${events.map((event) => event.id)}::int8[])`;
       return rows.length;
     });
     total += done;
@@ -89,25 +122,37 @@ export async function claimDue(sql: Sql, channelNames: readonly string[], leaseM
   return { claimed, until };
 }
 
-/** Step 3c: records one attempt's result, only while this worker's claim (`until`) still holds it. */
+/** What a receiver answered, as kept for the admin: no terminal escape (it is printed by spooks-admin), 2,000 characters at most. */
+const storedAnswer = (text: string) => withoutControlCharacters(text).slice(0, 2000);
+
+/**
+ * Step 3c: records one attempt's result, only while this worker's claim (`until`) still holds it, before that
+ * target's next delivery is sent (so a crash repeats only the delivery in flight). Its commit does not wait
+ * for the disk (`synchronous_commit` off for its own transaction): that wait cost more than the POST it
+ * records. A database crash may lose the last results recorded; those deliveries are then sent again with
+ * their same id, as after a worker's crash.
+ */
 export async function recordResult(sql: Sql, id: number, until: Date, result: DeliveryResult): Promise<boolean> {
   const at = now();
   const statusCode = result.statusCode ?? null;
-  const rows =
+  const held = sql`id = ${id} and state = 'sending' and claimed_until = ${until}`;
+  const [, rows] = await sql.begin((tx) => [
+    tx`set local synchronous_commit = off`,
     result.outcome === "delivered"
-      ? await sql`
+      ? tx`
           update notification_deliveries set state = 'delivered', attempts = attempts + 1, claimed_until = null,
             last_status_code = ${statusCode}, last_error = null, delivered_at = ${at}
-          where id = ${id} and state = 'sending' and claimed_until = ${until} returning id`
+          where ${held} returning id`
       : result.outcome === "retry"
-        ? await sql`
+        ? tx`
           update notification_deliveries set state = 'retrying', attempts = attempts + 1, claimed_until = null,
-            next_attempt_at = ${result.retryAt}, last_status_code = ${statusCode}, last_error = ${result.error.slice(0, 2000)}
-          where id = ${id} and state = 'sending' and claimed_until = ${until} returning id`
-        : await sql`
+            next_attempt_at = ${result.retryAt}, last_status_code = ${statusCode}, last_error = ${storedAnswer(result.error)}
+          where ${held} returning id`
+        : tx`
           update notification_deliveries set state = 'failed', attempts = attempts + 1, claimed_until = null,
-            last_status_code = ${statusCode}, last_error = ${result.error.slice(0, 2000)}
-          where id = ${id} and state = 'sending' and claimed_until = ${until} returning id`;
+            last_status_code = ${statusCode}, last_error = ${storedAnswer(result.error)}
+          where ${held} returning id`,
+  ]);
   return rows.length > 0;
 }
 
@@ -129,6 +174,23 @@ async function runLimited<T>(items: readonly T[], limit: number, work: (item: T)
   );
 }
 
+/** One attempt through its channel; a channel that throws (a bug, not an answer) is tried again later. */
+async function attemptDelivery(
+  sql: Sql,
+  channel: NotificationChannel,
+  event: OutboxEvent,
+  row: Claimed,
+  logger: Logger,
+): Promise<DeliveryResult> {
+  const attempt: DeliveryAttempt = { id: row.id, target: row.target, attempts: row.attempts, createdAt: row.createdAt };
+  try {
+    return await channel.deliver(sql, event, attempt);
+  } catch (error) {
+    logger.error({ msg: "notification channel threw", channel: row.channel, delivery: row.id, err: error });
+    return { outcome: "retry", retryAt: new Date(nowMs() + THREW_RETRY_MS), error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /** One pass of the worker (steps 1-3). */
 export async function runNotificationPass({
   sql,
@@ -136,9 +198,16 @@ export async function runNotificationPass({
   logger = silentLogger,
   leaseMs = DEFAULT_LEASE_MS,
 }: WorkerOptions): Promise<PassSummary> {
-  const summary: PassSummary = { raised: 0, fannedOut: 0, delivered: 0, retried: 0, failed: 0 };
+  const summary: PassSummary = { raised: 0, fannedOut: 0, delivered: 0, retried: 0, failed: 0, queuedSent: 0 };
   summary.raised = await raiseTimedEvents(sql, now());
   summary.fannedOut = await fanOut(sql, channels);
+  for (const channel of channels) {
+    try {
+      summary.queuedSent += (await channel.sendQueued?.(sql)) ?? 0;
+    } catch (error) {
+      logger.error({ msg: "notification channel's queued mail failed", channel: channel.name, err: error });
+    }
+  }
   const byName = new Map(channels.map((channel) => [channel.name, channel]));
   if (byName.size === 0) return summary;
   for (;;) {
@@ -154,21 +223,10 @@ export async function runNotificationPass({
     await runLimited([...groups.values()], TARGETS_AT_ONCE, async (group) => {
       for (let index = 0; index < group.length; index++) {
         const row = group[index];
-        const channel = byName.get(row.channel)!;
-        const attempt: DeliveryAttempt = { id: row.id, target: row.target, attempts: row.attempts, createdAt: row.createdAt };
-        let result: DeliveryResult;
-        try {
-          result = await channel.deliver(sql, events.get(row.eventId)!, attempt);
-        } catch (error) {
-          logger.error({ msg: "notification channel threw", channel: row.channel, delivery: row.id, err: error });
-          result = {
-            outcome: "retry",
-            retryAt: new Date(nowMs() + THREW_RETRY_MS),
-            error: error instanceof Error ? error.message : String(error),
-          };
+        const result = await attemptDelivery(sql, byName.get(row.channel)!, events.get(row.eventId)!, row, logger);
+        if (!(await recordResult(sql, row.id, until, result))) {
+          logger.warn({ msg: "notification delivery's claim ran out before its result was recorded", delivery: row.id });
         }
-        const recorded = await recordResult(sql, row.id, until, result);
-        if (!recorded) logger.warn({ msg: "notification delivery's claim ran out before its result was recorded", delivery: row.id });
         if (result.outcome === "delivered") summary.delivered += 1;
         else if (result.outcome === "failed") {
           summary.failed += 1;
@@ -203,7 +261,7 @@ export function startNotificationWorker(options: WorkerOptions & { intervalMs: n
       if (stopped) return;
       try {
         const summary = await runNotificationPass(options);
-        if (summary.raised + summary.delivered + summary.failed > 0) logger.info({ msg: "notifications", ...summary });
+        if (summary.raised + summary.delivered + summary.failed + summary.queuedSent > 0) logger.info({ msg: "notifications", ...summary });
       } catch (error) {
         logger.error({ msg: "notification pass failed", err: error });
       }

@@ -34,7 +34,7 @@ describe("sign-in", () => {
     const body = { address: ctx.admin.address, message, signature: ctx.admin.sign(message) };
     const answer = await ctx.call("POST", "/api/auth/session", body);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ address: ctx.admin.address, isAdmin: true });
+    expect(answer.body).toEqual({ address: ctx.admin.address, isAdmin: true, role: "owner" });
     const setCookie = answer.headers.getSetCookie()[0];
     expect(setCookie).toMatch(/^spooks_session=[\w-]{40,};/);
     expect(setCookie).toContain("HttpOnly");
@@ -48,13 +48,17 @@ describe("sign-in", () => {
     expect(hashes).not.toContain(token);
 
     const cookie = `spooks_session=${token}`;
-    expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body).toEqual({ address: ctx.admin.address, isAdmin: true });
+    expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body).toEqual({
+      address: ctx.admin.address,
+      isAdmin: true,
+      role: "owner",
+    });
     expect((await ctx.call("POST", "/api/auth/session", body)).status).toBe(401);
 
     const out = await ctx.call("DELETE", "/api/auth/session", undefined, { cookie });
     expect(out.status).toBe(200);
     expect(out.headers.getSetCookie()[0]).toContain("Max-Age=0");
-    expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body).toEqual({ address: null, isAdmin: false });
+    expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body).toEqual({ address: null, isAdmin: false, role: null });
     expect((await ctx.call("GET", "/api/admin/users", undefined, { cookie })).status).toBe(401);
   });
 
@@ -91,7 +95,11 @@ describe("sign-in", () => {
   it("refuses admin routes to a session that is not the admin's (ADMIN_ADDRESS changed since): 403", async () => {
     const holder = newWallet();
     const cookie = await nonAdminSession(ctx.sql, holder.address);
-    expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body).toEqual({ address: holder.address, isAdmin: false });
+    expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body).toEqual({
+      address: holder.address,
+      isAdmin: false,
+      role: null,
+    });
     expect((await ctx.call("GET", "/api/admin/users", undefined, { cookie })).status).toBe(403);
     expect((await ctx.call("POST", "/api/add-permanent-points", { address: holder.address, amount: 5 }, { cookie })).status).toBe(403);
   });
@@ -134,7 +142,7 @@ describe("admin points", () => {
 
     const needle = holder.address.slice(5, 15).toLowerCase();
     const users = await ctx.call("GET", `/api/admin/users?search=${needle}`, undefined, { cookie });
-    expect(users.body).toEqual([{ address: holder.address, totalPoints: 20, stakedCount: 0 }]);
+    expect(users.body).toEqual([{ address: holder.address, totalPoints: 20, stakedCount: 0, dailyRate: 0 }]);
     const all = await ctx.call("GET", "/api/admin/users", undefined, { cookie });
     expect(all.body.length).toBeGreaterThanOrEqual(1);
 

@@ -134,6 +134,7 @@ describe("claiming a prize", () => {
     expect(claimed.body).toEqual({
       success: true,
       claim: { giveawayId, address: winners[0].address, claimedAt: expect.stringMatching(/^\d{4}-/) },
+      logIndex: expect.any(Number),
     });
     expect(await claim(body)).toMatchObject({ status: 401, body: { message: "This signature has already been used" } });
     const again = await claim(claimBody(winners[0], { contact: "another@example.com" }));

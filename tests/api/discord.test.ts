@@ -14,7 +14,7 @@ import { unlinkMessage } from "../../app/domain/discord.ts";
 import { buildOpenApiDocument } from "../../app/api/openapi.server.ts";
 import { createLogger } from "../../app/utils/logger.server.ts";
 import { startDiscordDouble, type DiscordDouble, type GuildView } from "../../doubles/discord/discord-double.server.ts";
-import { startRoleSync, type RoleSync } from "../../indexer/discord-sync.server.ts";
+import { startRoleSync } from "../../indexer/discord-sync.server.ts";
 import { startE2eWorld, testWallet, type E2eWorld, type TestWallet } from "../e2e/support/e2e-server.ts";
 import { startTestServer, type TestServer } from "../support/app-server.ts";
 import { sleep } from "../support/net.ts";
@@ -25,7 +25,6 @@ let discord: DiscordDouble;
 let guild: GuildView;
 let world: E2eWorld;
 let off: TestServer;
-let sync: RoleSync;
 let adminCookie: string;
 
 const role = (name: string) => guild.roles.find((candidate) => candidate.name === name)!.id;
@@ -49,27 +48,45 @@ async function call(
   return answer;
 }
 
-/** The browser's walk: our /discord/link, Discord's authorize page (as `userId`), our callback; answers where it ends. */
-async function authorize(address: string, userId: string | null, options: { tamper?: (callback: URL) => void } = {}): Promise<URL> {
+/** The cookie a Set-Cookie header sets, as a browser sends it back (`name=value`). */
+const cookieOf = (answer: Response) =>
+  answer.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+
+/**
+ * The browser's walk: our /discord/link (which binds the link to this browser with a cookie), Discord's authorize
+ * page (as `userId`), our callback with the cookie; answers where it ends, and the browser's cookie.
+ */
+async function authorize(
+  address: string,
+  userId: string | null,
+  options: { tamper?: (callback: URL) => void; cookie?: string } = {},
+): Promise<URL & { cookie: string }> {
   discord.logIn(userId);
-  const start = await fetch(`${world.url}/discord/link?address=${address}`, { redirect: "manual" });
+  const start = await fetch(`${world.url}/discord/link?address=${address}`, {
+    redirect: "manual",
+    headers: options.cookie ? { cookie: options.cookie } : {},
+  });
   expect(start.status).toBe(302);
+  const cookie = cookieOf(start) || options.cookie || "";
   const authorizeUrl = new URL(start.headers.get("location")!);
   const back = await fetch(authorizeUrl, { redirect: "manual" });
   expect(back.status).toBe(302);
   const callback = new URL(back.headers.get("location")!);
   options.tamper?.(callback);
-  const done = await fetch(callback, { redirect: "manual" });
+  const done = await fetch(callback, { redirect: "manual", headers: { cookie } });
   expect(done.status).toBe(302);
-  return new URL(done.headers.get("location")!, world.url);
+  return Object.assign(new URL(done.headers.get("location")!, world.url), { cookie });
 }
 
 async function link(wallet: TestWallet, userId: string) {
   const linked = await authorize(wallet.address, userId);
   const token = linked.searchParams.get("token")!;
-  const pending = await call("GET", `/api/discord/pending/${token}`);
+  const pending = await call("GET", `/api/discord/pending/${token}`, undefined, { cookie: linked.cookie });
   expect(pending.status).toBe(200);
-  return call("POST", "/api/discord/link", { linkToken: token, signature: sign(wallet, pending.body.message) });
+  return call("POST", "/api/discord/link", { linkToken: token, signature: sign(wallet, pending.body.message) }, { cookie: linked.cookie });
 }
 
 async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<number> {
@@ -119,7 +136,6 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await sync?.stop();
   await off?.close();
   await world?.close();
   await discord?.close();
@@ -146,6 +162,14 @@ describe("configuration", () => {
 });
 
 describe("linking", () => {
+  it("without an address (the /link slash command's button) leads to the staking page's Discord card; a bad one says so", async () => {
+    const bare = await fetch(`${world.url}/discord/link`, { redirect: "manual" });
+    expect([bare.status, bare.headers.get("location")]).toEqual([302, "/#discord"]);
+    expect(bare.headers.get("set-cookie")).toBeNull();
+    const bad = await fetch(`${world.url}/discord/link?address=nope`, { redirect: "manual" });
+    expect(bad.headers.get("location")).toBe("/discord/linked?error=address");
+  });
+
   it("the link starts at Discord's authorize page with code, identify, a state and our callback", async () => {
     const start = await fetch(`${world.url}/discord/link?address=${world.holder.address}`, { redirect: "manual" });
     const url = new URL(start.headers.get("location")!);
@@ -163,7 +187,8 @@ describe("linking", () => {
     const linked = await authorize(world.holder.address, ghost.id);
     expect(linked.pathname).toBe("/discord/linked");
     const token = linked.searchParams.get("token")!;
-    const pending = await call("GET", `/api/discord/pending/${token}`);
+    const browser = { cookie: linked.cookie };
+    const pending = await call("GET", `/api/discord/pending/${token}`, undefined, browser);
     expect(pending.body).toEqual({
       address: world.holder.address,
       discordUserId: ghost.id,
@@ -173,28 +198,30 @@ describe("linking", () => {
       ),
     });
     // The page that signs it
-    const page = await fetch(linked);
+    const page = await fetch(linked, { headers: browser });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(pending.body.message);
 
     // Another wallet's signature is refused, and so is a message the server did not write.
-    expect((await call("POST", "/api/discord/link", { linkToken: token, signature: sign(world.other, pending.body.message) })).status).toBe(
-      401,
-    );
+    expect(
+      (await call("POST", "/api/discord/link", { linkToken: token, signature: sign(world.other, pending.body.message) }, browser)).status,
+    ).toBe(401);
     expect((await call("GET", `/api/discord/link/${world.holder.address}`)).body).toEqual({ linked: false });
 
     const signature = sign(world.holder, pending.body.message);
-    const ok = await call("POST", "/api/discord/link", { linkToken: token, signature });
+    const ok = await call("POST", "/api/discord/link", { linkToken: token, signature }, browser);
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ address: world.holder.address, discordUserId: ghost.id, username: "ghostly" });
     // The token is single use.
-    const again = await call("POST", "/api/discord/link", { linkToken: token, signature });
+    const again = await call("POST", "/api/discord/link", { linkToken: token, signature }, browser);
     expect(again.status).toBe(410);
-    expect((await call("GET", `/api/discord/pending/${token}`)).status).toBe(410);
+    expect((await call("GET", `/api/discord/pending/${token}`, undefined, browser)).status).toBe(410);
 
+    // Anyone may see that the wallet is linked and its roles; never which account (issue 32, item 4).
     const status = await call("GET", `/api/discord/link/${world.holder.address}`);
-    expect(status.body).toEqual({ linked: true, username: "ghostly", inGuild: true, roles: [] });
+    expect(status.body).toEqual({ linked: true, roles: [] });
     expect(JSON.stringify(status.body)).not.toContain(ghost.id);
+    expect(JSON.stringify(status.body)).not.toContain("ghostly");
 
     // The same account linked to another wallet moves there; the first wallet is unlinked.
     const other = await link(world.other, ghost.id);
@@ -246,7 +273,10 @@ describe("linking", () => {
     const start = await fetch(`${world.url}/discord/link?address=${wallet.address}`, { redirect: "manual" });
     await world.db.sql`update discord_oauth_states set expires_at = now() - interval '1 second' where used_at is null`;
     const back = await fetch(start.headers.get("location")!, { redirect: "manual" });
-    const stale = new URL((await fetch(back.headers.get("location")!, { redirect: "manual" })).headers.get("location")!, world.url);
+    const stale = new URL(
+      (await fetch(back.headers.get("location")!, { redirect: "manual", headers: { cookie: cookieOf(start) } })).headers.get("location")!,
+      world.url,
+    );
     expect(stale.searchParams.get("error")).toBe("expired");
     expect(await text(stale)).toContain("This link request has expired");
 
@@ -304,7 +334,7 @@ describe("rules", () => {
     ];
     // The preview: the holder (linked, nothing staked yet) would gain nothing; with minStaked 0 they would gain Staker.
     const preview = await call("POST", "/api/admin/discord/preview", [{ roleId: role("Staker"), minStaked: 0 }], { cookie: adminCookie });
-    expect(preview.body).toEqual({ gain: [{ address: world.holder.address, roleId: role("Staker") }], lose: [] });
+    expect(preview.body).toEqual({ gain: [{ address: world.holder.address, roleId: role("Staker"), reason: "has 0 staked" }], lose: [] });
     const saved = await put(rules);
     expect(saved.status).toBe(200);
     expect(saved.body.rules).toEqual(rules);
@@ -323,77 +353,250 @@ describe("following the truth", () => {
     )[0].discordUserId;
     // A role the rules do not name, given by hand, is never touched.
     discord.setMemberRoles(guild.id, ghostId, [role("Holder")]);
-    sync = startRoleSync({
+    // The indexer's role sync runs for this test only: left running, it would revoke the grants later tests write by hand.
+    const sync = startRoleSync({
       sql: world.db.sql,
       config: world.server.context.config.discord!,
       logger: createLogger("indexer", { logLevel: "error" }),
     });
-    const staker = role("Staker");
-    const items = world.holderItems.filter((item) => item.collection === "spooks" && item.rank > 44).slice(0, 1);
-    const item = items[0];
-    const granted: number[] = [];
-    const removed: number[] = [];
-    for (let round = 0; round < 20; round += 1) {
-      const message = stakeMessage("stake", item.number, new Date());
-      const stakedAt = performance.now();
-      const stake = await call("POST", "/api/stake", {
-        address: world.holder.address,
-        inscriptionId: item.inscriptionId,
-        message,
-        signature: sign(world.holder, message),
-      });
-      expect(stake.status).toBe(200);
-      await until("the role granted", () => rolesOf(ghostId).includes(staker));
-      granted.push(performance.now() - stakedAt);
-
-      world.chain.transfer(item.inscriptionId, world.other.address);
-      await world.sync(); // the indexer pass that ends the stake
-      const passedAt = performance.now();
-      await until("the role removed", () => !rolesOf(ghostId).includes(staker));
-      removed.push(performance.now() - passedAt);
-      world.chain.transfer(item.inscriptionId, world.holder.address);
-      await world.sync();
+    try {
+      await followTheTruth(ghostId);
+    } finally {
+      await sync.stop();
     }
-    const figures = (samples: number[]) => {
-      const sorted = [...samples].sort((a, b) => a - b);
-      return { p50: Math.round(sorted[Math.floor(sorted.length / 2)]), max: Math.round(sorted[sorted.length - 1]) };
-    };
-    console.info(
-      `discord figures (sync every 1 s): stake → role granted ${JSON.stringify(figures(granted))} ms; transfer pass → role removed ${JSON.stringify(figures(removed))} ms`,
-    );
-    // Within the sync interval (1 s here) plus its work, far inside the 60 s promised with the default 15 s.
-    expect(figures(granted).max).toBeLessThan(5_000);
-    expect(figures(removed).max).toBeLessThan(5_000);
-    expect(rolesOf(ghostId)).toContain(role("Holder"));
-    // Only the rules' roles were ever changed.
-    expect(
-      new Set(
-        discord
-          .roleChanges()
-          .filter((change) => change.userId === ghostId)
-          .map((change) => change.roleId),
-      ),
-    ).toEqual(new Set([staker]));
+  }, 240_000);
+});
 
-    // Staked again, then unlinked: the role goes.
+/** Three rounds of stake → role granted, transfer → role removed; then staked again and unlinked → removed. */
+async function followTheTruth(ghostId: string) {
+  const staker = role("Staker");
+  const items = world.holderItems.filter((item) => item.collection === "spooks" && item.rank > 44).slice(0, 1);
+  const item = items[0];
+  const granted: number[] = [];
+  const removed: number[] = [];
+  // Three rounds show the role following each way within the bound; the latency figures at scale are
+  // bench/discord.ts's.
+  for (let round = 0; round < 3; round += 1) {
     const message = stakeMessage("stake", item.number, new Date());
-    await call("POST", "/api/stake", {
+    const stakedAt = performance.now();
+    const stake = await call("POST", "/api/stake", {
       address: world.holder.address,
       inscriptionId: item.inscriptionId,
       message,
       signature: sign(world.holder, message),
     });
+    expect(stake.status).toBe(200);
     await until("the role granted", () => rolesOf(ghostId).includes(staker));
-    const status = await call("GET", `/api/discord/link/${world.holder.address}`);
-    expect(status.body.roles).toEqual([{ roleId: staker, name: "Staker" }]);
-    const admin = await call("GET", "/api/admin/discord/status", undefined, { cookie: adminCookie });
-    expect(admin.body.links.find((entry: { address: string }) => entry.address === world.holder.address).roles).toEqual([staker]);
-    const unlink = unlinkMessage(world.holder.address, new Date());
+    granted.push(performance.now() - stakedAt);
+
+    world.chain.transfer(item.inscriptionId, world.other.address);
+    await world.sync(); // the indexer pass that ends the stake
+    const passedAt = performance.now();
+    await until("the role removed", () => !rolesOf(ghostId).includes(staker));
+    removed.push(performance.now() - passedAt);
+    world.chain.transfer(item.inscriptionId, world.holder.address);
+    await world.sync();
+  }
+  const figures = (samples: number[]) => {
+    const sorted = [...samples].sort((a, b) => a - b);
+    return { p50: Math.round(sorted[Math.floor(sorted.length / 2)]), max: Math.round(sorted[sorted.length - 1]) };
+  };
+  console.info(
+    `discord figures (sync every 1 s): stake → role granted ${JSON.stringify(figures(granted))} ms; transfer pass → role removed ${JSON.stringify(figures(removed))} ms`,
+  );
+  // Within the sync interval (1 s here) plus its work, far inside the 60 s promised with the default 15 s.
+  expect(figures(granted).max).toBeLessThan(5_000);
+  expect(figures(removed).max).toBeLessThan(5_000);
+  expect(rolesOf(ghostId)).toContain(role("Holder"));
+  // Only the rules' roles were ever changed.
+  expect(
+    new Set(
+      discord
+        .roleChanges()
+        .filter((change) => change.userId === ghostId)
+        .map((change) => change.roleId),
+    ),
+  ).toEqual(new Set([staker]));
+
+  // Staked again, then unlinked: the role goes.
+  const message = stakeMessage("stake", item.number, new Date());
+  await call("POST", "/api/stake", {
+    address: world.holder.address,
+    inscriptionId: item.inscriptionId,
+    message,
+    signature: sign(world.holder, message),
+  });
+  await until("the role granted", () => rolesOf(ghostId).includes(staker));
+  const status = await call("GET", `/api/discord/link/${world.holder.address}`);
+  expect(status.body.roles).toEqual([{ roleId: staker, name: "Staker" }]);
+  const admin = await call("GET", "/api/admin/discord/status", undefined, { cookie: adminCookie });
+  expect(admin.body.links.find((entry: { address: string }) => entry.address === world.holder.address).roles).toEqual([staker]);
+  const unlink = unlinkMessage(world.holder.address, new Date());
+  expect(
+    (await call("DELETE", "/api/discord/link", { address: world.holder.address, message: unlink, signature: sign(world.holder, unlink) }))
+      .status,
+  ).toBe(200);
+  await until("the role removed after the unlink", () => !rolesOf(ghostId).includes(staker));
+  expect(rolesOf(ghostId)).toContain(role("Holder"));
+}
+
+describe("a link is bound to the browser that started it (issue 32, item 7)", () => {
+  it("the start sets a short-lived HttpOnly SameSite=Lax cookie; only that browser finishes, sees or signs the link", async () => {
+    const attacker = discord.createUser({ username: "intruder" });
+    discord.addMember(guild.id, attacker.id);
+    const victim = testWallet("victim-of-a-link");
+
+    const start = await fetch(`${world.url}/discord/link?address=${victim.address}`, { redirect: "manual" });
+    const [setCookie] = start.headers.getSetCookie();
+    expect(setCookie).toMatch(/^spooks_discord_link=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600$/);
+
+    // The attacker's browser starts a link for the victim's wallet and finishes Discord's part with its own account.
+    const linked = await authorize(victim.address, attacker.id);
+    const token = linked.searchParams.get("token")!;
+    expect(token).toBeTruthy();
+    const message = (await call("GET", `/api/discord/pending/${token}`, undefined, { cookie: linked.cookie })).body.message as string;
+    // The victim's browser (no cookie, or its own from another start) is shown nothing and cannot sign it in.
+    const victimBrowser = cookieOf(await fetch(`${world.url}/discord/link?address=${victim.address}`, { redirect: "manual" }));
+    for (const cookie of [undefined, victimBrowser]) {
+      const pending = await call("GET", `/api/discord/pending/${token}`, undefined, { cookie });
+      expect(pending.status).toBe(403);
+      expect(pending.body.message).toBe("This link was started in another browser: start again from the staking page");
+      const page = await fetch(`${world.url}/discord/linked?token=${token}`, { headers: cookie ? { cookie } : {} });
+      expect(page.status).toBe(403);
+      const text = await page.text();
+      expect(text).toContain("This link was started in another browser");
+      expect(text).not.toContain("intruder");
+      const signed = await call("POST", "/api/discord/link", { linkToken: token, signature: sign(victim, message) }, { cookie });
+      expect(signed.status).toBe(403);
+    }
+    expect((await call("GET", `/api/discord/link/${victim.address}`)).body).toEqual({ linked: false });
+    expect(await world.db.sql`select 1 from discord_links where address = ${victim.address}`).toEqual([]);
+
+    // Discord's callback reached in a browser that did not start the link is refused too (its state used up).
+    discord.logIn(attacker.id);
+    const started = await fetch(`${world.url}/discord/link?address=${victim.address}`, { redirect: "manual" });
+    const back = await fetch(started.headers.get("location")!, { redirect: "manual" });
+    const elsewhere = await fetch(back.headers.get("location")!, { redirect: "manual" });
+    expect(new URL(elsewhere.headers.get("location")!, world.url).searchParams.get("error")).toBe("browser");
+    const again = await fetch(back.headers.get("location")!, { redirect: "manual", headers: { cookie: cookieOf(started) } });
+    expect(new URL(again.headers.get("location")!, world.url).searchParams.get("error")).toBe("used");
+
+    // The browser that started it finishes it.
+    const ok = await call("POST", "/api/discord/link", { linkToken: token, signature: sign(victim, message) }, { cookie: linked.cookie });
+    expect(ok.status).toBe(200);
+    await call("DELETE", "/api/discord/link", {
+      address: victim.address,
+      message: unlinkMessage(victim.address, new Date()),
+      signature: sign(victim, unlinkMessage(victim.address, new Date())),
+    });
+  });
+});
+
+/** The text a wallet signs to see its own link (signed message `discord-account`), as the docs give it. */
+const discordAccountMessage = (address: string, at: Date) =>
+  `Show the Discord account linked to ${address}. Timestamp: ${at.toISOString()}`;
+
+describe("the linked account is its owner's to see (issue 32, item 4)", () => {
+  it("the wallet's signature answers its account; another wallet's, a stale or a reused one does not", async () => {
+    const user = discord.createUser({ username: "specter" });
+    discord.addMember(guild.id, user.id);
+    const wallet = testWallet("account-owner");
+    expect((await link(wallet, user.id)).status).toBe(200);
+    expect((await call("GET", `/api/discord/link/${wallet.address}`)).body).toEqual({ linked: true, roles: [] });
+
+    const message = discordAccountMessage(wallet.address, new Date());
+    const mine = await call("POST", "/api/discord/account", { address: wallet.address, message, signature: sign(wallet, message) });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toEqual({ linked: true, username: "specter", inGuild: true, roles: [] });
     expect(
-      (await call("DELETE", "/api/discord/link", { address: world.holder.address, message: unlink, signature: sign(world.holder, unlink) }))
+      (await call("POST", "/api/discord/account", { address: wallet.address, message, signature: sign(wallet, message) })).status,
+    ).toBe(401);
+    const others = await call("POST", "/api/discord/account", { address: wallet.address, message, signature: sign(world.other, message) });
+    expect(others.status).toBe(401);
+    const stale = discordAccountMessage(wallet.address, new Date(Date.now() - 11 * 60_000));
+    expect(
+      (await call("POST", "/api/discord/account", { address: wallet.address, message: stale, signature: sign(wallet, stale) })).status,
+    ).toBe(401);
+    const someoneElse = discordAccountMessage(world.other.address, new Date());
+    expect(
+      (await call("POST", "/api/discord/account", { address: wallet.address, message: someoneElse, signature: sign(wallet, someoneElse) }))
         .status,
-    ).toBe(200);
-    await until("the role removed after the unlink", () => !rolesOf(ghostId).includes(staker));
-    expect(rolesOf(ghostId)).toContain(role("Holder"));
-  }, 240_000);
+    ).toBe(401);
+  });
+});
+
+describe("Discord failing, or the role sync stopped (issue 32, item 5)", () => {
+  /** A linked wallet holding a rule's role (so its status names roles), and a fresh server (its own role-name cache). */
+  async function linkedWithRole(name: string) {
+    const user = discord.createUser({ username: name });
+    discord.addMember(guild.id, user.id);
+    const wallet = testWallet(name);
+    expect((await link(wallet, user.id)).status).toBe(200);
+    await world.db.sql`insert into discord_rules (role_id, position, min_staked) values (${role("Staker")}, 0, 1) on conflict do nothing`;
+    await world.db
+      .sql`insert into discord_role_grants (discord_user_id, role_id, granted_at) values (${user.id}, ${role("Staker")}, now())`;
+    const server = await startTestServer({ sql: world.db.sql, adminAddress: world.admin.address, env: discordEnv() });
+    return { wallet, server };
+  }
+  const discordEnv = () => ({
+    DISCORD_CLIENT_ID: "1100000000000000001",
+    DISCORD_CLIENT_SECRET: "test-secret",
+    DISCORD_BOT_TOKEN: discord.botToken,
+    DISCORD_GUILD_ID: guild.id,
+    DISCORD_API_URL: discord.apiUrl,
+    DISCORD_AUTHORIZE_URL: discord.authorizeUrl,
+  });
+
+  /** The double's request count once it has not moved for a second. */
+  async function settledRequests(): Promise<number> {
+    let count = discord.stats().requests;
+    for (;;) {
+      await sleep(1000);
+      const now = discord.stats().requests;
+      if (now === count) return count;
+      count = now;
+    }
+  }
+
+  it("anonymous reads while Discord fails cost one lookup at most: failures are cached, one call is shared", async () => {
+    const { wallet, server } = await linkedWithRole("failing");
+    try {
+      discord.failNext("GET /guilds/{guild}/roles", { status: 500, times: 1_000 });
+      discord.resetStats();
+      const read = () => call("GET", `/api/discord/link/${wallet.address}`, undefined, { base: server.url });
+      // Ten at once (one call in flight, shared), then ten after (the failure is remembered).
+      const together = await Promise.all(Array.from({ length: 10 }, read));
+      // The lookup's other requests (the bot's member, @discordjs/rest's retries) may still be under way.
+      const oneLookup = await settledRequests();
+      for (let i = 0; i < 10; i++) await read();
+      await settledRequests();
+      for (const answer of together)
+        expect(answer.body).toEqual({ linked: true, roles: [{ roleId: role("Staker"), name: role("Staker") }] });
+      console.info(`20 anonymous reads while Discord answers 500: ${discord.stats().requests} requests to Discord`);
+      expect(oneLookup).toBeGreaterThan(0);
+      expect(discord.stats().requests).toBe(oneLookup);
+      expect(oneLookup).toBeLessThanOrEqual(8);
+    } finally {
+      discord.clearFailures();
+      await server.close();
+    }
+  });
+
+  it("no anonymous read calls Discord while the role sync is stopped (the bot token refused)", async () => {
+    const { wallet, server } = await linkedWithRole("stopped");
+    await world.db.sql`
+      insert into discord_problems (key, kind, role_id, message, first_seen) values ('bad-token', 'bad-token', null, 'Discord refused the bot token (401)', now())
+      on conflict (key) do nothing`;
+    try {
+      discord.resetStats();
+      for (let i = 0; i < 5; i++) {
+        const answer = await call("GET", `/api/discord/link/${wallet.address}`, undefined, { base: server.url });
+        expect(answer.body).toEqual({ linked: true, roles: [{ roleId: role("Staker"), name: role("Staker") }] });
+      }
+      expect(discord.stats().requests).toBe(0);
+    } finally {
+      await world.db.sql`delete from discord_problems where key = 'bad-token'`;
+      await server.close();
+    }
+  });
 });

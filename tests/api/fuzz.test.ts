@@ -62,6 +62,12 @@ beforeAll(async () => {
   // Discord holder roles on, against the Discord double, so their routes are fuzzed live (not only their 404).
   discord = await startDiscordDouble({ globalPerSecond: 10_000 });
   const guild = discord.createGuild({ roles: [{ name: "Holder", position: 1 }], botRole: { position: 2 } });
+  // Slash commands on too: requests to them are signed with the app's key (or stale, or not at all).
+  const app = discord.registerApp({
+    clientId: "1100000000000000001",
+    clientSecret: "fuzz",
+    redirectUris: ["http://127.0.0.1/discord/callback"],
+  });
   server = await startTestServer({
     sql: ctx.sql,
     adminAddress: ctx.admin.address,
@@ -74,6 +80,7 @@ beforeAll(async () => {
       DISCORD_GUILD_ID: guild.id,
       DISCORD_API_URL: discord.apiUrl,
       DISCORD_AUTHORIZE_URL: discord.authorizeUrl,
+      DISCORD_PUBLIC_KEY: app.publicKey,
     },
   });
   holder = newWallet();
@@ -295,7 +302,8 @@ function requestFor(route: RouteContract): fc.Arbitrary<FuzzRequest> {
     { arbitrary: fc.constant(null), weight: 7 },
     { arbitrary: fc.oneof(fc.constant("{bad"), fc.constant(""), fc.string({ maxLength: 30 })), weight: 1 },
   );
-  const signing = route.auth === "signature" ? fc.constantFrom("fresh", "stale", "as-is") : fc.constant("as-is");
+  const signing =
+    route.auth === "signature" || route.auth === "discord-signature" ? fc.constantFrom("fresh", "stale", "as-is") : fc.constant("as-is");
   const contentType = fc.constantFrom(
     "application/json",
     "application/json",
@@ -316,7 +324,7 @@ function requestFor(route: RouteContract): fc.Arbitrary<FuzzRequest> {
           encodeURIComponent(typeof pathParams[key] === "string" ? pathParams[key] : JSON.stringify(pathParams[key] ?? "")),
         ) + queryString(q);
       let payload = b;
-      if (sign !== "as-is" && typeof b === "object" && b !== null && !Array.isArray(b)) {
+      if (route.auth === "signature" && sign !== "as-is" && typeof b === "object" && b !== null && !Array.isArray(b)) {
         const at = sign === "fresh" ? new Date() : new Date(Date.now() - 20 * 60_000);
         payload = signedFor(route, b as Record<string, unknown>, pathParams as Record<string, string>, at);
       }
@@ -328,6 +336,12 @@ function requestFor(route: RouteContract): fc.Arbitrary<FuzzRequest> {
       if (who === "admin" && route.operationId !== "signOut") headers.cookie = adminCookie;
       if (who === "forged") headers.cookie = "spooks_session=forged";
       const text = raw ?? (payload === undefined ? undefined : JSON.stringify(payload));
+      if (route.auth === "discord-signature" && sign !== "as-is") {
+        // Discord's signature of the exact bytes sent, now or 20 minutes ago.
+        const timestamp = Math.floor(Date.now() / 1000) - (sign === "fresh" ? 0 : 20 * 60);
+        const signed = discord.signInteractionRequest(text ?? "", { timestamp });
+        Object.assign(headers, { "x-signature-ed25519": signed.signature, "x-signature-timestamp": signed.timestamp });
+      }
       const ownServerErrors = Object.keys(route.responses)
         .map(Number)
         .filter((status) => status > 500);

@@ -68,6 +68,7 @@ describe("admin giveaway management", () => {
       active: true,
       winnerAddress: null,
       entriesCount: 0,
+      holdersCount: 0,
       ticketsCount: 0,
       drawCommitment: expect.stringMatching(/^[0-9a-f]{64}$/),
       drawSeed: null,
@@ -143,6 +144,7 @@ describe("POST /api/giveaways/enter", () => {
         isWinner: false,
       },
       rewards: expect.objectContaining({ unclaimedRewards: 550 }),
+      logIndex: expect.any(Number),
     });
     const mine = await ctx.call("GET", `/api/giveaways/entries/user/${holder.address}`);
     expect(mine.body).toEqual([
@@ -170,7 +172,7 @@ describe("POST /api/giveaways/enter", () => {
     expect((await ctx.call("POST", "/api/giveaways/enter", entryBody(holder, inactive, 1))).status).toBe(409);
     const tooMany = await ctx.call("POST", "/api/giveaways/enter", entryBody(holder, open, 2));
     expect(tooMany.status).toBe(409);
-    expect(tooMany.body.message).toBe("Not enough points: you need 120 points for 2 ticket(s), but you only have 100.");
+    expect(tooMany.body.message).toBe("Not enough points: you need 120 points for 2 tickets, but you only have 100.");
     expect((await ctx.call("POST", "/api/giveaways/enter", entryBody(holder, 999999, 1))).status).toBe(404);
     expect(await balanceUnits(ctx.sql, holder.address)).toBe(100 * 2400);
   });

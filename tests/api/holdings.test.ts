@@ -162,9 +162,9 @@ describe("leaderboard", () => {
     await givePoints(ctx.sql, wallets[2].address, 1_000_002);
     const top = await ctx.call("GET", "/api/leaderboard?limit=3");
     expect(top.body).toEqual([
-      { address: wallets[1].address, rewards: 1_000_003 },
-      { address: wallets[2].address, rewards: 1_000_002 },
-      { address: wallets[0].address, rewards: 1_000_001 },
+      { address: wallets[1].address, rewards: 1_000_003, dailyRate: 0 },
+      { address: wallets[2].address, rewards: 1_000_002, dailyRate: 0 },
+      { address: wallets[0].address, rewards: 1_000_001, dailyRate: 0 },
     ]);
     expect((await ctx.call("GET", `/api/rewards/${wallets[2].address}`)).body.rank).toBe(2);
     const all = (await ctx.call("GET", "/api/leaderboard")).body as { rewards: number }[];

@@ -22,7 +22,7 @@ describe("sign-out", () => {
     expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body.isAdmin).toBe(true);
     const signedOut = await send("DELETE", "/api/auth/session", { cookie, origin: ctx.url });
     expect([signedOut.status, signedOut.body]).toEqual([200, { success: true }]);
-    expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body).toEqual({ address: null, isAdmin: false });
+    expect((await ctx.call("GET", "/api/auth/session", undefined, { cookie })).body).toEqual({ address: null, isAdmin: false, role: null });
     // The cross-site check still comes first, body or not.
     expect((await send("DELETE", "/api/auth/session", { cookie, origin: "https://evil.example" })).status).toBe(403);
     // A body must still say what it is.

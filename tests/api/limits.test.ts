@@ -56,6 +56,22 @@ describe("a request counts against the route it reaches", () => {
     expect((await send(server.url, "POST", "/api/proposals/1/vot%65", json, "{}")).status).toBe(429);
   });
 
+  it("email subscriptions and Discord link starts have limits of their own (issue 32, items 1 and 7)", async () => {
+    const server = await serverWith({ RATE_LIMIT_EMAIL_PER_MIN: "2", RATE_LIMIT_DISCORD_LINK_PER_MIN: "3" });
+    const json = { "content-type": "application/json" };
+    for (let i = 0; i < 2; i++) expect((await send(server.url, "POST", "/api/notifications/email", json, "{}")).status).toBe(400);
+    const email = await send(server.url, "POST", "/api/notifications/%65mail", json, "{}");
+    expect(email.status).toBe(429);
+    expect(email.body.message).toMatch(/^Too many email subscriptions from your address: at most 2 per 60 s/);
+    // Its own count: the other signed routes are not limited by it.
+    expect((await send(server.url, "POST", "/api/stake", json, "{}")).status).toBe(400);
+    // The Discord link start is a page (404 here: Discord is off), limited all the same, before it runs.
+    for (let i = 0; i < 3; i++) expect((await send(server.url, "GET", "/discord/link?address=D")).status).toBe(404);
+    const link = await send(server.url, "GET", "/Discord/Link?address=D");
+    expect(link.status).toBe(429);
+    expect(link.body.message).toMatch(/^Too many Discord link requests from your address: at most 3 per 60 s/);
+  });
+
   it("`//other.host/…` does not choose the host: the challenge names the site the request was sent to", async () => {
     const answer = await send(ctx.url, "GET", `//evil.example/api/auth/challenge?address=${ctx.admin.address}`);
     expect(answer.status).toBe(200);

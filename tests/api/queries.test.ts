@@ -61,7 +61,7 @@ describe("points", () => {
     expect(result.addressesProcessed).toBeGreaterThanOrEqual(1);
     expect(progress.at(-1)).toBe(result.addressesProcessed);
     const users = await listUsers(db.sql, { search: address.slice(-8).toUpperCase() });
-    expect(users).toEqual([{ address, totalPoints: 3, stakedCount: 0 }]);
+    expect(users).toEqual([{ address, totalPoints: 3, stakedCount: 0, dailyRate: 0 }]);
   });
 });
 

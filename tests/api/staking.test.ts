@@ -37,6 +37,8 @@ describe("POST /api/stake and /api/unstake", () => {
     expect(first.body).toEqual({
       success: true,
       rewards: expect.objectContaining({ stakedCount: 1, totalCount: 2, dailyRate: 100, rewardTier: 1, stakingPercentage: 50 }),
+      // Where the stake is in the public log (issue 34): its signed message's entry, then the stake's.
+      logIndex: expect.any(Number),
     });
     expect(first.body.alreadyStaked).toBeUndefined();
     const again = await ctx.call("POST", "/api/stake", stakeBody(holder, item));

@@ -6,6 +6,7 @@
 import bitcoinMessage from "bitcoinjs-message";
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
+import { approvalMessage } from "../../app/domain/approvals.ts";
 import { addressOfPrivateKey, newPrivateKey, signMessage, type Magic } from "../../app/domain/signature.ts";
 import type { Sql } from "../../db/client.server.ts";
 import { demoCatalogue } from "../../db/demo-catalogue.ts";
@@ -72,8 +73,13 @@ export type ApiTestContext = {
   adminCookie(): Promise<string>;
 };
 
+export type UseApiOptions = {
+  /** More settings for the server, made once its doubles are up (the Discord double's URLs). */
+  env?: () => Record<string, string> | Promise<Record<string, string>>;
+};
+
 /** Registers beforeAll/afterAll for one test file and answers the (filled-in) context. */
-export function useApi(): ApiTestContext {
+export function useApi(options: UseApiOptions = {}): ApiTestContext {
   const ctx = {} as ApiTestContext;
   let close: () => Promise<void> = async () => {};
   beforeAll(async () => {
@@ -81,7 +87,8 @@ export function useApi(): ApiTestContext {
     const admin = newWallet();
     ctx.catalogue = demoCatalogue();
     await importCatalogue(db.sql, ctx.catalogue);
-    const server = await startTestServer({ sql: db.sql, adminAddress: admin.address });
+    const env = (await options.env?.()) ?? {};
+    const server = await startTestServer({ sql: db.sql, adminAddress: admin.address, env });
     Object.assign(ctx, { sql: db.sql, ownerSql: db.owner.sql, databaseUrl: db.url, url: server.url, server, admin });
     let cookie: string | undefined;
     ctx.call = async (method, path, body, options = {}) => {
@@ -147,6 +154,18 @@ export async function signIn(ctx: ApiTestContext, wallet: Wallet): Promise<strin
   if (session.status !== 200) throw new Error(`sign-in failed: ${session.status} ${JSON.stringify(session.body)}`);
   const setCookie = session.headers.getSetCookie()[0];
   return setCookie.split(";")[0];
+}
+
+/** The approver's signed body for approval `id`, as the Approvals tab makes it (`Approve Spooks action #{id}: …`). */
+export function signedApproval(wallet: Wallet, id: number, summary: string, at = new Date()): { message: string; signature: string } {
+  const message = approvalMessage(id, summary, at);
+  return { message, signature: wallet.sign(message) };
+}
+
+/** `wallet`, signed in with `cookie`, approves the pending request `asked` (a 202's `{ approvalId, summary }`). */
+export function approveAs(ctx: ApiTestContext, wallet: Wallet, cookie: string, asked: { approvalId: number; summary: string }) {
+  const body = signedApproval(wallet, asked.approvalId, asked.summary);
+  return ctx.call("POST", `/api/admin/approvals/${asked.approvalId}/approve`, body, { cookie });
 }
 
 /**

@@ -64,6 +64,23 @@ describe("votes that can change", () => {
     expect(detail.body).toMatchObject({ allowVoteChange: false, quorum: null, quorumStatus: null, quorumMet: null, outcome: null });
   });
 
+  it("refuses a vote dated more than a minute ahead of the server (401), so no vote can pin a later change (issue 32, item 11)", async () => {
+    const p = await proposal({ allowVoteChange: true });
+    const alice = newWallet();
+    await stake(alice, 1, new Date(p.start.getTime() - 60_000));
+    const ahead = await vote(alice, p, p.yes, new Date(Date.now() + 9 * 60_000));
+    expect(ahead.status).toBe(401);
+    expect(ahead.body.message).toBe("The signed vote's timestamp is more than a minute ahead of server time: check your device's clock");
+    expect(await ctx.sql`select 1 from votes where proposal_id = ${p.id}`).toEqual([]);
+    // Within a minute: a clock a little fast is fine, and a vote signed after it still replaces it.
+    expect((await vote(alice, p, p.yes, new Date(Date.now() + 30_000))).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [{ signedAt }] = await ctx.sql<{ signedAt: Date }[]>`select signed_at from votes where proposal_id = ${p.id}`;
+    const later = await vote(alice, p, p.no, new Date(signedAt.getTime() + 1));
+    expect(later.status).toBe(200);
+    expect(later.body.vote.supersededBy).toBeNull();
+  });
+
   it("with allowVoteChange the later signed vote replaces the earlier; receipts keep both and the verifier agrees", async () => {
     const p = await proposal({ allowVoteChange: true });
     const [alice, bob] = [newWallet(), newWallet()];

@@ -147,4 +147,27 @@ describe("admin webhooks", () => {
     const actions = await ctx.sql`select action from audit_log where target = ${`webhook:${endpoint.id}`} order by id`;
     expect(actions.map((entry) => entry.action)).toEqual(["webhook.create", "webhook.replay", "webhook.rotate-secret", "webhook.delete"]);
   });
+
+  it("keeps a webhook URL's path out of the audit trail: its origin and a hash (issue 32, item 6)", async () => {
+    const url = "https://93.184.216.34/hooks/s3cr3t-path-token-Zq81";
+    const created = await ctx.call("POST", "/api/admin/webhooks", { url, events: ["giveaway.opened"] }, await admin());
+    expect(created.status).toBe(201);
+    expect((await ctx.call("DELETE", `/api/admin/webhooks/${created.body.id}`, undefined, await admin())).status).toBe(200);
+    const rows = await ctx.sql<{ action: string; row: string }[]>`
+      select action, row_to_json(a)::text as row from audit_log a where target = ${`webhook:${created.body.id}`} order by id`;
+    expect(rows.map((entry) => entry.action)).toEqual(["webhook.create", "webhook.delete"]);
+    for (const { row } of rows) expect(row).not.toContain("s3cr3t-path-token");
+    const shown = await ctx.call("GET", "/api/admin/audit?action=webhook", undefined, await admin());
+    expect(JSON.stringify(shown.body)).not.toContain("s3cr3t-path-token");
+    const create = shown.body.entries.find(
+      (entry: { action: string; target: string }) => entry.action === "webhook.create" && entry.target === `webhook:${created.body.id}`,
+    );
+    expect(create.after.url).toMatch(/^https:\/\/93\.184\.216\.34\/\[path sha256:[0-9a-f]{12}\]$/);
+    // A row written before (the whole URL in it) is shown the same way.
+    await ctx.sql`
+      insert into audit_log (actor, action, target, details, after, created_at)
+      values ('cli', 'webhook.create', 'webhook:999999', '{}', ${ctx.sql.json({ id: 999999, url: "https://93.184.216.34/hooks/old-s3cr3t-path-token" })}, now())`;
+    const old = await ctx.call("GET", "/api/admin/audit?action=webhook.create", undefined, await admin());
+    expect(JSON.stringify(old.body)).not.toContain("old-s3cr3t-path-token");
+  });
 });

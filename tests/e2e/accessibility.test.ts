@@ -462,7 +462,8 @@ describe("axe: no serious or critical violation", () => {
     await closeDialogWithEscape(page);
 
     await page.getByRole("button", { name: `Clear points of ${world.other.address}` }).click();
-    await page.getByRole("alertdialog", { name: "Clear points?" }).waitFor();
+    // Issue 33: a dialog naming the amount, with an optional reason.
+    await page.getByRole("dialog", { name: "Clear points?" }).waitFor();
     await expectAccessible(page, "Clear Points confirmation");
     await closeDialogWithEscape(page);
 

@@ -187,12 +187,23 @@ describe("the admin", () => {
     await dialog.waitFor({ state: "detached" });
     await holderRow.getByText("750").waitFor();
 
-    // Clear Points (confirmed).
+    // Clear Points asks first, naming the amount, with an optional reason (issue 33, item 1: a dialog with a field).
+    const otherPoints = await userRow(world.other.address).locator("[data-points-exact]").first().getAttribute("data-points-exact");
     await userRow(world.other.address)
       .getByRole("button", { name: `Clear points of ${world.other.address}` })
       .click();
-    await confirm("Clear points?", "Clear Points");
+    const clearDialog = page.getByRole("dialog", { name: "Clear points?" });
+    await clearDialog
+      .getByTestId("clear-points-amount")
+      .getByText(`This removes all ${otherPoints} points of ${world.other.address}`, { exact: false })
+      .waitFor();
+    await clearDialog.getByLabel("Reason (optional)").fill("Duplicate prize");
+    await clearDialog.getByRole("button", { name: "Clear Points" }).click();
     await waitForToast(page, "Points cleared");
+    await clearDialog.waitFor({ state: "detached" });
+    const [cleared] = await world.db.sql<{ description: string }[]>`
+      select description from points_ledger where address = ${world.other.address} and kind = 'admin_clear'`;
+    expect(cleared.description).toBe("Duplicate prize");
     await userRow(world.other.address).getByRole("cell", { name: "0", exact: true }).first().waitFor();
 
     await page.getByRole("button", { name: "Reset Negative Balances" }).click();
@@ -281,11 +292,9 @@ describe("the admin", () => {
     await page.getByRole("button", { name: "Refresh Data" }).click();
     await row.getByTestId("winner-address").getByText(world.holder.address).waitFor();
 
-    // End, then it offers 'Activate'; drawn, it still says "Drawn" (issue 27, item 8), not "Inactive".
-    await row.getByRole("button", { name: "End" }).click();
-    await waitForToast(page, "Giveaway Updated");
+    // Drawn, it says "Drawn" (issue 27, item 8) and offers neither End nor Activate (issue 33, item 1).
     await row.getByText("Drawn", { exact: true }).waitFor();
-    await row.getByRole("button", { name: "Activate" }).waitFor();
+    expect(await row.getByRole("button", { name: /^(End|Activate)$/ }).count()).toBe(0);
 
     // Delete (confirmed) another giveaway with an entry: the entry goes and its points come back.
     const other = await world.createGiveaway({
@@ -298,6 +307,13 @@ describe("the admin", () => {
     await enterGiveaway(world.db.sql, { giveawayId: other.id, address: world.holder.address, tickets: 1 });
     await page.getByRole("button", { name: "Refresh Data" }).click();
     await giveawayRow("Society Sticker Pack").waitFor();
+    // End asks first, naming whom it closes entries for; then it offers Activate.
+    await giveawayRow("Society Sticker Pack").getByRole("button", { name: "End" }).click();
+    const ending = page.getByRole("alertdialog", { name: 'End "Society Sticker Pack"?' });
+    await ending.getByText(/^Entries close now, for 1 holder with 1 ticket:/).waitFor();
+    await ending.getByRole("button", { name: "End" }).click();
+    await waitForToast(page, "Giveaway Updated");
+    await giveawayRow("Society Sticker Pack").getByRole("button", { name: "Activate" }).waitFor();
     await scrollToPanel();
     await screenshot(page, "admin-giveaways");
     await giveawayRow("Society Sticker Pack").getByRole("button", { name: "Delete" }).click();

@@ -36,6 +36,10 @@ afterAll(async () => {
 /** A page that records the address of every request it makes. */
 async function open(): Promise<{ page: Page; requested: string[] }> {
   const { page } = await pages.open(browser, server.url);
+  // Swagger UI parses the whole document and draws every operation before it opens a deep link: on a loaded
+  // 2-core machine that alone took over the 10 s other pages get (the last CI's red), and 15-20 s under 8x CPU
+  // throttling here.
+  page.setDefaultTimeout(30_000);
   const requested: string[] = [];
   page.on("request", (request) => requested.push(request.url()));
   return { page, requested };

@@ -58,7 +58,10 @@ describe("Audit tab", () => {
     // Clear the holder's 500 points through the panel.
     const holderRow = page.getByTestId("user-row").filter({ hasText: world.holder.address });
     await holderRow.getByRole("button", { name: "Clear Points" }).click();
-    const confirm = page.getByRole("alertdialog");
+    // Issue 33, item 1: the dialog names the amount and takes a reason, which the audit row shows.
+    const confirm = page.getByRole("dialog", { name: "Clear points?" });
+    await confirm.getByText(/This removes all 500\.00 points of /).waitFor();
+    await confirm.getByLabel("Reason (optional)").fill("Duplicate account");
     await confirm.getByRole("button", { name: /Clear/ }).click();
     await holderRow.getByText("0", { exact: true }).first().waitFor();
 
@@ -70,6 +73,7 @@ describe("Audit tab", () => {
     expect(newest).toContain(world.admin.address);
     expect(newest).toContain(world.holder.address);
     expect(newest).toMatch(/\{ ?"points": 500 ?\} → \{ ?"points": 0 ?\}/);
+    expect(await rows().first().getByTestId("audit-reason").textContent()).toBe("Reason: Duplicate account");
     expect(await rows().count()).toBe(25);
 
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).setLegacyMode(true).analyze();
@@ -97,7 +101,8 @@ describe("Audit tab", () => {
     await page.getByLabel("Who").selectOption("");
     await page.getByLabel("Action").selectOption("proposal");
     await expect.poll(() => rows().count()).toBe(1);
-    expect((await rowTexts())[0]).toMatch(/2021-03-04 05:06:07\s+cli\s+Proposal deleted/);
+    // Issue 33, item 5: the admin's one date format, with its zone (the test browser's is UTC).
+    expect((await rowTexts())[0]).toMatch(/Mar 4, 2021, 05:06 UTC\s+cli\s+Proposal deleted/);
     await page.getByLabel("To (UTC)").fill("2020-12-31");
     await page.getByText("No changes recorded").waitFor();
     await page.getByLabel("To (UTC)").fill("");

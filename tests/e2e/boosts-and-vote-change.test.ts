@@ -97,9 +97,13 @@ describe("boosts (issue 26, items 1 and 3)", () => {
     await admin.getByRole("main").getByRole("button", { name: "Connect Wallet" }).click();
     await admin.getByRole("tab", { name: "Boosts" }).click();
     const tab = admin.getByTestId("boosts-tab");
-    await tab.getByText("In force: defaults").waitFor();
+    await tab.getByText(/^In force: defaults/).waitFor();
     await tab.getByLabel("Legendary %").fill("150");
-    await tab.getByLabel("Tenure (days:percent, …)").fill("7:110, 30:120");
+    // Issue 33, item 7: a row per tenure step (the form starts with 7:110 and 30:120), the rule beside each field.
+    await tab.getByLabel("Step 1: days").fill("7");
+    await tab.getByLabel("Step 1: percent").fill("110");
+    await tab.getByLabel("Step 2: days").fill("30");
+    await tab.getByLabel("Step 2: percent").fill("120");
     await tab.getByLabel("Cap %").fill("200");
     // Nothing is saved before its effect has been shown.
     expect(await tab.getByRole("button", { name: "Save" }).isDisabled()).toBe(true);
@@ -111,13 +115,17 @@ describe("boosts (issue 26, items 1 and 3)", () => {
     await preview.getByText("Legendary: 1 item, 100 → 180 a day").waitFor();
     await preview.getByText("Common: 1 item, 100 → 110 a day").waitFor();
     await tab.getByRole("button", { name: "Save" }).click();
-    await tab.getByRole("status").getByText("Saved as version 1").waitFor();
+    await tab
+      .getByRole("status")
+      .getByText(/^Saved as version 1\./)
+      .waitFor();
     const [saved] = await world.db.sql<{ version: number; effectiveFrom: Date }[]>`
       select version, effective_from as "effectiveFrom" from boost_schedules`;
     expect(saved.version).toBe(1);
-    await tab
-      .getByText(new RegExp(`^From ${saved.effectiveFrom.toISOString()}: v1 — .*Legendary 150%.*tenure 7d 110%, 30d 120%; cap 200%$`))
-      .waitFor();
+    // The schedules' table lists it as upcoming, with its rules in words.
+    const upcoming = tab.locator('[data-testid="boost-schedule-row"][data-state="Upcoming"]');
+    await upcoming.getByText("Legendary 150%, Epic 130%, Rare 110%, tenure 7 days 110%, 30 days 120%; at most 200%").waitFor();
+    await upcoming.getByRole("button", { name: "Cancel v1" }).waitFor();
 
     // Before its hour the cards earn as before; the hour comes (its start moved back an hour, the clock cannot be).
     const holder = await open();
@@ -125,9 +133,22 @@ describe("boosts (issue 26, items 1 and 3)", () => {
     await holder.goto("/");
     await card(holder, 4).waitFor();
     expect(await card(holder, 4).getByTestId("item-rate-parts").count()).toBe(0);
+    // Issue 33, item 3: the holder is told of the schedule before it starts: the Boosts section and the bell.
+    await holder
+      .getByTestId("boosts-card")
+      .getByTestId("boosts-upcoming")
+      .getByText(
+        /^From [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:00 [A-Z][A-Za-z0-9+:-]*: Legendary 150%, Epic 130%, Rare 110%, tenure 7 days 110%, 30 days 120%; at most 200%\.$/,
+      )
+      .waitFor();
+    await holder.getByRole("button", { name: /^Notifications/ }).click();
+    await holder.getByRole("menuitem", { name: /Boosts change from/ }).waitFor();
+    await holder.keyboard.press("Escape");
     // The app's role may not rewrite a schedule (append-only); the schema's owner stands in for the clock.
     await world.db.owner.sql`update boost_schedules 
       set effective_from = effective_from - interval '1 hour', created_at = created_at - interval '1 hour' where version = 1`;
+    // The web keeps the schedule in force per database state and hour (hot reads); the hour's coming would move it.
+    await world.db.owner.sql`update hot_reads_head set moves = moves + 1`;
     await holder.reload();
     const legendary = card(holder, 4);
     await legendary.getByTestId("item-rate-parts").waitFor();
@@ -156,8 +177,12 @@ describe("boosts (issue 26, items 1 and 3)", () => {
     await confirm.getByRole("button", { name: "Cancel" }).click();
     await confirm.waitFor({ state: "detached" });
 
+    // A single unstake asks first (issue 33, item 1), naming the tenure it resets; the note stays in the signing toast.
     await mydoge.setBehaviour(page, { holdSigning: true });
     await page.getByRole("button", { name: `Unstake ${itemName(4)}`, exact: true }).click();
+    const asked = page.getByRole("alertdialog", { name: `Unstake ${itemName(4)}?` });
+    await asked.getByText(/Resets tenure: 34 days, 120% → 100%\.$/).waitFor();
+    await asked.getByRole("button", { name: "Unstake", exact: true }).click();
     const note = page.getByTestId("toast-note");
     await note.waitFor();
     const text = await note.textContent();
@@ -170,6 +195,10 @@ describe("boosts (issue 26, items 1 and 3)", () => {
     // Spooks #1, past its 7-day step (110%): its own days and percent. Refusing to sign keeps it staked.
     await mydoge.setBehaviour(page, { holdSigning: true });
     await page.getByRole("button", { name: `Unstake ${itemName(1)}`, exact: true }).click();
+    await page
+      .getByRole("alertdialog", { name: `Unstake ${itemName(1)}?` })
+      .getByRole("button", { name: "Unstake", exact: true })
+      .click();
     await page
       .getByTestId("toast-note")
       .getByText(/Resets tenure: 10 days, 110% → 100%\.$/)
@@ -239,6 +268,19 @@ describe("votes that change (issue 26, item 4)", () => {
     await dialog.getByRole("button", { name: "Keep my vote" }).click();
     await dialog.getByRole("button", { name: "Change vote" }).waitFor();
     expect(await dialog.getByRole("button", { name: "Sign and Vote" }).count()).toBe(0);
+
+    // Issue 33, item 2: on the list, the card of a proposal voted on says "You voted", never "Vote now", and its link
+    // reads "Change vote" only where the proposal allows it.
+    await page.keyboard.press("Escape");
+    await page.goto("/governance");
+    const cardOf = (title: string) => page.getByTestId("proposal-card").filter({ hasText: title });
+    await cardOf(changeable.title).getByTestId("proposal-footer").getByText("You voted", { exact: true }).waitFor();
+    await cardOf(changeable.title)
+      .getByRole("link", { name: /^Change vote/ })
+      .waitFor();
+    await cardOf(oneVote.title).getByTestId("proposal-footer").getByText("You voted", { exact: true }).waitFor();
+    await cardOf(oneVote.title).getByRole("link", { name: "View Details" }).waitFor();
+    expect(await page.getByText("Vote now").count()).toBe(0);
   }, 120_000);
 
   test("one vote per wallet: no Change vote, and it says so; an ended proposal shows its outcome", async () => {

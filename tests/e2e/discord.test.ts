@@ -99,7 +99,10 @@ describe("Discord", () => {
 
     await tab.getByLabel("Role").selectOption({ label: "Staker" });
     await tab.getByRole("button", { name: "Preview" }).click();
-    await tab.getByTestId("discord-preview").getByText("0 would gain a role, 0 would lose one.").waitFor();
+    await tab
+      .getByTestId("discord-preview")
+      .getByText("If this draft is saved, against the saved rules: 0 members would gain a role, 0 members would lose one.")
+      .waitFor();
     await tab.getByRole("button", { name: "Save rules" }).click();
     await tab.getByText("Rules saved: members' roles follow within a minute.").waitFor();
     await tab.getByLabel("Saved rules").getByText("Staker: 1+ staked").waitFor();
@@ -128,6 +131,9 @@ describe("Discord", () => {
     const ghostId = (await world.db.sql<{ discordUserId: string }[]>`select discord_user_id from discord_links`)[0].discordUserId;
     await expect.poll(() => discord.memberRoles(guild.id, ghostId), { timeout: 10_000 }).toEqual([role("Staker")]);
     await page.getByRole("link", { name: "Back to staking" }).click();
+    // Which account is the owner's to see: the wallet signs to be shown it (issue 32, item 4).
+    await section.getByText("Linked to a Discord account.").waitFor();
+    await section.getByRole("button", { name: "Show account" }).click();
     await section.getByText("Linked to ghostly").waitFor();
     await section.getByLabel("Your Discord roles").getByText("Staker").waitFor();
     // The admin tab lists the member.

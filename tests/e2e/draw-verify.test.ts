@@ -18,7 +18,7 @@ import { startE2eWorld, testWallet, type E2eWorld } from "./support/e2e-server.t
 let world: E2eWorld;
 let browser: Browser;
 const opened: { context: BrowserContext; problems: PageProblems }[] = [];
-const ids = { drawn: 0, drawing: 0 };
+const ids = { drawn: 0, drawing: 0, empty: 0 };
 
 beforeAll(async () => {
   [world, browser] = await Promise.all([startE2eWorld({ holderOwns: 2, perCollection: 4 }), launchBrowser()]);
@@ -45,7 +45,13 @@ beforeAll(async () => {
   world.server.context.config.ordUrl = world.chain.url;
   const client = createOrdClient({ baseUrl: world.chain.url, retries: 0 });
   await selectWinners(world.db.sql, client, drawing.id, { kind: "system" }).finally(() => client.close());
-  Object.assign(ids, { drawn: drawn.id, drawing: drawing.id });
+  const empty = await world.createGiveaway({
+    title: "Nobody Yet",
+    description: "Open, no entries",
+    pointsCost: 10,
+    endDate: new Date(Date.now() + 86_400_000),
+  });
+  Object.assign(ids, { drawn: drawn.id, drawing: drawing.id, empty: empty.id });
 }, 240_000);
 
 afterAll(async () => {
@@ -134,7 +140,20 @@ describe("Verify this draw", () => {
     await expect.poll(() => verdict(page).getAttribute("data-outcome")).toBe("pending");
     const { blockHeight } = (await (await fetch(`${world.url}/api/giveaways/${ids.drawing}/draw`)).json()) as PublishedDraw;
     await page.getByText(`Block ${blockHeight}: its hash is read once 6 blocks sit on top of it.`).waitFor();
+    // Issue 33, item 10: the steps that have nothing to check yet say so, never "✓ agrees".
+    const step = (title: string) => page.getByTestId("draw-step").filter({ hasText: title });
+    expect(await step("The seed matches the commitment").getAttribute("data-pending")).toBe("true");
+    expect(await step("The seed matches the commitment").getByText("… pending").count()).toBe(1);
+    expect(await step("The draw block").getByText("… pending").count()).toBe(1);
+    expect(await step("Entries are one per address").getByText("✓ agrees").count()).toBe(1);
+    // Not in demo mode: no word of a simulated chain.
+    expect(await page.getByTestId("simulated-chain").count()).toBe(0);
     await expectAccessible(page);
+
+    // An open giveaway nobody entered: "No entries yet", in the verdict and the table.
+    await page.goto(`/giveaways/${ids.empty}/verify`);
+    await verdict(page).getByText("No entries yet: there is nothing to draw from so far.").waitFor();
+    await page.getByTestId("no-entries").getByText("No entries yet").waitFor();
   }, 120_000);
 
   test("a holder's rewards page: 'Drawing at block {H}' on a closed card, and 'Verify this draw' leads to the view, with their own row", async () => {
@@ -158,7 +177,7 @@ describe("Verify this draw", () => {
       .click();
     await page.waitForURL(`**/giveaways/${ids.drawn}/verify`);
     await expect.poll(() => verdict(page).getAttribute("data-outcome")).toBe("verified");
-    await page.getByTestId("your-entry").getByText("Your entry: 2 ticket(s)", { exact: false }).waitFor();
+    await page.getByTestId("your-entry").getByText("Your entry: 2 tickets", { exact: false }).waitFor();
     await expectAccessible(page);
   }, 120_000);
 

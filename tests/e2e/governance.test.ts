@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findItems, stakeItems } from "../../db/queries/stakes.server.ts";
 import { castVote, createProposal, type Proposal } from "../../db/queries/proposals.server.ts";
-import { injectMyDoge, launchBrowser, newPage, screenshot, waitForToast, type PageProblems } from "./support/browser.ts";
+import { DESKTOP, PHONE, injectMyDoge, launchBrowser, newPage, screenshot, waitForToast, type PageProblems } from "./support/browser.ts";
 import { startE2eWorld, testWallet, type E2eWorld } from "./support/e2e-server.ts";
 import { atTime } from "./support/clock.ts";
 
@@ -273,5 +273,36 @@ describe("governance page", () => {
     await dialog.getByText("No voting power").waitFor();
     await dialog.getByText("You need to have Spooks staked to participate in governance votes.").waitFor();
     expect(await dialog.getByRole("button", { name: "Sign and Vote" }).count()).toBe(0);
+  });
+
+  test("the voting power box is as tall disconnected, loading and loaded: the proposals below never move under a click", async () => {
+    // Where the tabs (and the cards under them) sit in the page's main content, whatever the header shows.
+    const tabsOffset = async (page: Page) => {
+      const [main, tabs] = await Promise.all([
+        page.getByRole("main").boundingBox(),
+        page.getByRole("tablist", { name: "Proposals by status" }).boundingBox(),
+      ]);
+      return tabs!.y - main!.y;
+    };
+    for (const viewport of [DESKTOP, PHONE]) {
+      const signedOut = await open();
+      await signedOut.setViewportSize(viewport);
+      await signedOut.goto("/governance");
+      await signedOut.getByText("Connect wallet to view").waitFor();
+      const disconnected = await tabsOffset(signedOut);
+
+      const page = await open();
+      await page.setViewportSize(viewport);
+      let answer = () => {};
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      await page.route("**/api/proposals/voting-power/**", async (route) => (await held, route.continue()));
+      await injectMyDoge(page, { privateKeyHex: world.holder.privateKeyHex, connected: true });
+      await page.goto("/governance");
+      await page.getByText("Based on staked Spooks").waitFor();
+      const loading = await tabsOffset(page);
+      answer();
+      await page.getByTestId("voting-power").waitFor();
+      expect({ viewport, loading, loaded: await tabsOffset(page) }).toEqual({ viewport, loading: disconnected, loaded: disconnected });
+    }
   });
 });

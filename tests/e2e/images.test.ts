@@ -139,12 +139,55 @@ describe("item pictures", () => {
     expect(await card(page, item.inscriptionId).getByTestId("item-image-loading").count()).toBe(0);
 
     const mine = requested.filter((url) => url.includes(item.inscriptionId) || url.includes(`/${item.collection}/${item.number}.png`));
-    expect(mine).toEqual([
-      `${world.url}/collection_images/${item.collection}/${item.number}.png`,
-      `${world.url}/content/${item.inscriptionId}`,
-      OUTSIDE_HOST.replace("{id}", item.inscriptionId),
-    ]);
+    // Issue 33, item 10: this install has no public/collection_images, so no picture is asked for there.
+    expect(mine).toEqual([`${world.url}/content/${item.inscriptionId}`, OUTSIDE_HOST.replace("{id}", item.inscriptionId)]);
     // Nothing was cached for the failed fetch.
     expect(fs.existsSync(`${contentCacheDir(world.server.context.config.dataDir)}/${item.inscriptionId}`)).toBe(false);
+  });
+  test("issue 33 (last: it fills the caches): no picture is first asked of a source this install lacks; a collection with local pictures starts there", async () => {
+    const requested: string[] = [];
+    const statuses: number[] = [];
+    const { context, page, problems } = await newPage(browser, world.url);
+    opened.push({ context, problems });
+    page.on("response", (response) => {
+      if (response.request().resourceType() === "image") {
+        requested.push(new URL(response.url()).pathname);
+        statuses.push(response.status());
+      }
+    });
+    await injectMyDoge(page, { privateKeyHex: world.holder.privateKeyHex, connected: true });
+    await page.goto("/");
+    for (const item of world.holderItems)
+      await card(page, item.inscriptionId).locator('[data-testid="item-image"][data-state="loaded"]').waitFor();
+    // No collection_images folder in this build: every picture comes from /content at once, none answered 404.
+    expect(requested.filter((path) => path.startsWith("/collection_images/"))).toEqual([]);
+    expect(statuses.filter((status) => status === 404)).toEqual([]);
+
+    // An install with a Spooks folder: Spooks pictures are asked for there first (and shown), Spook Society's are not.
+    world.server.context.localImageCollections = ["spooks"];
+    try {
+      const second = await newPage(browser, world.url);
+      opened.push(second);
+      const local: string[] = [];
+      await second.page.route("**/collection_images/**", (route) => {
+        local.push(new URL(route.request().url()).pathname);
+        return route.fulfill({
+          status: 200,
+          contentType: "image/svg+xml",
+          body: "<svg xmlns='http://www.w3.org/2000/svg' width='8' height='8'/>",
+        });
+      });
+      await injectMyDoge(second.page, { privateKeyHex: world.holder.privateKeyHex, connected: true });
+      await second.page.goto("/");
+      const spooks = world.holderItems.filter((item) => item.collection === "spooks");
+      for (const item of spooks) {
+        const image = card(second.page, item.inscriptionId).locator('[data-testid="item-image"][data-state="loaded"] img');
+        await image.waitFor();
+        expect(await image.getAttribute("src")).toBe(`/collection_images/spooks/${item.number}.png`);
+      }
+      expect(local.every((path) => path.startsWith("/collection_images/spooks/"))).toBe(true);
+    } finally {
+      world.server.context.localImageCollections = [];
+    }
   });
 });

@@ -32,10 +32,14 @@ beforeAll(async () => {
     launchBrowser(),
     startWebhookReceiver(),
   ]);
-  // The indexer's notification worker, as NOTIFY_INTERVAL_S would run it, but every 250 ms.
+  // The indexer's notification worker, as NOTIFY_INTERVAL_S would run it, but every 250 ms: it also sends the
+  // confirmation emails (captured in demo mode).
   worker = startNotificationWorker({
     sql: world.db.sql,
-    channels: notificationChannels({ webhooks: { allowPrivate: true }, publicUrl: world.url }),
+    channels: notificationChannels(
+      { webhooks: { allowPrivate: true }, publicUrl: world.url, mail: world.server.context.config.mail },
+      { sql: world.db.sql },
+    ),
     intervalMs: 250,
   });
   const opening = await newPage(browser, world.url);
@@ -117,7 +121,8 @@ describe("signed webhooks in the Notifications tab", () => {
 
     await endpoint().getByRole("button", { name: "Deliveries" }).click();
     const row = endpoint().getByTestId("webhook-delivery-row");
-    await expect.poll(() => row.first().getByTestId("webhook-delivery-status").innerText(), WAIT).toBe("delivered");
+    // Issue 33, item 7: what happened, in words ("204 accepted"), not the raw state.
+    await expect.poll(() => row.first().getByTestId("webhook-delivery-status").innerText(), WAIT).toBe("204 accepted");
     const text = await row.first().innerText();
     expect(text).toContain(webhookId);
     expect(text).toContain("giveaway.opened");
@@ -131,7 +136,7 @@ describe("signed webhooks in the Notifications tab", () => {
     await expect.poll(() => receiver.received.length, WAIT).toBe(2);
     expect(receiver.received[1].headers["webhook-id"]).toBe(webhookId);
     expect(receiver.received[1].verifiedWith).toEqual([secret]);
-    await expect.poll(() => endpoint().getByTestId("webhook-delivery-row").first().innerText(), WAIT).toMatch(/delivered[\s\S]*204/);
+    await expect.poll(() => endpoint().getByTestId("webhook-delivery-row").first().innerText(), WAIT).toMatch(/204 accepted/);
     expect(await endpoint().getByTestId("webhook-delivery-row").count()).toBe(1);
   });
 
@@ -203,7 +208,46 @@ describe("email notifications, captured in demo mode", () => {
     await mail.click();
     const text = await outbox.locator("pre").innerText();
     expect(text).toContain(world.holder.address);
-    expect(text).toMatch(new RegExp(`${world.url.replace(/[.:/]/g, "\\$&")}/api/notifications/email/confirm/[A-Za-z0-9_-]+`));
+    // Issue 33, item 9: the link opens a page of the site, in its layout.
+    const link = new RegExp(`${world.url.replace(/[.:/]/g, "\\$&")}/email/confirm/[A-Za-z0-9_-]+`).exec(text)?.[0];
+    expect(link).toBeDefined();
     expect(await outbox.innerText()).toContain("List-Unsubscribe-Post");
+    // The mail's own unsubscribe token (kept hashed: only the mail has it, issue 32).
+    const token = /\/unsubscribe\/([A-Za-z0-9_-]{43})/.exec(await outbox.innerText())?.[1];
+    expect(token).toBeDefined();
+
+    // It says which wallet and mailbox, what they will receive, and the way back; Confirm confirms.
+    await holder.goto(link!);
+    await holder.getByRole("heading", { level: 1, name: "Confirm your Spooks notifications" }).waitFor();
+    await holder.getByRole("banner").waitFor();
+    await holder
+      .getByTestId("subscription-text")
+      .getByText(`Send notifications for ${world.holder.address} to holder@example.com?`)
+      .waitFor();
+    await holder
+      .getByTestId("subscription-events")
+      .getByText(/^I win a giveaway/)
+      .waitFor();
+    await holder.getByRole("link", { name: "Back to Spooks" }).waitFor();
+    expect(await holder.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await holder.getByRole("button", { name: "Confirm" }).click();
+    await holder.getByRole("heading", { level: 1, name: "Confirmed" }).waitFor();
+    const [subscription] = await world.db.sql<{ confirmedAt: Date | null }[]>`select confirmed_at from email_subscriptions`;
+    expect(subscription.confirmedAt).not.toBeNull();
+    await holder.getByRole("link", { name: "Notification settings" }).click();
+    await holder.getByRole("heading", { level: 1, name: "Notification settings" }).waitFor();
+
+    // The unsubscribe link of a mail's text: a page too, one button, and what stops.
+    await holder.goto(`/email/unsubscribe/${token}`);
+    await holder.getByRole("heading", { level: 1, name: "Unsubscribe from Spooks notifications" }).waitFor();
+    await holder
+      .getByTestId("subscription-events")
+      .getByText(/^I win a giveaway/)
+      .waitFor();
+    await holder.getByRole("button", { name: "Unsubscribe" }).click();
+    await holder.getByRole("heading", { level: 1, name: "Unsubscribed" }).waitFor();
+    await holder.getByText("You no longer receive an email when:").waitFor();
+    const [after] = await world.db.sql<{ unsubscribedAt: Date | null }[]>`select unsubscribed_at from email_subscriptions`;
+    expect(after.unsubscribedAt).not.toBeNull();
   });
 });

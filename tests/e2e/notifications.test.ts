@@ -54,7 +54,10 @@ describe("the bell", () => {
     await bell().click();
     const panel = page.getByRole("menu", { name: "Notifications" });
     const items = panel.getByRole("menuitem");
-    await expect.poll(() => items.count(), WAIT).toBe(expected.length);
+    // The notifications, then the link to the settings (issue 33, item 9).
+    await expect.poll(() => items.count(), WAIT).toBe(expected.length + 1);
+    expect(await items.last().innerText()).toBe("Notification settings");
+    expect(await items.last().getAttribute("href")).toBe("/notifications");
     expect(await items.nth(0).innerText()).toContain("New giveaway: Haunted Hoodie");
     expect(await items.nth(1).innerText()).toContain("You received 40 points");
     expect(await items.nth(0).getAttribute("href")).toBe("/rewards");

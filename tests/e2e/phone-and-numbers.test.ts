@@ -336,14 +336,20 @@ describe("rule 4: numbers never contradict each other", () => {
   });
 });
 
-/** The hour now ends at, as the page's clock formats it ('22:00'); waits out the last seconds of an hour. */
+/** The hour now ends at, as the page's clock formats it ('22:00 UTC': issue 33's one clock, with its zone); waits out the last seconds of an hour. */
 async function currentHourEnd(page: Page): Promise<{ end: Date; label: string }> {
   const left = HOUR_MS - (Date.now() % HOUR_MS);
   if (left < 30_000) await new Promise((resolve) => setTimeout(resolve, left + 2_000));
   const end = new Date(Math.ceil(Date.now() / HOUR_MS) * HOUR_MS);
   const label = await page.evaluate((ms) => {
-    const date = new Date(ms);
-    return `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}`;
+    const parts = new Intl.DateTimeFormat("en-US", {
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZoneName: "short",
+    }).formatToParts(new Date(ms));
+    const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+    return `${part("hour")}:${part("minute")} ${part("timeZoneName")}`;
   }, end.getTime());
   return { end, label };
 }
@@ -395,6 +401,12 @@ describe("item 6: earnings a holder understands", () => {
       // Unstaking Spooks #1 (staked all this hour): the hour loses its part, and 5 → 4 drops to tier 1.
       await mydoge.setBehaviour(page, { holdSigning: true });
       await page.getByRole("button", { name: "Unstake Spooks #1", exact: true }).click();
+      // Issue 33, item 1: the same words ask first, then the wallet opens.
+      const asked = page.getByRole("alertdialog", { name: "Unstake Spooks #1?" });
+      expect(await asked.getByTestId("confirm-note").textContent()).toBe(
+        `Unstaking now: this hour's +16.67 becomes +12.50 at ${label}. 600 → 400 SPOOK/day: drops to tier 1.`,
+      );
+      await asked.getByRole("button", { name: "Unstake", exact: true }).click();
       const warning = page.getByTestId("toast-note");
       await warning.waitFor();
       expect(await warning.textContent()).toBe(

@@ -85,7 +85,8 @@ describe("a proposal's own page", () => {
     // Start and end times, not only days.
     const window = dialog.getByTestId("proposal-window");
     expect(await window.textContent()).toMatch(
-      /^Starts[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]MEnds[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/,
+      // Issue 33, item 5: the one clock, 24-hour with the reader's zone.
+      /^Starts[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} [A-Z][A-Za-z0-9+:-]*Ends[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2} [A-Z][A-Za-z0-9+:-]*$/,
     );
     const startShown = await window.locator("time").first().getAttribute("datetime");
     expect(startShown).toBe(proposal.startDate.toISOString());

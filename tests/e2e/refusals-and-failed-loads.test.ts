@@ -190,6 +190,11 @@ describe("rule 1: a refusal shows the server's reason", () => {
     await shiftPageClock(page, -20 * 60_000);
     try {
       await card("Spook Society #1").getByRole("button", { name: "Unstake Spook Society #1", exact: true }).click();
+      // Issue 33, item 1: a single unstake asks first.
+      await page
+        .getByRole("alertdialog", { name: "Unstake Spook Society #1?" })
+        .getByRole("button", { name: "Unstake", exact: true })
+        .click();
       await expectRefusalToast(page, {
         title: "Unstaking Failed",
         description: "An error occurred while unstaking. Please try again.",

@@ -151,7 +151,7 @@ describe("rewards page", () => {
     await screenshot(page, "rewards-enter-dialog");
 
     await dialog.getByRole("button", { name: "Enter Giveaway" }).click();
-    await waitForToast(page, "Entry Successful!", "You've entered the giveaway with 2 ticket(s).");
+    await waitForToast(page, "Entry Successful!", "You've entered the giveaway with 2 tickets.");
     await dialog.waitFor({ state: "detached" });
     expect(mydoge.signed.at(-1)).toMatch(new RegExp(`^Entering giveaway #${ids.hoodie} with 2 ticket\\(s\\)\\. Timestamp: `));
 
@@ -170,7 +170,7 @@ describe("rewards page", () => {
     const dialog = page.getByRole("dialog", { name: "Enter Giveaway" });
     const alert = dialog.getByRole("alert");
     await alert.getByText("Not Enough Points").waitFor();
-    await alert.getByText("You need 5,000 points for 1 ticket(s), but you only have 700.").waitFor();
+    await alert.getByText("You need 5,000 points for 1 ticket, but you only have 700.").waitFor();
     expect(await dialog.getByRole("button", { name: "One ticket more" }).isDisabled()).toBe(true);
     await screenshot(page, "rewards-not-enough-points");
     // Issue 27, item 14: with "Not Enough Points" on screen, "Enter Giveaway" is disabled (nothing to sign).
@@ -181,7 +181,7 @@ describe("rewards page", () => {
     await giveawayCard(ids.hoodie).getByRole("button", { name: "Add More Tickets" }).click();
     const input = dialog.getByLabel("Number of tickets");
     await input.fill("8");
-    await alert.getByText("You need 800 points for 8 ticket(s), but you only have 700.").waitFor();
+    await alert.getByText("You need 800 points for 8 tickets, but you only have 700.").waitFor();
     expect(await dialog.getByRole("button", { name: "Enter Giveaway" }).isDisabled()).toBe(true);
     await input.fill("");
     await dialog.getByTestId("enter-total").getByText("100 SPOOK").waitFor();

@@ -19,6 +19,12 @@ let problems: PageProblems;
 let mydoge: MyDogeHandle;
 
 const card = (name: string) => page.locator('[data-testid="item-card"]').filter({ has: page.getByRole("heading", { name, exact: true }) });
+/** A single unstake's confirmation (issue 33, item 1): what it costs, then the wallet. */
+async function confirmUnstake(name: string) {
+  const dialog = page.getByRole("alertdialog", { name: `Unstake ${name}?` });
+  await dialog.getByRole("button", { name: "Unstake", exact: true }).click();
+  await dialog.waitFor({ state: "detached" });
+}
 const stakedCards = () => page.locator('[data-testid="item-card"][data-staked="true"]');
 
 async function openStakes(): Promise<{ inscriptionId: string; address: string; endReason: string | null }[]> {
@@ -157,7 +163,7 @@ describe("staking page", () => {
     // Spec section 2: disabled only when nothing at all is unstaked (the Society Spooks are), so on this tab,
     // with nothing of its own left, it answers the 'No Unstaked Spooks' toast and asks for no signature.
     const stakeAll = page.getByRole("button", { name: "Stake All", exact: true });
-    await expect.poll(() => stakeAll.isDisabled()).toBe(false);
+    await stakeAll.and(page.locator(":enabled")).waitFor();
     const signedAfterBulk = mydoge.signed.length;
     await stakeAll.click();
     await waitForToast(page, "No Unstaked Spooks");
@@ -178,7 +184,12 @@ describe("staking page", () => {
   test("unstake one: 'Success!' and the stake ends on the server", async () => {
     await page.getByRole("tab", { name: /^Staked/ }).click();
     expect(await page.getByTestId("item-card").count()).toBe(6);
+    const signed = mydoge.signed.length;
     await card("Spooks #1").getByRole("button", { name: "Unstake Spooks #1", exact: true }).click();
+    // Issue 33, item 1: it asks first, before the wallet opens.
+    await page.getByRole("alertdialog", { name: "Unstake Spooks #1?" }).waitFor();
+    expect(mydoge.signed.length).toBe(signed);
+    await confirmUnstake("Spooks #1");
     await waitForToast(page, "Success!", "Unstaking request completed successfully");
     expect(mydoge.signed.at(-1)).toMatch(/^Unstaking Spook #1 from SPOOK Points\. Timestamp: /);
     expect(await page.getByTestId("item-card").count()).toBe(5);
@@ -200,6 +211,7 @@ describe("staking page", () => {
     await page.getByRole("tab", { name: /^Spooks/ }).click();
     await mydoge.setBehaviour(page, { holdSigning: true });
     await card("Spooks #2").getByRole("button", { name: "Unstake Spooks #2", exact: true }).click();
+    await confirmUnstake("Spooks #2");
     // Optimistically unstaked at once: the card offers Stake, which is refused while the unstake runs.
     await card("Spooks #2").getByRole("button", { name: "Stake Spooks #2", exact: true }).click();
     await waitForToast(page, "Already Processing");
@@ -236,6 +248,7 @@ describe("staking page", () => {
     await dialog.waitFor({ state: "detached" });
     expect(await card("Spook Society #3").getAttribute("data-staked")).toBe("true");
     await card("Spook Society #3").getByRole("button", { name: "Unstake Spook Society #3", exact: true }).click();
+    await confirmUnstake("Spook Society #3");
     await waitForToast(page, "Success!", "Unstaking request completed successfully");
     expect((await openStakes()).length).toBe(0);
   });

@@ -101,7 +101,7 @@ describe("Verify votes", () => {
     const page = await open();
     const dialog = await openVerifyView(page);
     await dialog.getByRole("status").filter({ hasText: "Verified" }).waitFor();
-    await dialog.getByText("2 vote(s): every signature and message checks out, and the tally matches the published results.").waitFor();
+    await dialog.getByText("2 votes: every signature and message checks out, and the tally matches the published results.").waitFor();
     const rows = dialog.getByRole("table").getByRole("row");
     expect(await rows.allInnerTexts()).toEqual(["Option\tReceipts\tPublished", "Yes\t6\t6", "No\t2\t2"]);
     expect(await dialog.getByTestId("failed-votes").count()).toBe(0);
@@ -130,7 +130,7 @@ describe("Verify votes", () => {
     });
     const dialog = await openVerifyView(page);
     await dialog.getByRole("alert").filter({ hasText: "Not verified" }).waitFor();
-    await dialog.getByText("2 of 2 vote(s) do not check out; the tally differs from the published results.").waitFor();
+    await dialog.getByText("2 of 2 votes do not check out; the tally differs from the published results.").waitFor();
     const failed = dialog
       .getByTestId("failed-votes")
       .getByRole("listitem")
@@ -141,11 +141,11 @@ describe("Verify votes", () => {
     expect(texts[0]).toContain(`The signed message names option ${yes.id}, the vote counts option ${no.id}`);
     expect(texts[1]).toContain(`Vote 2: ${world.other.address}`);
     expect(texts[1]).toMatch(/Signature does not check out/);
-    expect(texts[1]).toContain("Voting power 5, but 2 staked item(s) listed");
+    expect(texts[1]).toContain("Voting power 5, but 2 staked items listed");
     expect(await dialog.getByTestId("tally-differences").innerText()).toContain('"Yes": 6 published, 0 in the receipts');
   });
 
-  test("its code loads only when the view opens: nothing of it on / or on /governance before", async () => {
+  test("its code loads only when the view opens (its view and its worker): nothing of it on / or on /governance before", async () => {
     const page = await open();
     const scripts: string[] = [];
     page.on("request", (request) => {
@@ -159,6 +159,11 @@ describe("Verify votes", () => {
     await page.waitForLoadState("load");
     expect(scripts.filter((script) => script.includes("verify-votes"))).toEqual([]);
     await openVerifyView(page);
-    expect(scripts.filter((script) => script.includes("verify-votes"))).toHaveLength(1);
+    // The view's own chunk, and the Web Worker that checks the signatures off the main thread.
+    const loaded = scripts.filter((script) => script.includes("verify-votes"));
+    expect(loaded.map((script) => script.replace(/-[\w-]{8}\.js$/, ".js")).sort()).toEqual([
+      "/assets/verify-votes.js",
+      "/assets/verify-votes.worker.js",
+    ]);
   });
 });

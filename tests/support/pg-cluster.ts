@@ -47,7 +47,7 @@ export async function startCluster(): Promise<Cluster> {
   if (asRoot) fs.chownSync(dir, Number((await run("id", ["-u", "postgres"])).stdout.trim()), 0);
   const port = await freePort();
   const data = path.join(dir, "data");
-  await pgTool("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync"]);
+  await pgTool("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C.UTF-8"]);
   const ctl = async (action: "start" | "stop" | "restart") => {
     const options = action === "stop" ? [] : ["-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`];
     await pgTool("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-w", "-m", "fast", ...options, action]);

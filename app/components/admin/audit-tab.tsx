@@ -8,7 +8,8 @@ import type { AuditEntry, AuditPage } from "../../api/admin.ts";
 import { AUDIT_ACTIONS, auditActionLabel } from "../../domain/audit.ts";
 import { useApiQuery } from "../../lib/queries.ts";
 import { ApiError } from "../../lib/api.ts";
-import { Card } from "../ui/card.tsx";
+import { DateText } from "../governance/date-text.tsx";
+import { AdminTable, AdminTableNote } from "./admin-table.tsx";
 import { CursorPager, useCursorPages } from "./cursor-pager.tsx";
 import { Input, Label } from "../ui/input.tsx";
 import { LoadFailed } from "../ui/load-failed.tsx";
@@ -122,65 +123,46 @@ export function AuditTab({ onUnauthorized, logActions = [] }: { onUnauthorized: 
         </div>
       </form>
 
-      <Card className="overflow-hidden">
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[48rem] text-left text-sm">
-            <caption className="sr-only">Audit trail, newest first</caption>
-            <thead className="border-b border-zinc-800 bg-zinc-900/80 text-xs tracking-wider text-zinc-400 uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  When (UTC)
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Who
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Action
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Target
-                </th>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Before → After
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-800/70">
-              {page.isLoading ? (
-                <tr>
-                  <td colSpan={5} className="px-4 py-6">
-                    <Skeleton className="h-6 w-full" />
-                  </td>
-                </tr>
-              ) : page.error && !page.data ? (
-                <tr>
-                  <td colSpan={5} className="px-4 py-6">
-                    <LoadFailed what="the audit log" error={page.error} onRetry={page.refetch} retrying={page.isFetching} />
-                  </td>
-                </tr>
-              ) : page.data?.entries.length ? (
-                page.data.entries.map((entry) => <AuditRow key={entry.id} entry={entry} />)
-              ) : (
-                <tr>
-                  <td colSpan={5} className="px-4 py-10 text-center text-zinc-400">
-                    No changes recorded
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      </Card>
+      <AdminTable
+        caption="Audit trail, newest first"
+        columns={["When", "Who", "Action", "Target", "Before → After"]}
+        className="min-w-[48rem]"
+      >
+        {page.isLoading ? (
+          <AdminTableNote colSpan={5} status>
+            <Skeleton className="h-6 w-full" />
+          </AdminTableNote>
+        ) : page.error && !page.data ? (
+          <AdminTableNote colSpan={5} status>
+            <LoadFailed what="the audit log" error={page.error} onRetry={page.refetch} retrying={page.isFetching} />
+          </AdminTableNote>
+        ) : page.data?.entries.length ? (
+          page.data.entries.map((entry) => <AuditRow key={entry.id} entry={entry} />)
+        ) : (
+          <AdminTableNote colSpan={5}>No changes recorded</AdminTableNote>
+        )}
+      </AdminTable>
 
       <CursorPager pages={pages} nextCursor={page.data?.nextCursor} />
     </div>
   );
 }
 
+/** The words of a change that explain it: an adjustment's description, a clear's reason (issue 33, item 1). */
+export function auditReasonText(details: Record<string, unknown>): string | null {
+  const parts: string[] = [];
+  if (typeof details.description === "string" && details.description) parts.push(`Description: ${details.description}`);
+  if (typeof details.reason === "string" && details.reason) parts.push(`Reason: ${details.reason}`);
+  return parts.length ? parts.join(" · ") : null;
+}
+
 function AuditRow({ entry }: { entry: AuditEntry }) {
+  const reason = auditReasonText(entry.details);
   return (
     <tr className="align-top hover:bg-zinc-900/50" data-testid="audit-row">
-      <td className="px-4 py-3 whitespace-nowrap text-zinc-300 tabular-nums">{entry.at.slice(0, 19).replace("T", " ")}</td>
+      <td className="px-4 py-3 whitespace-nowrap text-zinc-300 tabular-nums">
+        <DateText value={entry.at} withTime />
+      </td>
       <td className="px-4 py-3 text-zinc-200">
         {entry.actor}
         {entry.actorAddress && <span className="block font-mono text-xs break-all text-zinc-400">{entry.actorAddress}</span>}
@@ -188,6 +170,11 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       <td className="px-4 py-3 text-zinc-100">
         {auditActionLabel(entry.action)}
         <span className="block font-mono text-xs text-zinc-400">{entry.action}</span>
+        {reason && (
+          <span className="mt-1 block text-xs text-zinc-300" data-testid="audit-reason">
+            {reason}
+          </span>
+        )}
       </td>
       <td className="px-4 py-3 font-mono text-xs break-all text-zinc-300">{entry.target ?? "—"}</td>
       <td className="px-4 py-3 font-mono text-xs break-all text-zinc-300">

@@ -3,11 +3,16 @@
  * are refused with the reason), the linked members with their roles, the last reconciliation sweep, and
  * what Discord refused that a person must fix. Reads and writes /api/admin/discord/* with the admin's session.
  */
+import { DateText } from "../governance/date-text.tsx";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { DiscordPreview, DiscordRuleInput, DiscordRulesAnswer, DiscordStatus } from "../../api/discord.ts";
-import { describeRule } from "../../domain/discord.ts";
-import { api, ApiError } from "../../lib/api.ts";
+import { describeRule, previewChangeText } from "../../domain/discord.ts";
+import { countOf } from "../../domain/format.ts";
+import { api, ApiError, isPendingApproval } from "../../lib/api.ts";
+import { approvalRequestedText } from "./approval-requested.ts";
+import { useAdminRole } from "./role-context.tsx";
+import { DiscordCommandsPanel } from "./discord-commands.tsx";
 import { queryKeyOf, useApiQuery } from "../../lib/queries.ts";
 import { Button, Spinner } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
@@ -53,6 +58,7 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
   const [preview, setPreview] = useState<DiscordPreview | null>(null);
   const [message, setMessage] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const mayChange = useAdminRole().can("discord");
   const unauthorized = [rules.error, status.error].some((error) => error instanceof ApiError && error.status === 401);
   useEffect(() => {
     if (unauthorized) onUnauthorized();
@@ -73,8 +79,11 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
       const body = rows.map(ruleOf);
       if (kind === "preview") setPreview(await api<DiscordPreview>("/api/admin/discord/preview", { method: "POST", body }));
       else {
-        await api(RULES, { method: "PUT", body });
-        setMessage({ kind: "ok", text: "Rules saved: members' roles follow within a minute." });
+        const saved = await api<unknown>(RULES, { method: "PUT", body });
+        setMessage({
+          kind: "ok",
+          text: isPendingApproval(saved) ? approvalRequestedText(saved) : "Rules saved: members' roles follow within a minute.",
+        });
         setPreview(null);
         setRows(null);
         await queryClient.invalidateQueries({ queryKey: queryKeyOf(RULES) });
@@ -102,6 +111,9 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
           <Skeleton className="h-24 w-full rounded-xl" />
         ) : (
           <>
+            <p className="text-xs font-medium tracking-wide text-zinc-400 uppercase" data-testid="discord-rules-state">
+              {edited === null ? "Saved rules (edit to make a draft)" : "Draft: not saved yet"}
+            </p>
             {rules.data?.roles === null && (
               <p className="text-sm text-amber-300">Discord could not be asked for the server's roles; ids are shown.</p>
             )}
@@ -144,12 +156,13 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
                   variant="secondary"
                   className="sm:col-span-6 sm:justify-self-end"
                   onClick={() => setRows(rows.filter((_, at) => at !== index))}
+                  hidden={!mayChange}
                 >
                   Remove rule
                 </Button>
               </fieldset>
             ))}
-            <div className="flex flex-wrap gap-2">
+            <div className="flex flex-wrap gap-2" hidden={!mayChange}>
               <Button
                 variant="secondary"
                 onClick={() => setRows([...rows, { roleId: "", minStaked: "", minPoints: "", minLegendary: "", minStakedDays: "" }])}
@@ -176,17 +189,18 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
         {preview && (
           <div className="grid gap-1 text-sm" data-testid="discord-preview">
             <p className="text-zinc-200">
-              {preview.gain.length} would gain a role, {preview.lose.length} would lose one.
+              If this draft is saved, against the saved rules: {countOf(preview.gain.length, "member")} would gain a role,{" "}
+              {countOf(preview.lose.length, "member")} would lose one.
             </p>
             <ul className="max-h-48 overflow-auto text-zinc-400">
               {preview.gain.map((change) => (
-                <li key={`+${change.address}${change.roleId}`}>
-                  + {roleName(change.roleId)} → {change.address}
+                <li key={`+${change.address}${change.roleId}`} title={change.address}>
+                  {previewChangeText({ ...change, kind: "gain", roleName: roleName(change.roleId) })}
                 </li>
               ))}
               {preview.lose.map((change) => (
-                <li key={`-${change.address}${change.roleId}`}>
-                  − {roleName(change.roleId)} ← {change.address}
+                <li key={`-${change.address}${change.roleId}`} title={change.address}>
+                  {previewChangeText({ ...change, kind: "lose", roleName: roleName(change.roleId) })}
                 </li>
               ))}
             </ul>
@@ -209,14 +223,14 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
         <ul className="grid gap-1" data-testid="discord-problems">
           {status.data?.problems.map((problem) => (
             <li key={`${problem.kind}${problem.roleId}`} role="alert" className="text-sm text-red-300">
-              {problem.message} (since {new Date(problem.since).toLocaleString()})
+              {problem.message} (since <DateText value={problem.since} withTime />)
             </li>
           ))}
         </ul>
         <h2 className="text-lg font-semibold text-white">Last sweep</h2>
         {status.data?.lastSweep ? (
           <p className="text-sm text-zinc-300" data-testid="discord-last-sweep">
-            {new Date(status.data.lastSweep.finishedAt).toLocaleString()} ({status.data.lastSweep.source}): {status.data.lastSweep.members}{" "}
+            <DateText value={status.data.lastSweep.finishedAt} withTime /> ({status.data.lastSweep.source}): {status.data.lastSweep.members}{" "}
             members, {status.data.lastSweep.difference} roles differed, {status.data.lastSweep.added} added, {status.data.lastSweep.removed}{" "}
             removed, {status.data.lastSweep.absent} not in the server, {status.data.lastSweep.requests} requests.
           </p>
@@ -246,13 +260,17 @@ export function DiscordTab({ onUnauthorized }: { onUnauthorized: () => void }) {
                     {!link.inGuild && <span className="text-amber-300"> (not in the server)</span>}
                   </td>
                   <td className="py-1 pr-3">{link.roles.map(roleName).join(", ") || "—"}</td>
-                  <td className="py-1">{new Date(link.linkedAt).toLocaleDateString()}</td>
+                  <td className="py-1">
+                    <DateText value={link.linkedAt} withTime />
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       </Card>
+
+      <DiscordCommandsPanel onUnauthorized={onUnauthorized} />
     </div>
   );
 }

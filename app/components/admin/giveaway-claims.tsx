@@ -1,5 +1,5 @@
 /** A drawn giveaway's claims in /admin (issue 27, item 9): each winner, their contact once claimed, or "Not claimed". */
-import { format } from "date-fns";
+import { DateText } from "../governance/date-text.tsx";
 import type { GiveawayClaims } from "../../lib/api.ts";
 import { LIVE_REFRESH, useApiQuery } from "../../lib/queries.ts";
 import { LoadFailed } from "../ui/load-failed.tsx";
@@ -23,7 +23,7 @@ export function GiveawayClaimsList({ giveawayId }: { giveawayId: number }) {
             <span className="font-mono break-all text-zinc-300">{winner.address}</span>
             {winner.claimedAt ? (
               <span className="text-emerald-300">
-                Claimed {format(new Date(winner.claimedAt), "MMM d, yyyy h:mm a")}: <span className="break-all">{winner.contact}</span>
+                Claimed <DateText value={winner.claimedAt} withTime />: <span className="break-all">{winner.contact}</span>
               </span>
             ) : (
               <span className="text-amber-300">Not claimed</span>

@@ -2,16 +2,18 @@
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { useCallback, useMemo, useRef, useState } from "react";
 import type { GiveawayEntry } from "../../api/giveaways.ts";
-import { shortenAddress } from "../../domain/format.ts";
+import { countOf, shortenAddress } from "../../domain/format.ts";
 import { useApiQuery } from "../../lib/queries.ts";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
+import { TableHead } from "../ui/table.tsx";
 import { formatNumber } from "../../domain/format.ts";
 import {
   DEFAULT_POINTS_COST,
   DEFAULT_WINNERS,
   drawProgressText,
   giveawayStatusLabel,
+  isGiveawayEnded,
   MAX_WINNERS,
   type DrawProgress,
 } from "../../domain/giveaways.ts";
@@ -19,6 +21,7 @@ import { GiveawayClaimsList } from "./giveaway-claims.tsx";
 import { DateText } from "../governance/date-text.tsx";
 import { TicketIcon, TrophyIcon } from "../icons.tsx";
 import { ConfirmDialog } from "../ui/alert-dialog.tsx";
+import { useAdminRole } from "./role-context.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button, Spinner } from "../ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card.tsx";
@@ -40,6 +43,7 @@ export type AdminGiveaway = {
   active: boolean;
   winnerAddress: string | null;
   entriesCount: number;
+  holdersCount: number;
   ticketsCount: number;
   drawVersion: 1 | 2;
   winners: number;
@@ -67,8 +71,9 @@ function CreateGiveawayForm({ onUnauthorized }: Auth) {
     onSuccess: reset,
     onUnauthorized,
   });
+  const { can } = useAdminRole();
   return (
-    <Card>
+    <Card hidden={!can("giveaways")}>
       <CardHeader>
         <CardTitle>Create Giveaway</CardTitle>
         <CardDescription>Holders spend Spook Points on tickets; the winner is drawn by tickets.</CardDescription>
@@ -124,17 +129,25 @@ function GiveawayRow({
   onEntries,
   onUnauthorized,
 }: { giveaway: AdminGiveaway; onEditImage: () => void; onEdit: () => void; onEntries: () => void } & Auth) {
-  const [confirm, setConfirm] = useState<"delete" | "winner" | null>(null);
+  const [confirm, setConfirm] = useState<"delete" | "winner" | "end" | null>(null);
   const deleteRef = useRef<HTMLFormElement>(null);
   const winnerRef = useRef<HTMLFormElement>(null);
+  const toggleRef = useRef<HTMLFormElement>(null);
   const toggle = useAdminForm({ id: `toggle-giveaway-${giveaway.id}`, schema: toggleGiveawayFormSchema, onUnauthorized });
   const winner = useAdminForm({ id: `select-winner-${giveaway.id}`, schema: selectWinnerFormSchema, onUnauthorized });
   const remove = useAdminForm({ id: `delete-giveaway-${giveaway.id}`, schema: deleteGiveawayFormSchema, onUnauthorized });
   const drawn = giveaway.drawSeed !== null;
   const drawingAt = giveaway.drawBlockHeight !== null && !drawn ? giveaway.drawBlockHeight : null;
   const canDraw = giveaway.active && !drawn && drawingAt === null;
+  // A drawn giveaway, or one whose entries closed for its draw, has nothing left to end or activate (issue 33, item 1).
+  const canToggle = !drawn && drawingAt === null && giveaway.winnerAddress === null;
   // Drawn, Drawing, Inactive, Ended or Active, as `spooks-admin giveaways list` says it (issue 27, item 8).
   const status = giveawayStatusLabel({ ...giveaway, endDate: new Date(giveaway.endDate), drawn }, new Date());
+  // Each member sees only the buttons their role may use (issue 35): a closed giveaway's Delete is the admins'.
+  const { can } = useAdminRole();
+  const mayEdit = can("giveaways");
+  const closed = isGiveawayEnded({ ...giveaway, endDate: new Date(giveaway.endDate) }, new Date());
+  const mayDelete = mayEdit && (!closed || can("giveaways.delete-closed"));
 
   return (
     <li className="grid grid-cols-1 gap-3 p-4" data-testid="admin-giveaway">
@@ -142,7 +155,7 @@ function GiveawayRow({
         <GiveawayThumb src={giveaway.imageUrl} alt={giveaway.title} />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
-            <h4 className="font-semibold break-words text-zinc-50">{giveaway.title}</h4>
+            <h4 className="font-semibold wrap-anywhere text-zinc-50">{giveaway.title}</h4>
             <Badge variant={status === "Active" ? "success" : status === "Drawing" ? "warning" : "secondary"} data-testid="giveaway-status">
               {status}
             </Badge>
@@ -199,26 +212,35 @@ function GiveawayRow({
       {drawn && giveaway.winnerAddresses.length > 0 && <GiveawayClaimsList giveawayId={giveaway.id} />}
       <div className="flex flex-wrap gap-2 sm:justify-end">
         {isEditable(giveaway) && (
-          <Button size="sm" variant="secondary" onClick={onEdit}>
+          <Button size="sm" variant="secondary" onClick={onEdit} hidden={!mayEdit}>
             Edit
           </Button>
         )}
-        <Button size="sm" variant="secondary" onClick={onEditImage}>
+        <Button size="sm" variant="secondary" onClick={onEditImage} hidden={!mayEdit}>
           Edit Image
         </Button>
         <Button size="sm" variant="outline" onClick={onEntries}>
           Entries
         </Button>
-        <form method="post" {...getFormProps(toggle.form)}>
-          <input type="hidden" name="intent" value="toggle-giveaway" />
-          <input type="hidden" name="giveawayId" value={giveaway.id} />
-          <input type="hidden" name="active" value={giveaway.active ? "false" : "true"} />
-          <Button type="submit" size="sm" variant={giveaway.active ? "outline" : "success"} disabled={toggle.busy}>
-            {toggle.busy && <Spinner className="h-3 w-3" />} {giveaway.active ? "End" : "Activate"}
-          </Button>
-        </form>
+        {canToggle && (
+          <form ref={toggleRef} method="post" {...getFormProps(toggle.form)} hidden={!mayEdit}>
+            <input type="hidden" name="intent" value="toggle-giveaway" />
+            <input type="hidden" name="giveawayId" value={giveaway.id} />
+            <input type="hidden" name="active" value={giveaway.active ? "false" : "true"} />
+            {giveaway.active ? (
+              // Ending closes entries at once: it asks first, naming who it affects.
+              <Button size="sm" variant="outline" disabled={toggle.busy} onClick={() => setConfirm("end")}>
+                {toggle.busy && <Spinner className="h-3 w-3" />} End
+              </Button>
+            ) : (
+              <Button type="submit" size="sm" variant="success" disabled={toggle.busy}>
+                {toggle.busy && <Spinner className="h-3 w-3" />} Activate
+              </Button>
+            )}
+          </form>
+        )}
         {canDraw && (
-          <form ref={winnerRef} method="post" {...getFormProps(winner.form)}>
+          <form ref={winnerRef} method="post" {...getFormProps(winner.form)} hidden={!mayEdit}>
             <input type="hidden" name="intent" value="select-winner" />
             <input type="hidden" name="giveawayId" value={giveaway.id} />
             <Button size="sm" onClick={() => setConfirm("winner")} disabled={winner.busy}>
@@ -226,7 +248,7 @@ function GiveawayRow({
             </Button>
           </form>
         )}
-        <form ref={deleteRef} method="post" {...getFormProps(remove.form)}>
+        <form ref={deleteRef} method="post" {...getFormProps(remove.form)} hidden={!mayDelete}>
           <input type="hidden" name="intent" value="delete-giveaway" />
           <input type="hidden" name="giveawayId" value={giveaway.id} />
           <Button size="sm" variant="destructive" onClick={() => setConfirm("delete")} disabled={remove.busy}>
@@ -245,6 +267,15 @@ function GiveawayRow({
         }
         confirmLabel="Select Winner"
         onConfirm={() => winnerRef.current?.requestSubmit()}
+      />
+      <ConfirmDialog
+        open={confirm === "end"}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        title={`End "${giveaway.title}"?`}
+        description={`Entries close now, for ${countOf(giveaway.holdersCount, "holder")} with ${countOf(giveaway.ticketsCount, "ticket")}: nobody can enter or add tickets until you activate it again. Nothing is drawn and nothing is refunded.`}
+        confirmLabel="End"
+        destructive
+        onConfirm={() => toggleRef.current?.requestSubmit()}
       />
       <ConfirmDialog
         open={confirm === "delete"}
@@ -384,22 +415,11 @@ function EntriesDialog({ giveaway, onClose }: { giveaway: AdminGiveaway; onClose
       <div className="max-h-80 overflow-auto rounded-lg border border-zinc-800">
         <table className="w-full text-left text-sm text-zinc-300" data-testid="giveaway-entries">
           <caption className="sr-only">Entries of {giveaway.title}, in draw order</caption>
-          <thead className="sticky top-0 bg-zinc-900 text-xs text-zinc-400">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Wallet
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Tickets
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Entered
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Winner
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            className="sticky top-0 bg-zinc-900 text-xs text-zinc-400"
+            cellClassName="px-3 py-2 font-medium"
+            columns={["Wallet", { header: "Tickets", className: "text-right" }, "Entered", "Winner"]}
+          />
           <tbody className="divide-y divide-zinc-800/70">
             {entries.data.map((entry) => (
               <tr key={entry.id}>
@@ -424,7 +444,7 @@ function EntriesDialog({ giveaway, onClose }: { giveaway: AdminGiveaway; onClose
         <DialogHeader>
           <DialogTitle>Entries</DialogTitle>
           <DialogDescription>
-            {giveaway.title}: {formatNumber(giveaway.entriesCount)} entries, {formatNumber(giveaway.ticketsCount)} tickets
+            {giveaway.title}: {countOf(giveaway.entriesCount, "entry", "entries")}, {countOf(giveaway.ticketsCount, "ticket")}
           </DialogDescription>
         </DialogHeader>
         {body}
@@ -442,11 +462,13 @@ export function GiveawaysTab({ giveaways, onUnauthorized }: { giveaways: AdminGi
   const closeOpened = useCallback(() => setOpen(null), []);
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      {/* The tab's own heading: the page's outline goes h1 → h2 → the cards' h3 (issue 33, item 10). */}
+      <h2 className="sr-only lg:col-span-2">Giveaways</h2>
       <CreateGiveawayForm onUnauthorized={onUnauthorized} />
       <Card className="self-start">
         <CardHeader>
           <CardTitle>Manage Giveaways</CardTitle>
-          <CardDescription>{formatNumber(giveaways.length)} giveaways</CardDescription>
+          <CardDescription>{countOf(giveaways.length, "giveaway")}</CardDescription>
         </CardHeader>
         {giveaways.length === 0 ? (
           <CardContent>

@@ -2,6 +2,7 @@
  * "Mail outbox": demo mode's captured mail (GET /api/admin/mail-outbox), newest first, with the headers a
  * mail client would act on (List-Unsubscribe) and the text. For the admin's Notifications tab.
  */
+import { DateText } from "../governance/date-text.tsx";
 import { useEffect, useState } from "react";
 import type { ClientAnswer } from "../../api/kit.ts";
 import type { listCapturedMail } from "../../api/email.ts";
@@ -46,7 +47,7 @@ export function MailOutbox({ onUnauthorized }: { onUnauthorized: () => void }) {
                 >
                   <span className="block text-sm font-medium text-zinc-100">{message.subject}</span>
                   <span className="block text-xs text-zinc-400">
-                    to {message.recipient} · {new Date(message.capturedAt).toLocaleString()}
+                    to {message.recipient} · <DateText value={message.capturedAt} withTime />
                   </span>
                 </button>
                 {open === message.id ? (
@@ -61,7 +62,7 @@ export function MailOutbox({ onUnauthorized }: { onUnauthorized: () => void }) {
                         ) : null,
                       )}
                     </dl>
-                    <pre className="whitespace-pre-wrap break-words">{message.textBody}</pre>
+                    <pre className="whitespace-pre-wrap wrap-anywhere">{message.textBody}</pre>
                   </div>
                 ) : null}
               </Card>

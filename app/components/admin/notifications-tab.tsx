@@ -7,6 +7,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { ChannelStatus, DeliveriesPage, Delivery, TestSendAnswer } from "../../api/notifications.ts";
+import { countOf } from "../../domain/format.ts";
+import { channelStateText, deliveryStateText } from "../../domain/notifications.ts";
 import { ApiError, apiPost } from "../../lib/api.ts";
 import { queryKeyOf, useApiQuery } from "../../lib/queries.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
@@ -15,8 +17,11 @@ import { Card } from "../ui/card.tsx";
 import { CursorPager, useCursorPages } from "./cursor-pager.tsx";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { toast } from "../ui/toast.tsx";
+import { ChannelPosts } from "./channel-posts.tsx";
 import { MailOutbox } from "./mail-outbox.tsx";
 import { WebhooksSection } from "./webhooks-section.tsx";
+import { useAdminRole } from "./role-context.tsx";
+import { AdminTable, AdminTableNote } from "./admin-table.tsx";
 
 const PAGE_SIZE = 50;
 const CHANNEL_NAMES: Record<string, string> = { discord: "Discord channel", webhook: "Signed webhooks", email: "Email" };
@@ -27,7 +32,9 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
   const cursor = pages.cursor;
   const queryClient = useQueryClient();
   const wallet = useWallet();
+  const mayUseChannels = useAdminRole().can("channels");
   const captured = useApiQuery<unknown[]>("/api/admin/mail-outbox", { staleTime: 0 });
+  const posts = useApiQuery<unknown[]>("/api/admin/notifications/channel-posts", { staleTime: 0 });
   const channels = useApiQuery<ChannelStatus[]>("/api/admin/notifications/channels", { staleTime: 0 });
   const deliveriesPath = `/api/admin/notifications/deliveries?limit=${PAGE_SIZE}${failedOnly ? "&failed=true" : ""}${cursor ? `&cursor=${cursor}` : ""}`;
   const deliveries = useApiQuery<DeliveriesPage>(deliveriesPath, { staleTime: 0, refetchOnWindowFocus: false });
@@ -65,6 +72,7 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
 
   return (
     <div className="grid grid-cols-1 gap-4" data-testid="notifications-tab">
+      <h2 className="sr-only">Notifications</h2>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
         {channels.error && !channels.data ? (
           <LoadFailed what="the channels" error={channels.error} onRetry={channels.refetch} retrying={channels.isFetching} />
@@ -73,7 +81,7 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
             <Card key={channel.channel} className="grid gap-2 p-4" data-testid={`channel-${channel.channel}`}>
               <h3 className="font-semibold text-zinc-100">{CHANNEL_NAMES[channel.channel]}</h3>
               <p className="text-sm text-zinc-400">
-                {!channel.configured ? "Not configured" : channel.disabledAt ? "Disabled" : "Active"}
+                <span data-testid="channel-state">{channelStateText(channel)}</span>
                 {Object.keys(channel.counts).length > 0 &&
                   ` · ${Object.entries(channel.counts)
                     .map(([state, count]) => `${count} ${state}`)
@@ -84,7 +92,13 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
                   {channel.disabledReason}
                 </p>
               )}
-              <Button size="sm" variant="outline" disabled={!channel.configured} onClick={() => void sendTest(channel.channel)}>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={!channel.configured}
+                onClick={() => void sendTest(channel.channel)}
+                hidden={!mayUseChannels}
+              >
                 Send a test
               </Button>
             </Card>
@@ -104,76 +118,59 @@ export function NotificationsTab({ onUnauthorized }: { onUnauthorized: () => voi
         />
         Only failures
       </label>
-      <Card className="overflow-hidden">
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[48rem] text-left text-sm">
-            <caption className="sr-only">Notification deliveries, newest first</caption>
-            <thead className="border-b border-zinc-800 bg-zinc-900/80 text-xs tracking-wider text-zinc-400 uppercase">
-              <tr>
-                {["Id", "Channel", "Event", "State", "Answer received", ""].map((header) => (
-                  <th key={header} scope="col" className="px-4 py-3 font-medium">
-                    {header || <span className="sr-only">Actions</span>}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-800/70">
-              {deliveries.error && !deliveries.data ? (
-                <tr>
-                  <td colSpan={6} className="px-4 py-6">
-                    <LoadFailed
-                      what="the deliveries"
-                      error={deliveries.error}
-                      onRetry={deliveries.refetch}
-                      retrying={deliveries.isFetching}
-                    />
-                  </td>
-                </tr>
-              ) : deliveries.data?.entries.length ? (
-                deliveries.data.entries.map((delivery) => (
-                  <tr key={delivery.id} className="align-top" data-testid="delivery-row">
-                    <td className="px-4 py-3 tabular-nums text-zinc-300">{delivery.id}</td>
-                    <td className="px-4 py-3 text-zinc-200">
-                      {delivery.channel}
-                      {delivery.target && <span className="block font-mono text-xs text-zinc-400">{delivery.target}</span>}
-                    </td>
-                    <td className="px-4 py-3 text-zinc-100">
-                      {delivery.title}
-                      <span className="block font-mono text-xs text-zinc-400">
-                        {delivery.event}
-                        {delivery.recipient ? ` → ${delivery.recipient}` : ""}
-                      </span>
-                    </td>
-                    <td className="px-4 py-3 text-zinc-200">
-                      {delivery.state}
-                      <span className="block text-xs text-zinc-400">
-                        {delivery.attempts} attempt{delivery.attempts === 1 ? "" : "s"}
-                      </span>
-                    </td>
-                    <td className="px-4 py-3 font-mono text-xs break-all text-zinc-300">
-                      {delivery.lastError ?? (delivery.lastStatusCode === null ? "—" : delivery.lastStatusCode)}
-                    </td>
-                    <td className="px-4 py-3">
-                      <Button size="sm" variant="outline" disabled={delivery.state === "sending"} onClick={() => void replay(delivery)}>
-                        Replay
-                      </Button>
-                    </td>
-                  </tr>
-                ))
-              ) : (
-                <tr>
-                  <td colSpan={6} className="px-4 py-10 text-center text-zinc-400">
-                    No deliveries
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      </Card>
+      <AdminTable
+        caption="Notification deliveries, newest first"
+        columns={["Id", "Channel", "Event", "State", "Answer received", ""]}
+        className="min-w-[48rem]"
+      >
+        {deliveries.error && !deliveries.data ? (
+          <AdminTableNote colSpan={6} status>
+            <LoadFailed what="the deliveries" error={deliveries.error} onRetry={deliveries.refetch} retrying={deliveries.isFetching} />
+          </AdminTableNote>
+        ) : deliveries.data?.entries.length ? (
+          deliveries.data.entries.map((delivery) => (
+            <tr key={delivery.id} className="align-top" data-testid="delivery-row">
+              <td className="px-4 py-3 tabular-nums text-zinc-300">{delivery.id}</td>
+              <td className="px-4 py-3 text-zinc-200">
+                {delivery.channel}
+                {delivery.target && <span className="block font-mono text-xs text-zinc-400">{delivery.target}</span>}
+              </td>
+              <td className="px-4 py-3 text-zinc-100">
+                {delivery.title}
+                <span className="block font-mono text-xs text-zinc-400">
+                  {delivery.event}
+                  {delivery.recipient ? ` → ${delivery.recipient}` : ""}
+                </span>
+              </td>
+              <td className="px-4 py-3 text-zinc-200" data-testid="delivery-state">
+                {deliveryStateText(delivery)}
+                <span className="block text-xs text-zinc-400">{countOf(delivery.attempts, "attempt")}</span>
+              </td>
+              <td className="px-4 py-3 font-mono text-xs break-all text-zinc-300">
+                {delivery.lastError ?? (delivery.lastStatusCode === null ? "—" : delivery.lastStatusCode)}
+              </td>
+              <td className="px-4 py-3">
+                <Button
+                  size="sm"
+                  variant="outline"
+                  disabled={delivery.state === "sending"}
+                  onClick={() => void replay(delivery)}
+                  hidden={!mayUseChannels}
+                >
+                  Replay
+                </Button>
+              </td>
+            </tr>
+          ))
+        ) : (
+          <AdminTableNote colSpan={6}>No deliveries</AdminTableNote>
+        )}
+      </AdminTable>
       <CursorPager pages={pages} nextCursor={deliveries.data?.nextCursor} />
       {/* Demo mode's captured mail: shown with the demo wallet, or once there is any (never outside demo mode). */}
       {(wallet.isDemo || (captured.data?.length ?? 0) > 0) && <MailOutbox onUnauthorized={onUnauthorized} />}
+      {/* Demo mode's Discord channel, shown like the mail (issue 33, item 8). */}
+      {(wallet.isDemo || (posts.data?.length ?? 0) > 0) && <ChannelPosts onUnauthorized={onUnauthorized} />}
     </div>
   );
 }

@@ -1,16 +1,18 @@
 /** Governance: the create-proposal form (vote type, options) and the proposals list with Delete. */
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { useCallback, useRef, useState } from "react";
+import { countOf } from "../../domain/format.ts";
 import { YES_NO_OPTIONS, type ProposalStatus, type VoteType } from "../../domain/governance.ts";
 import { DateText } from "../governance/date-text.tsx";
 import { StatusBadge } from "../governance/status-badge.tsx";
 import { VOTE_TYPE_LABELS } from "../governance/types.ts";
 import { PlusIcon } from "../icons.tsx";
 import { ConfirmDialog } from "../ui/alert-dialog.tsx";
+import { useAdminRole } from "./role-context.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button, Spinner } from "../ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card.tsx";
-import { Input } from "../ui/input.tsx";
+import { Input, Label } from "../ui/input.tsx";
 import { FieldError, FormField, selectClasses, textareaClasses } from "./form-field.tsx";
 import { DateField, useLocalDate } from "./local-date-input.tsx";
 import { createProposalConstraintSchema, createProposalFormSchema, deleteProposalFormSchema, startProposalFormSchema } from "./schemas.ts";
@@ -62,14 +64,19 @@ function useOptions() {
   };
 }
 
+type QuorumChoice = "none" | "power" | "percent";
+
 function CreateProposalForm({ onUnauthorized }: Auth) {
   const start = useLocalDate();
   const end = useLocalDate();
   const options = useOptions();
+  // The proposal's rules the API already takes (issue 33, item 7): votes that can change, and a quorum.
+  const [quorum, setQuorum] = useState<QuorumChoice>("none");
   const reset = useCallback(() => {
     start.reset();
     end.reset();
     options.reset();
+    setQuorum("none");
   }, [start, end, options]);
   const { form, fields, busy } = useAdminForm({
     id: "create-proposal",
@@ -81,9 +88,11 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
     onUnauthorized,
   });
   const draftId = `${form.id}-new-option`;
+  const { can } = useAdminRole();
+  const quorumFields = fields.quorum.getFieldset();
 
   return (
-    <Card>
+    <Card hidden={!can("proposals")}>
       <CardHeader>
         <CardTitle>Create Proposal</CardTitle>
         <CardDescription>Holders vote with the Spooks they had staked when voting opens.</CardDescription>
@@ -125,7 +134,7 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
                   <span className="grid size-6 shrink-0 place-items-center rounded-full bg-violet-600/25 text-xs text-violet-200">
                     {index + 1}
                   </span>
-                  <span className="min-w-0 flex-1 break-words text-zinc-100">{option}</span>
+                  <span className="min-w-0 flex-1 wrap-anywhere text-zinc-100">{option}</span>
                   {options.voteType === "multiple_choice" && (
                     <Button size="sm" variant="ghost" onClick={() => options.remove(index)} aria-label={`Remove option ${option}`}>
                       Remove
@@ -160,6 +169,59 @@ function CreateProposalForm({ onUnauthorized }: Auth) {
             <FieldError field={fields.options} />
           </fieldset>
 
+          <div className="grid gap-1.5">
+            <label className="flex items-center gap-2 text-sm text-zinc-200" htmlFor={fields.allowVoteChange.id}>
+              <input
+                type="checkbox"
+                id={fields.allowVoteChange.id}
+                name={fields.allowVoteChange.name}
+                value="on"
+                className="size-4 accent-violet-500"
+                aria-describedby={`${fields.allowVoteChange.id}-hint`}
+              />
+              Allow vote changes
+            </label>
+            <p id={`${fields.allowVoteChange.id}-hint`} className="text-xs text-zinc-400">
+              A wallet may vote again until voting ends; its latest signed vote counts. Off: one vote per wallet.
+            </p>
+          </div>
+
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-1 2xl:grid-cols-2">
+            <div className="grid content-start gap-1.5">
+              <Label htmlFor={`${form.id}-quorum`}>Quorum</Label>
+              <select
+                id={`${form.id}-quorum`}
+                value={quorum}
+                onChange={(event) => setQuorum(event.target.value as QuorumChoice)}
+                className={selectClasses}
+              >
+                <option value="none">None</option>
+                <option value="power">Voting power cast (at least N)</option>
+                <option value="percent">Percent of the power staked at the start</option>
+              </select>
+            </div>
+            {quorum !== "none" && (
+              <FormField
+                label={quorum === "power" ? "Quorum: voting power" : "Quorum: percent"}
+                field={quorumFields.value}
+                hint={
+                  quorum === "power"
+                    ? "At least this much voting power must be cast, or the proposal fails for want of quorum."
+                    : "At least this percent (1-100) of the power staked at its start must be cast."
+                }
+              >
+                <input type="hidden" name={quorumFields.kind.name} value={quorum} />
+                <Input
+                  {...getInputProps(quorumFields.value, { type: "number" })}
+                  min={1}
+                  max={quorum === "percent" ? 100 : undefined}
+                  step={1}
+                  placeholder={quorum === "power" ? "10" : "20"}
+                />
+              </FormField>
+            )}
+          </div>
+
           <div className="flex justify-end">
             <Button type="submit" disabled={busy}>
               {busy && <Spinner />} {busy ? "Creating..." : "Create Proposal"}
@@ -177,20 +239,21 @@ function ProposalRow({ proposal, onUnauthorized }: { proposal: AdminProposal } &
   const startRef = useRef<HTMLFormElement>(null);
   const remove = useAdminForm({ id: `delete-proposal-${proposal.id}`, schema: deleteProposalFormSchema, onUnauthorized });
   const start = useAdminForm({ id: `start-proposal-${proposal.id}`, schema: startProposalFormSchema, onUnauthorized });
+  const { can } = useAdminRole();
   return (
     <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center" data-testid="admin-proposal">
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
-          <h4 className="font-semibold break-words text-zinc-50">{proposal.title}</h4>
+          <h4 className="font-semibold wrap-anywhere text-zinc-50">{proposal.title}</h4>
           <StatusBadge status={proposal.status} />
           <Badge variant="outline">{VOTE_TYPE_LABELS[proposal.voteType]}</Badge>
         </div>
         <p className="mt-1 text-xs text-zinc-400">
           <DateText value={proposal.startDate} withTime /> – <DateText value={proposal.endDate} withTime />
         </p>
-        <p className="mt-1 text-xs break-words text-zinc-400">{proposal.options.map((option) => option.optionText).join(" · ")}</p>
+        <p className="mt-1 text-xs wrap-anywhere text-zinc-400">{proposal.options.map((option) => option.optionText).join(" · ")}</p>
       </div>
-      <div className="flex flex-wrap gap-2">
+      <div className="flex flex-wrap gap-2" hidden={!can("proposals")}>
         {proposal.status === "upcoming" && (
           <form ref={startRef} method="post" {...getFormProps(start.form)}>
             <input type="hidden" name="intent" value="start-proposal" />
@@ -232,11 +295,12 @@ function ProposalRow({ proposal, onUnauthorized }: { proposal: AdminProposal } &
 export function ProposalsTab({ proposals, onUnauthorized }: { proposals: AdminProposal[] } & Auth) {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <h2 className="sr-only lg:col-span-2">Governance</h2>
       <CreateProposalForm onUnauthorized={onUnauthorized} />
       <Card className="self-start">
         <CardHeader>
           <CardTitle>Proposals</CardTitle>
-          <CardDescription>{proposals.length} proposals</CardDescription>
+          <CardDescription>{countOf(proposals.length, "proposal")}</CardDescription>
         </CardHeader>
         {proposals.length === 0 ? (
           <CardContent>

@@ -5,7 +5,14 @@
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
-import { addPointsSchema, addressSchema, createGiveawaySchema, createProposalSchema, MESSAGES } from "../../domain/validation.ts";
+import {
+  addPointsSchema,
+  addressSchema,
+  clearReasonSchema,
+  createGiveawaySchema,
+  createProposalSchema,
+  MESSAGES,
+} from "../../domain/validation.ts";
 import { IMAGE_URL_RULE, imageHostProblem, isGiveawayImageUrl } from "../../domain/image-url.ts";
 
 export const ADMIN_MESSAGES = {
@@ -28,7 +35,7 @@ export const addPointsFormSchema = addPointsSchema.extend({
   address: selectedAddress,
 });
 
-export const clearPointsFormSchema = intent("clear-points").extend({ address: selectedAddress });
+export const clearPointsFormSchema = intent("clear-points").extend({ address: selectedAddress, reason: clearReasonSchema });
 export const recalculatePointsFormSchema = intent("recalculate-points");
 export const resetNegativeFormSchema = intent("reset-negative-balances");
 

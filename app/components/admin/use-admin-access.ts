@@ -1,10 +1,11 @@
 /**
  * Who may see the admin panel, from the browser's side (the server checks the session on every call):
  * - no wallet connected → ask to connect;
- * - a wallet that is not the admin address → 'Unauthorized' toast once, no admin call at all;
- * - the admin wallet without a session → sign the server's one-time challenge once
+ * - a wallet that is not on the admin team (the owner, ADMIN_ADDRESS, and the members the owner added: the
+ *   page's `members`) → 'Unauthorized' toast once, no admin call at all;
+ * - a member's wallet without a session → sign the server's one-time challenge once
  *   (GET /api/auth/challenge, POST /api/auth/session), then reload the page data from the session;
- * - the admin wallet disconnected here → DELETE /api/auth/session.
+ * - a member's wallet disconnected here → DELETE /api/auth/session.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
@@ -20,14 +21,14 @@ export type AdminAccess =
   | { view: "sign-in"; signingIn: boolean; signIn: () => Promise<void> }
   | { view: "admin"; address: string };
 
-export function useAdminAccess({ adminAddress, signedIn }: { adminAddress: string; signedIn: string | null }): AdminAccess {
+export function useAdminAccess({ members, signedIn }: { members: readonly string[]; signedIn: string | null }): AdminAccess {
   const wallet = useWallet();
   const revalidator = useRevalidator();
   const [signingIn, setSigningIn] = useState(false);
   const attempted = useRef<string | null>(null);
   const warned = useRef<string | null>(null);
   const address = wallet.connected ? wallet.address : null;
-  const isAdminWallet = address !== null && address === adminAddress;
+  const isAdminWallet = address !== null && members.includes(address);
   const hasSession = isAdminWallet && signedIn === address;
 
   const signIn = useCallback(async () => {
@@ -74,12 +75,12 @@ export function useAdminAccess({ adminAddress, signedIn }: { adminAddress: strin
     previous.current = address;
     if (address) return;
     attempted.current = null;
-    if (was !== null && was === adminAddress && signedIn === was && wallet.status === "disconnected") {
+    if (was !== null && members.includes(was) && signedIn === was && wallet.status === "disconnected") {
       void api("/api/auth/session", { method: "DELETE" })
         .catch(() => {})
         .then(() => revalidator.revalidate());
     }
-  }, [address, adminAddress, signedIn, wallet.status, revalidator]);
+  }, [address, members, signedIn, wallet.status, revalidator]);
 
   if (!wallet.connected && (wallet.status === "detecting" || wallet.status === "connecting")) return { view: "loading" };
   if (!address) return { view: "disconnected" };

@@ -1,20 +1,21 @@
 /** User Points: bulk maintenance with confirmations, the users table, Add Points and Clear Points. */
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useRef, useState } from "react";
-import { formatNumber } from "../../domain/format.ts";
+import { formatNumber, formatPointsExact } from "../../domain/format.ts";
 import { PointsFigure } from "../ui/points-figure.tsx";
 import { DEFAULT_ADJUSTMENT_DESCRIPTION } from "../../domain/validation.ts";
 import { CoinsIcon } from "../icons.tsx";
 import { ConfirmDialog } from "../ui/alert-dialog.tsx";
+import { useAdminRole } from "./role-context.tsx";
 import { Button, Spinner } from "../ui/button.tsx";
-import { Card } from "../ui/card.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
 import { Input } from "../ui/input.tsx";
+import { AdminTable, AdminTableNote } from "./admin-table.tsx";
 import { FormField } from "./form-field.tsx";
 import { addPointsFormSchema, clearPointsFormSchema, recalculatePointsFormSchema, resetNegativeFormSchema } from "./schemas.ts";
 import { useAdminForm } from "./use-admin-form.ts";
 
-export type AdminUser = { address: string; totalPoints: number; stakedCount: number };
+export type AdminUser = { address: string; totalPoints: number; stakedCount: number; dailyRate: number };
 
 /** A button that asks first, then submits a one-field conform form. */
 function ConfirmedAction({
@@ -62,8 +63,7 @@ function ConfirmedAction({
 
 export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]; search: string; onUnauthorized: () => void }) {
   const [addTarget, setAddTarget] = useState<string | null>(null);
-  const [clearTarget, setClearTarget] = useState<string | null>(null);
-  const clearFormRef = useRef<HTMLFormElement>(null);
+  const [clearTarget, setClearTarget] = useState<AdminUser | null>(null);
 
   const add = useAdminForm({
     id: "add-points",
@@ -71,11 +71,18 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
     onSuccess: () => setAddTarget(null),
     onUnauthorized,
   });
-  const clear = useAdminForm({ id: "clear-points", schema: clearPointsFormSchema, onUnauthorized });
+  const clear = useAdminForm({
+    id: "clear-points",
+    schema: clearPointsFormSchema,
+    onSuccess: () => setClearTarget(null),
+    onUnauthorized,
+  });
+  // Each member sees only the buttons their role may use (issue 35).
+  const mayChange = useAdminRole().can("points");
 
   return (
     <div className="grid grid-cols-1 gap-4">
-      <div className="flex flex-wrap gap-2">
+      <div className="flex flex-wrap gap-2" hidden={!mayChange}>
         <ConfirmedAction
           id="reset-negative-balances"
           intent="reset-negative-balances"
@@ -98,69 +105,55 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
         />
       </div>
 
-      <Card className="overflow-hidden">
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[40rem] text-left text-sm">
-            <caption className="sr-only">Users and their points</caption>
-            <thead className="border-b border-zinc-800 bg-zinc-900/80 text-xs tracking-wider text-zinc-400 uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">
-                  Wallet Address
-                </th>
-                <th scope="col" className="px-4 py-3 text-right font-medium">
-                  Total Points
-                </th>
-                <th scope="col" className="px-4 py-3 text-right font-medium">
-                  Staked Doginals
-                </th>
-                <th scope="col" className="px-4 py-3 text-right font-medium">
-                  Actions
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-800/70">
-              {users.length === 0 ? (
-                <tr>
-                  <td colSpan={4} className="px-4 py-10 text-center text-zinc-400">
-                    {search ? "No users found matching search criteria" : "No users with points found"}
-                  </td>
-                </tr>
-              ) : (
-                users.map((user) => (
-                  <tr key={user.address} className="hover:bg-zinc-900/50" data-testid="user-row">
-                    <td className="px-4 py-3 font-mono text-xs break-all text-zinc-200">{user.address}</td>
-                    <td className={`px-4 py-3 text-right tabular-nums ${user.totalPoints < 0 ? "text-red-300" : "text-zinc-100"}`}>
-                      <PointsFigure value={user.totalPoints} />
-                    </td>
-                    <td className="px-4 py-3 text-right text-zinc-300 tabular-nums">{formatNumber(user.stakedCount)}</td>
-                    <td className="px-4 py-3">
-                      <div className="flex justify-end gap-2">
-                        <Button
-                          size="sm"
-                          variant="outline"
-                          onClick={() => setAddTarget(user.address)}
-                          aria-label={`Add points to ${user.address}`}
-                        >
-                          <CoinsIcon className="h-3.5 w-3.5" /> Add Points
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          className="text-red-300 hover:text-red-200"
-                          onClick={() => setClearTarget(user.address)}
-                          aria-label={`Clear points of ${user.address}`}
-                        >
-                          Clear Points
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-      </Card>
+      <AdminTable
+        caption="Users and their points"
+        columns={[
+          "Wallet Address",
+          { header: "Total Points", className: "text-right" },
+          { header: "Staked Doginals", className: "text-right" },
+          { header: "Per Day", className: "text-right" },
+          { header: "Actions", className: "text-right" },
+        ]}
+        className="min-w-[40rem]"
+      >
+        {users.length === 0 ? (
+          <AdminTableNote colSpan={5}>{search ? "No users found matching search criteria" : "No users with points found"}</AdminTableNote>
+        ) : (
+          users.map((user) => (
+            <tr key={user.address} className="hover:bg-zinc-900/50" data-testid="user-row">
+              <td className="px-4 py-3 font-mono text-xs break-all text-zinc-200">{user.address}</td>
+              <td className={`px-4 py-3 text-right tabular-nums ${user.totalPoints < 0 ? "text-red-300" : "text-zinc-100"}`}>
+                <PointsFigure value={user.totalPoints} />
+              </td>
+              <td className="px-4 py-3 text-right text-zinc-300 tabular-nums">{formatNumber(user.stakedCount)}</td>
+              <td className="px-4 py-3 text-right text-zinc-300 tabular-nums" data-testid="user-daily-rate">
+                {formatNumber(user.dailyRate)}
+              </td>
+              <td className="px-4 py-3">
+                <div className="flex justify-end gap-2" hidden={!mayChange}>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => setAddTarget(user.address)}
+                    aria-label={`Add points to ${user.address}`}
+                  >
+                    <CoinsIcon className="h-3.5 w-3.5" /> Add Points
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    className="text-red-300 hover:text-red-200"
+                    onClick={() => setClearTarget(user)}
+                    aria-label={`Clear points of ${user.address}`}
+                  >
+                    Clear Points
+                  </Button>
+                </div>
+              </td>
+            </tr>
+          ))
+        )}
+      </AdminTable>
 
       <Dialog open={addTarget !== null} onOpenChange={(open) => !open && setAddTarget(null)}>
         <DialogContent className="max-w-md">
@@ -189,19 +182,37 @@ export function UsersTab({ users, search, onUnauthorized }: { users: AdminUser[]
         </DialogContent>
       </Dialog>
 
-      <form ref={clearFormRef} method="post" {...getFormProps(clear.form)} className="hidden">
-        <input type="hidden" name="intent" value="clear-points" />
-        <input type="hidden" name={clear.fields.address.name} value={clearTarget ?? ""} />
-      </form>
-      <ConfirmDialog
-        open={clearTarget !== null}
-        onOpenChange={(open) => !open && setClearTarget(null)}
-        title="Clear points?"
-        description={`This brings the balance of ${clearTarget ?? ""} to 0 with a ledger entry.`}
-        confirmLabel="Clear Points"
-        destructive
-        onConfirm={() => clearFormRef.current?.requestSubmit()}
-      />
+      {/* Clear Points asks first, naming what it removes, with an optional reason (issue 33, item 1). */}
+      <Dialog open={clearTarget !== null} onOpenChange={(open) => !open && setClearTarget(null)}>
+        <DialogContent className="max-w-md">
+          <form method="post" {...getFormProps(clear.form)} className="grid grid-cols-1 gap-4">
+            <DialogHeader>
+              <DialogTitle>Clear points?</DialogTitle>
+              <DialogDescription data-testid="clear-points-amount">
+                {clearTarget &&
+                  `This removes all ${formatPointsExact(clearTarget.totalPoints)} points of ${clearTarget.address}: its balance becomes 0, with a ledger entry. It cannot be undone.`}
+              </DialogDescription>
+            </DialogHeader>
+            <input type="hidden" name="intent" value="clear-points" />
+            <input type="hidden" name={clear.fields.address.name} value={clearTarget?.address ?? ""} />
+            <FormField
+              label="Reason (optional)"
+              field={clear.fields.reason}
+              hint="Shown to the holder with the change, and kept in the audit log."
+            >
+              <Input {...getInputProps(clear.fields.reason, { type: "text" })} placeholder="Cleared by admin" />
+            </FormField>
+            <DialogFooter>
+              <Button variant="secondary" onClick={() => setClearTarget(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="destructive" disabled={clear.busy}>
+                {clear.busy && <Spinner />} {clear.busy ? "Clearing..." : "Clear Points"}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
     </div>
   );
 }

@@ -4,12 +4,16 @@
  * rotating its secret (the new one shown once), and per endpoint its deliveries with Replay. Reads and writes
  * /api/admin/webhooks with the admin's session; refusals are toasted with the server's reason.
  */
+import { DateText } from "../governance/date-text.tsx";
+import { deliveryStateText } from "../../domain/notifications.ts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import type { ClientAnswer } from "../../api/kit.ts";
 import type { createWebhook, listWebhookDeliveries, listWebhooks, rotateWebhookSecret } from "../../api/webhooks.ts";
-import { NOTIFICATION_EVENTS, type NotificationEventName } from "../../domain/notifications.ts";
-import { api, ApiError } from "../../lib/api.ts";
+import { HOLDER_EVENTS, NOTIFICATION_EVENTS, type NotificationEventName } from "../../domain/notifications.ts";
+import { api, ApiError, isPendingApproval, type PendingApproval } from "../../lib/api.ts";
+import { toastApprovalRequested } from "./approval-requested.ts";
+import { useAdminRole } from "./role-context.tsx";
 import { queryKeyOf, useApiQuery } from "../../lib/queries.ts";
 import { ConfirmDialog } from "../ui/alert-dialog.tsx";
 import { Button } from "../ui/button.tsx";
@@ -17,6 +21,7 @@ import { Card } from "../ui/card.tsx";
 import { toastFailure } from "../ui/failure-toast.ts";
 import { Input, Label } from "../ui/input.tsx";
 import { LoadFailed } from "../ui/load-failed.tsx";
+import { ScrollTable, TableHead } from "../ui/table.tsx";
 import { toast } from "../ui/toast.tsx";
 import { useToggleSet } from "../../lib/use-toggle-set.ts";
 
@@ -27,8 +32,9 @@ type Rotated = ClientAnswer<typeof rotateWebhookSecret>;
 
 const LIST_PATH = "/api/admin/webhooks";
 
-function when(at: string | Date | null): string {
-  return at ? new Date(at).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium" }) : "—";
+/** The admin's one date format (app/domain/format.ts): 'Dec 1, 2026, 07:00 GMT+1'. */
+function when(at: string | Date | null) {
+  return at ? <DateText value={at} withTime /> : "—";
 }
 
 /** A secret answered once: shown with a copy button until the admin dismisses it. */
@@ -62,6 +68,7 @@ function ShownOnce({ title, secret, onDone }: { title: string; secret: string; o
 }
 
 function Deliveries({ webhook }: { webhook: Webhook }) {
+  const mayReplay = useAdminRole().can("webhooks");
   const queryClient = useQueryClient();
   const path = `${LIST_PATH}/${webhook.id}/deliveries?limit=20`;
   const deliveries = useApiQuery<WebhookDelivery[]>(path, { staleTime: 0, refetchInterval: 5_000 });
@@ -80,40 +87,43 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   if (!deliveries.data) return <p className="text-sm text-zinc-400">Loading deliveries…</p>;
   if (deliveries.data.length === 0) return <p className="text-sm text-zinc-400">No deliveries yet.</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[44rem] text-left text-xs">
-        <caption className="sr-only">Deliveries to {webhook.url}, newest first</caption>
-        <thead className="text-zinc-400 uppercase">
-          <tr>
-            {["webhook-id", "Event", "Attempts", "Status", "Last code", "Next attempt", ""].map((header) => (
-              <th key={header} scope="col" className="px-2 py-1 font-medium">
-                {header || <span className="sr-only">Actions</span>}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-800/70">
-          {deliveries.data.map((delivery) => (
-            <tr key={delivery.id} data-testid="webhook-delivery-row" className="align-top">
-              <td className="px-2 py-1 font-mono break-all text-zinc-300">{delivery.id}</td>
-              <td className="px-2 py-1 font-mono text-zinc-200">{delivery.event}</td>
-              <td className="px-2 py-1 tabular-nums text-zinc-300">{delivery.attempts}</td>
-              <td className="px-2 py-1 text-zinc-200" data-testid="webhook-delivery-status">
-                {delivery.status}
-                {delivery.lastError && <span className="block break-all text-red-300">{delivery.lastError}</span>}
-              </td>
-              <td className="px-2 py-1 tabular-nums text-zinc-300">{delivery.lastStatusCode ?? "—"}</td>
-              <td className="px-2 py-1 text-zinc-300">{delivery.status === "retrying" ? when(delivery.nextAttemptAt) : "—"}</td>
-              <td className="px-2 py-1">
-                <Button size="sm" variant="outline" disabled={!webhook.active} onClick={() => void replay(delivery)}>
-                  Replay
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ScrollTable
+      caption={{ text: <>Deliveries to {webhook.url}, newest first</>, className: "sr-only" }}
+      head={
+        <TableHead
+          className="text-zinc-400 uppercase"
+          cellClassName="px-2 py-1 font-medium"
+          columns={["webhook-id", "Event", "Attempts", "Status", "Last code", "Next attempt", ""]}
+        />
+      }
+      className="min-w-[44rem] text-xs"
+      bodyClassName="divide-y divide-zinc-800/70"
+    >
+      {deliveries.data.map((delivery) => (
+        <tr key={delivery.id} data-testid="webhook-delivery-row" className="align-top">
+          <td className="px-2 py-1 font-mono break-all text-zinc-300">{delivery.id}</td>
+          <td className="px-2 py-1 font-mono text-zinc-200">{delivery.event}</td>
+          <td className="px-2 py-1 tabular-nums text-zinc-300">{delivery.attempts}</td>
+          <td className="px-2 py-1 text-zinc-200" data-testid="webhook-delivery-status">
+            {deliveryStateText({
+              state: delivery.status === "retrying" && delivery.attempts === 0 ? "pending" : delivery.status,
+              attempts: delivery.attempts,
+              nextAttemptAt: delivery.nextAttemptAt ?? delivery.createdAt,
+              lastStatusCode: delivery.lastStatusCode,
+              lastError: null,
+            })}
+            {delivery.lastError && <span className="block break-all text-red-300">{delivery.lastError}</span>}
+          </td>
+          <td className="px-2 py-1 tabular-nums text-zinc-300">{delivery.lastStatusCode ?? "—"}</td>
+          <td className="px-2 py-1 text-zinc-300">{delivery.status === "retrying" ? when(delivery.nextAttemptAt) : "—"}</td>
+          <td className="px-2 py-1">
+            <Button size="sm" variant="outline" disabled={!webhook.active} onClick={() => void replay(delivery)} hidden={!mayReplay}>
+              Replay
+            </Button>
+          </td>
+        </tr>
+      ))}
+    </ScrollTable>
   );
 }
 
@@ -122,12 +132,14 @@ function Endpoint({ webhook, onChanged }: { webhook: Webhook; onChanged: () => P
   const [showDeliveries, setShowDeliveries] = useState(false);
   const [rotated, setRotated] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const mayChange = useAdminRole().can("webhooks");
 
   const rotate = async () => {
     setBusy(true);
     try {
-      const answer = await api<Rotated>(`${LIST_PATH}/${webhook.id}/rotate-secret`, { method: "POST" });
-      setRotated(answer.secret);
+      const answer = await api<Rotated | PendingApproval>(`${LIST_PATH}/${webhook.id}/rotate-secret`, { method: "POST" });
+      if (isPendingApproval(answer)) toastApprovalRequested(answer);
+      else setRotated(answer.secret);
     } catch (error) {
       toastFailure({ title: "Secret not rotated", description: `The secret of ${webhook.url} was not changed.` }, error);
     } finally {
@@ -138,8 +150,9 @@ function Endpoint({ webhook, onChanged }: { webhook: Webhook; onChanged: () => P
     setConfirmDelete(false);
     setBusy(true);
     try {
-      await api(`${LIST_PATH}/${webhook.id}`, { method: "DELETE" });
-      toast({ title: "Webhook deleted", description: `Nothing more is sent to ${webhook.url}.`, variant: "success" });
+      const answer = await api<unknown>(`${LIST_PATH}/${webhook.id}`, { method: "DELETE" });
+      if (isPendingApproval(answer)) toastApprovalRequested(answer);
+      else toast({ title: "Webhook deleted", description: `Nothing more is sent to ${webhook.url}.`, variant: "success" });
     } catch (error) {
       toastFailure({ title: "Webhook not deleted", description: `${webhook.url} is still registered.` }, error);
     } finally {
@@ -162,10 +175,10 @@ function Endpoint({ webhook, onChanged }: { webhook: Webhook; onChanged: () => P
           <Button size="sm" variant="outline" aria-expanded={showDeliveries} onClick={() => setShowDeliveries((shown) => !shown)}>
             {showDeliveries ? "Hide deliveries" : "Deliveries"}
           </Button>
-          <Button size="sm" variant="outline" disabled={busy} onClick={() => void rotate()}>
+          <Button size="sm" variant="outline" disabled={busy} onClick={() => void rotate()} hidden={!mayChange}>
             Rotate secret
           </Button>
-          <Button size="sm" variant="destructive" disabled={busy} onClick={() => setConfirmDelete(true)}>
+          <Button size="sm" variant="destructive" disabled={busy} onClick={() => setConfirmDelete(true)} hidden={!mayChange}>
             Delete
           </Button>
         </div>
@@ -189,10 +202,12 @@ export function WebhooksSection({ onUnauthorized }: { onUnauthorized: () => void
   const queryClient = useQueryClient();
   const webhooks = useApiQuery<Webhook[]>(LIST_PATH, { staleTime: 0 });
   const [url, setUrl] = useState("");
-  const [events, toggle] = useToggleSet<NotificationEventName>(NOTIFICATION_EVENTS);
+  // The admin team's events (approval.pending) are asked for, not sent to a community bot by default.
+  const [events, toggle] = useToggleSet<NotificationEventName>(HOLDER_EVENTS);
   const [created, setCreated] = useState<Created | null>(null);
   const [adding, setAdding] = useState(false);
   const unauthorized = webhooks.error instanceof ApiError && webhooks.error.status === 401;
+  const mayChange = useAdminRole().can("webhooks");
   useEffect(() => {
     if (unauthorized) onUnauthorized();
   }, [unauthorized, onUnauthorized]);
@@ -203,11 +218,12 @@ export function WebhooksSection({ onUnauthorized }: { onUnauthorized: () => void
     submitted.preventDefault();
     setAdding(true);
     try {
-      const answer = await api<Created>(LIST_PATH, {
+      const answer = await api<Created | PendingApproval>(LIST_PATH, {
         method: "POST",
         body: { url: url.trim(), events: NOTIFICATION_EVENTS.filter((event) => events.has(event)) },
       });
-      setCreated(answer);
+      if (isPendingApproval(answer)) toastApprovalRequested(answer);
+      else setCreated(answer);
       setUrl("");
     } catch (error) {
       toastFailure({ title: "Webhook not added", description: "The endpoint was not registered." }, error);
@@ -238,7 +254,7 @@ export function WebhooksSection({ onUnauthorized }: { onUnauthorized: () => void
       ) : (
         <p className="text-sm text-zinc-400">{webhooks.data ? "No endpoints yet." : "Loading…"}</p>
       )}
-      <form onSubmit={(event) => void add(event)} className="grid gap-3" aria-label="Add a webhook">
+      <form onSubmit={(event) => void add(event)} className="grid gap-3" aria-label="Add a webhook" hidden={!mayChange}>
         <div className="grid gap-1">
           <Label htmlFor="webhook-url">Endpoint URL</Label>
           <Input

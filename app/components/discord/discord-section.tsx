@@ -1,12 +1,13 @@
 /**
  * The staking page's "Discord" section (issue 25): link the wallet to a Discord account (off to Discord and
- * back to /discord/linked), unlink it with a signed message, and the holder roles it holds. Nothing shows
- * when Discord holder roles are not configured (the API answers 404).
+ * back to /discord/linked), unlink it with a signed message, and the holder roles it holds. Which account it is
+ * linked to is public to nobody (issue 32, item 4): "Show account" signs a request for it. Nothing shows when
+ * Discord holder roles are not configured (the API answers 404).
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { DiscordLinkStatus } from "../../api/discord.ts";
-import { unlinkMessage } from "../../domain/discord.ts";
+import type { DiscordLinkedAccount, DiscordLinkStatus } from "../../api/discord.ts";
+import { DISCORD_SECTION_ID, discordAccountMessage, unlinkMessage } from "../../domain/discord.ts";
 import { api, ApiError } from "../../lib/api.ts";
 import { queryKeyOf, useApiQuery } from "../../lib/queries.ts";
 import { isWalletHandledError, useWallet } from "../../wallet/wallet-context.tsx";
@@ -20,6 +21,7 @@ export function DiscordSection({ address }: { address: string }) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [account, setAccount] = useState<DiscordLinkedAccount | null>(null);
 
   if (status.error instanceof ApiError && status.error.status === 404) return null;
   if (!status.data) return null;
@@ -39,16 +41,45 @@ export function DiscordSection({ address }: { address: string }) {
     }
   };
 
+  const showAccount = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const message = discordAccountMessage(address, new Date());
+      const signature = await wallet.signMessage(message);
+      setAccount(await api<DiscordLinkedAccount>("/api/discord/account", { method: "POST", body: { address, message, signature } }));
+    } catch (failure) {
+      if (!isWalletHandledError(failure)) setError(failure instanceof Error ? failure.message : "The account could not be shown");
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const data = status.data;
   return (
-    <Card className="grid gap-3 p-5" data-testid="discord-section">
+    <Card id={DISCORD_SECTION_ID} className="grid scroll-mt-20 gap-3 p-5" data-testid="discord-section">
       <h2 className="text-lg font-semibold text-white">Discord</h2>
       {data.linked ? (
         <>
-          <p className="text-sm text-zinc-300">
-            Linked to <strong className="text-white">{data.username}</strong>.
-            {data.inGuild === false && " Join the community's Discord server to receive your roles."}
-          </p>
+          {account?.linked ? (
+            <p className="text-sm text-zinc-300">
+              Linked to <strong className="text-white">{account.username}</strong>.
+              {account.inGuild === false && " Join the community's Discord server to receive your roles."}
+            </p>
+          ) : (
+            <p className="text-sm text-zinc-300">
+              Linked to a Discord account.{" "}
+              <button
+                type="button"
+                className="text-violet-300 underline-offset-4 hover:underline"
+                onClick={() => void showAccount()}
+                disabled={busy}
+              >
+                Show account
+              </button>{" "}
+              <span className="text-zinc-500">(your wallet signs: only you see which account)</span>
+            </p>
+          )}
           <div>
             <p className="text-xs tracking-wide text-zinc-500 uppercase">Your roles</p>
             {data.roles && data.roles.length > 0 ? (

@@ -18,6 +18,9 @@ export const proposalPath = (id: number) => `/governance/${id}`;
  */
 export function ProposalCard({ proposal, votedOptionId }: { proposal: ProposalView; votedOptionId: number | null }) {
   const headingId = `proposal-${proposal.id}-title`;
+  // Once voted, the footer says so, never "Vote now" (issue 33, item 2); "Change vote" only where the proposal allows it.
+  const voted = votedOptionId !== null && proposal.status === "active";
+  const canChange = voted && proposal.allowVoteChange;
   return (
     <Card
       className="flex h-full flex-col transition-colors hover:border-violet-500/40"
@@ -35,7 +38,7 @@ export function ProposalCard({ proposal, votedOptionId }: { proposal: ProposalVi
         <h3 id={headingId} className="text-lg font-semibold tracking-tight text-zinc-50">
           {proposal.title}
         </h3>
-        <p className="text-sm break-words text-zinc-400">{previewText(proposal.description)}</p>
+        <p className="text-sm wrap-anywhere text-zinc-400">{previewText(proposal.description)}</p>
         <p className="mt-auto flex items-center gap-1.5 pt-3 text-xs text-zinc-400">
           <ClockIcon className="h-3.5 w-3.5" />
           <DateText value={proposal.startDate} /> <span aria-hidden>–</span>
@@ -50,19 +53,23 @@ export function ProposalCard({ proposal, votedOptionId }: { proposal: ProposalVi
       </div>
       <div className="mt-4 flex items-center justify-between gap-3 border-t border-zinc-800/80 px-5 py-3">
         <span
+          data-testid="proposal-footer"
           className={
-            proposal.status === "active"
-              ? "text-sm font-medium text-emerald-300"
-              : proposal.status === "upcoming"
-                ? "text-sm font-medium text-amber-300"
-                : "text-sm font-medium text-zinc-400"
+            voted
+              ? "text-sm font-medium text-zinc-300"
+              : proposal.status === "active"
+                ? "text-sm font-medium text-emerald-300"
+                : proposal.status === "upcoming"
+                  ? "text-sm font-medium text-amber-300"
+                  : "text-sm font-medium text-zinc-400"
           }
         >
-          {FOOTER_TEXTS[proposal.status]}
+          {voted ? "You voted" : FOOTER_TEXTS[proposal.status]}
         </span>
-        <Button asChild size="sm" variant={proposal.status === "active" ? "default" : "outline"}>
+        <Button asChild size="sm" variant={proposal.status === "active" && !voted ? "default" : "outline"}>
           <Link to={proposalPath(proposal.id)} preventScrollReset>
-            View Details
+            {canChange ? "Change vote" : "View Details"}
+            {canChange && <span className="sr-only">: {proposal.title}</span>}
           </Link>
         </Button>
       </div>

@@ -98,7 +98,7 @@ function ProposalRules({ proposal, detail, ended }: { proposal: ProposalView; de
       {rows.map(([label, text, testId]) => (
         <div key={label} className="flex gap-1.5">
           <dt className="shrink-0 text-zinc-400">{label}</dt>
-          <dd className="min-w-0 break-words text-zinc-100" data-testid={testId}>
+          <dd className="min-w-0 wrap-anywhere text-zinc-100" data-testid={testId}>
             {text}
           </dd>
         </div>
@@ -314,7 +314,7 @@ function ProposalDetails({
           <StatusBadge status={status} />
           <Badge variant="outline">{VOTE_TYPE_LABELS[proposal.voteType]}</Badge>
         </div>
-        <DialogTitle className="mt-1 break-words">{proposal.title}</DialogTitle>
+        <DialogTitle className="mt-1 wrap-anywhere">{proposal.title}</DialogTitle>
         <DialogDescription>
           <DateText value={proposal.startDate} /> – <DateText value={proposal.endDate} />
         </DialogDescription>
@@ -338,7 +338,7 @@ function ProposalDetails({
         <Stat label="Total votes" value={current?.totalVotes} />
       </dl>
       <ProposalRules proposal={proposal} detail={current} ended={status === "completed"} />
-      <p className="text-sm break-words whitespace-pre-line text-zinc-300">{proposal.description}</p>
+      <p className="text-sm wrap-anywhere whitespace-pre-line text-zinc-300">{proposal.description}</p>
       {verifying ? (
         <OpenedOnce open>
           <VerifyVotes proposalId={proposal.id} onBack={() => setVerifying(false)} />

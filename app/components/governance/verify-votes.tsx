@@ -1,25 +1,46 @@
 /**
  * "Verify votes": reads the proposal's public receipts (GET /api/proposals/{id}/votes) and its published
  * results, checks every signature here in the browser (app/domain/vote-receipts.ts, the server's own rules),
- * recomputes the tally and shows any vote that does not check out. Loaded on demand only (React.lazy), so
- * neither this nor the signature code is shipped to pages that do not open it.
+ * recomputes the tally and shows any vote that does not check out. The checks run in a Web Worker
+ * (verify-votes.worker.ts), so the page stays responsive over thousands of votes. Loaded on demand only
+ * (React.lazy), so neither this nor the signature code is shipped to pages that do not open it.
  */
 import { useEffect, useState } from "react";
 import type { CatalogueIds } from "../../api/holdings.ts";
 import type { ProposalDetail, VoteReceipts } from "../../api/proposals.ts";
-import { formatNumber } from "../../domain/format.ts";
-import { verifyVotes, type VotesVerification } from "../../domain/vote-receipts.ts";
+import { countOf, formatNumber } from "../../domain/format.ts";
+import type { VotesVerification } from "../../domain/vote-receipts.ts";
 import { apiGet } from "../../lib/api.ts";
 import { Alert, AlertDescription, AlertTitle } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { governancePaths } from "./paths.ts";
+import type { VerifyVotesMessage, VerifyVotesRequest } from "./verify-votes.worker.ts";
 
 type Progress = { checked: number; total: number };
 type Outcome = { verification: VotesVerification; published: ProposalDetail; seconds: number };
 
-/** Lets the page paint between batches of signature checks (each takes a millisecond or two). */
-const nextFrame = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Checks `votes` in a worker of its own, reporting progress; the worker ends with the answer, or when `signal`
+ * aborts (the dialog closed, a retry).
+ */
+function verifyInWorker(
+  request: VerifyVotesRequest,
+  onProgress: (progress: Progress) => void,
+  signal: AbortSignal,
+): Promise<VotesVerification> {
+  const worker = new Worker(new URL("./verify-votes.worker.ts", import.meta.url), { type: "module" });
+  return new Promise<VotesVerification>((resolve, reject) => {
+    signal.addEventListener("abort", () => reject(new Error("cancelled")));
+    worker.onerror = (event) => reject(new Error(event.message || "The vote checker stopped"));
+    worker.onmessage = ({ data }: MessageEvent<VerifyVotesMessage>) => {
+      if (data.kind === "progress") onProgress({ checked: data.checked, total: data.total });
+      else if (data.kind === "done") resolve(data.verification);
+      else reject(new Error(data.message));
+    };
+    worker.postMessage(request);
+  }).finally(() => worker.terminate());
+}
 
 function useVerification(proposalId: number) {
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -27,8 +48,7 @@ function useVerification(proposalId: number) {
   const [error, setError] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    let cancelled = false;
-    const pause = () => (cancelled ? Promise.reject(new Error("cancelled")) : nextFrame());
+    const cancel = new AbortController();
     void (async () => {
       const [published, receipts, catalogue] = await Promise.all([
         apiGet<ProposalDetail>(governancePaths.proposal(proposalId)),
@@ -37,19 +57,13 @@ function useVerification(proposalId: number) {
       ]);
       const started = performance.now();
       setProgress({ checked: 0, total: receipts.votes.length });
-      const verification = await verifyVotes(published, receipts.votes, {
-        catalogue: new Set(catalogue.inscriptionIds),
-        batchSize: 50,
-        pause,
-        onProgress: (checked, total) => !cancelled && setProgress({ checked, total }),
-      });
-      if (!cancelled) setOutcome({ verification, published, seconds: (performance.now() - started) / 1000 });
+      const request: VerifyVotesRequest = { published, votes: receipts.votes, catalogue: catalogue.inscriptionIds };
+      const verification = await verifyInWorker(request, (progress) => !cancel.signal.aborted && setProgress(progress), cancel.signal);
+      if (!cancel.signal.aborted) setOutcome({ verification, published, seconds: (performance.now() - started) / 1000 });
     })().catch((failure: unknown) => {
-      if (!cancelled) setError(failure instanceof Error ? failure : new Error(String(failure)));
+      if (!cancel.signal.aborted) setError(failure instanceof Error ? failure : new Error(String(failure)));
     });
-    return () => {
-      cancelled = true;
-    };
+    return () => cancel.abort();
   }, [proposalId, attempt]);
   const retry = () => {
     setError(null);
@@ -106,14 +120,15 @@ function VerificationResult({ outcome }: { outcome: Outcome }) {
         <Alert variant="success">
           <AlertTitle>Verified</AlertTitle>
           <AlertDescription>
-            {formatNumber(total)} vote(s): every signature and message checks out, and the tally matches the published results.
+            {countOf(total, "vote")}: every signature and message checks out, and the tally matches the published results.
           </AlertDescription>
         </Alert>
       ) : (
         <Alert variant="destructive">
           <AlertTitle>Not verified</AlertTitle>
           <AlertDescription>
-            {formatNumber(verification.failed.length)} of {formatNumber(total)} vote(s) do not check out
+            {formatNumber(verification.failed.length)} of {countOf(total, "vote")} {verification.failed.length === 1 ? "does" : "do"} not
+            check out
             {verification.tallyDifferences.length > 0 ? "; the tally differs from the published results" : ""}.
           </AlertDescription>
         </Alert>
@@ -173,7 +188,7 @@ function VerificationResult({ outcome }: { outcome: Outcome }) {
         </ol>
       )}
       <p className="text-xs text-zinc-400">
-        Checked {formatNumber(total)} signature(s) in {seconds.toFixed(1)} s. Voting power is each wallet&apos;s staked items at the
+        Checked {countOf(total, "signature")} in {seconds.toFixed(1)} s. Voting power is each wallet&apos;s staked items at the
         proposal&apos;s start, as listed in its receipt.
       </p>
     </div>

@@ -57,7 +57,7 @@ export function VoteForm({
               >
                 <RadioGroup.Indicator className="size-2.5 rounded-full bg-violet-400" />
               </RadioGroup.Item>
-              <span className="min-w-0 flex-1 break-words">{option.optionText}</span>
+              <span className="min-w-0 flex-1 wrap-anywhere">{option.optionText}</span>
             </label>
           );
         })}

@@ -12,9 +12,16 @@ import { verifyVotes, type PublishedResults, type VoteCheck } from "../../domain
 import { useApiQuery } from "../../lib/queries.ts";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
+import { TableHead } from "../ui/table.tsx";
 import { DateText } from "./date-text.tsx";
 import { governancePaths } from "./paths.ts";
 import type { ProposalDetailView } from "./types.ts";
+
+/** A cell: a table cell on wider screens, a "Label  value" row of its vote's block on a phone. */
+const CELL =
+  "px-3 py-2 max-sm:flex max-sm:justify-between max-sm:gap-3 max-sm:py-0.5 max-sm:text-right " +
+  "max-sm:before:shrink-0 max-sm:before:text-left max-sm:before:font-sans max-sm:before:text-xs max-sm:before:text-zinc-500 " +
+  "max-sm:before:content-[attr(data-label)]";
 
 const nextFrame = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -82,43 +89,32 @@ export function VotesTable({
   } else {
     content = (
       <div className="max-h-72 overflow-auto rounded-lg border border-zinc-800">
-        <table className="w-full text-left text-sm text-zinc-300" data-testid="votes-table">
+        {/* On a phone each vote is a block of labelled rows, not a table wider than the screen (issue 33, item 6). */}
+        <table className="w-full text-left text-sm text-zinc-300 max-sm:block" data-testid="votes-table">
           <caption className="sr-only">Every vote on this proposal, oldest first</caption>
-          <thead className="sticky top-0 bg-zinc-900 text-xs text-zinc-400">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Address
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Option
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Power
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Time
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Verified
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-800/70">
+          <TableHead
+            className="sticky top-0 bg-zinc-900 text-xs text-zinc-400 max-sm:sr-only"
+            cellClassName="px-3 py-2 font-medium"
+            columns={["Address", "Option", { header: "Power", className: "text-right" }, "Time", "Verified"]}
+          />
+          <tbody className="divide-y divide-zinc-800/70 max-sm:block">
             {receipts.data.votes.map((vote, index) => (
-              <tr key={`${vote.address}-${index}`}>
-                <td className="px-3 py-2 font-mono text-xs whitespace-nowrap" title={vote.address}>
+              <tr key={`${vote.address}-${index}`} className="max-sm:block max-sm:py-2" data-testid="vote-row">
+                <td className={`${CELL} font-mono text-xs whitespace-nowrap`} data-label="Address" title={vote.address}>
                   {shortenAddress(vote.address, 6, 4)}
                   {vote.address === address && <span className="ml-1 font-sans text-violet-300">(you)</span>}
                 </td>
-                <td className="px-3 py-2 break-words">
+                <td className={`${CELL} wrap-anywhere`} data-label="Option">
                   {vote.optionText}
                   {vote.supersededBy !== null && <span className="ml-1 text-xs text-zinc-500">(replaced by a later vote)</span>}
                 </td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatNumber(vote.votingPower)}</td>
-                <td className="px-3 py-2 text-xs whitespace-nowrap">
+                <td className={`${CELL} text-right tabular-nums`} data-label="Power">
+                  {formatNumber(vote.votingPower)}
+                </td>
+                <td className={`${CELL} text-xs whitespace-nowrap`} data-label="Time">
                   <DateText value={vote.votedAt} withTime />
                 </td>
-                <td className="px-3 py-2">
+                <td className={CELL} data-label="Verified">
                   <Verified check={checks?.[index]} />
                 </td>
               </tr>

@@ -8,6 +8,8 @@ const entry = (id: number, at: string, delta: number, balanceAfter: number) => (
   delta,
   balanceAfter,
   details: { summary: "", source: "recorded" as const },
+  deltaUnits: Math.round(delta * 2400),
+  balanceAfterUnits: Math.round(balanceAfter * 2400),
 });
 
 describe("history days", () => {

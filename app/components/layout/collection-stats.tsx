@@ -13,7 +13,10 @@ const CARDS = [
   { title: "Currently Staked", label: "Earning Rewards", value: (s: WalletStats) => s.stakedCount, accent: "text-emerald-300" },
 ] as const;
 
-/** The connected wallet's collection statistics (shown only while connected: the spec's "visible flag"). */
+/**
+ * The connected wallet's collection statistics (shown only while connected: the spec's "visible flag"), on the
+ * staking page only: elsewhere they pushed the page's own content below the fold (issue 33, item 6).
+ */
 export function CollectionStats() {
   const { connected, address } = useWallet();
   const query = useApiQuery<WalletStats>(connected && address ? paths.stats(address) : null, { staleTime: 10_000 });
@@ -21,16 +24,13 @@ export function CollectionStats() {
   const stats = query.data;
   if (!stats && query.isError) {
     return (
-      <section aria-label="Collection statistics" className="mx-auto w-full max-w-7xl px-4 pt-6 sm:px-6">
+      <section aria-label="Collection statistics">
         <LoadFailed what="your collection statistics" error={query.error} onRetry={query.refetch} retrying={query.isFetching} />
       </section>
     );
   }
   return (
-    <section
-      aria-label="Collection statistics"
-      className="mx-auto grid w-full max-w-7xl grid-cols-2 gap-3 px-4 pt-6 sm:px-6 lg:grid-cols-4"
-    >
+    <section aria-label="Collection statistics" className="grid w-full grid-cols-2 gap-3 lg:grid-cols-4">
       {CARDS.map((card) => (
         <Card key={card.title} className="p-4">
           <p className="text-sm font-medium text-zinc-300">{card.title}</p>

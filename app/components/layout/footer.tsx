@@ -1,4 +1,5 @@
 import { GhostIcon } from "../icons.tsx";
+import { LogStatus } from "./log-status.tsx";
 import { SOCIAL_LINKS, TAGLINE } from "./links.ts";
 
 export function Footer() {
@@ -18,6 +19,9 @@ export function Footer() {
             </li>
           ))}
         </ul>
+        <p>
+          <LogStatus />
+        </p>
         <p>© {new Date().getFullYear()} Spooks. All rights reserved.</p>
       </div>
     </footer>

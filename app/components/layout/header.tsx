@@ -15,15 +15,15 @@ const navLinkClasses = ({ isActive }: { isActive: boolean }) =>
     isActive ? "bg-violet-600/20 text-violet-100" : "text-zinc-400 hover:bg-zinc-800/70 hover:text-white",
   );
 
-/** True when the connected wallet is the admin's: the header then links to /admin. */
-function useIsAdminWallet(): boolean {
+/** True when the connected wallet is on the admin team (the owner or a member of any role): the header then links to /admin. */
+function useIsTeamWallet(): boolean {
   const wallet = useWallet();
-  const adminAddress = useRouteLoaderData<typeof rootLoader>("root")?.adminAddress;
-  return wallet.connected && !!adminAddress && wallet.address === adminAddress;
+  const team = useRouteLoaderData<typeof rootLoader>("root")?.teamAddresses ?? [];
+  return wallet.connected && wallet.address !== null && team.includes(wallet.address);
 }
 
 export function Header() {
-  const isAdmin = useIsAdminWallet();
+  const isAdmin = useIsTeamWallet();
   return (
     <header className="relative z-40 border-b sm:sticky sm:top-0 border-violet-500/15 bg-zinc-950/85 backdrop-blur-md">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-3 sm:gap-x-6 px-4 py-3 sm:px-6">

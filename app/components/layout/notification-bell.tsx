@@ -7,10 +7,18 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { NotificationEntry, NotificationsPage } from "../../api/notifications.ts";
 import { useApiQuery } from "../../lib/queries.ts";
+import { formatDateTime } from "../../domain/format.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
 import { BellIcon } from "../icons.tsx";
 import { Button } from "../ui/button.tsx";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from "../ui/dropdown-menu.tsx";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "../ui/dropdown-menu.tsx";
 
 export const NOTIFICATIONS_POLL_MS = 60_000;
 const PANEL_SIZE = 20;
@@ -26,8 +34,9 @@ function readLastOpened(address: string): number {
   }
 }
 
+/** The one clock (app/domain/format.ts): the reader's time with its zone (the bell renders only in the browser). */
 function when(at: string): string {
-  return new Date(at).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
+  return formatDateTime(at);
 }
 
 export function NotificationBell() {
@@ -79,10 +88,17 @@ export function NotificationBell() {
                 {entry.title}
               </span>
               <span className="text-xs text-zinc-400">{entry.body}</span>
-              <span className="text-[11px] text-zinc-500">{when(entry.at)}</span>
+              <span className="text-[11px] text-zinc-400">{when(entry.at)}</span>
             </Link>
           </DropdownMenuItem>
         ))}
+        <DropdownMenuSeparator />
+        {/* Where else they reach the holder (issue 33, item 9). */}
+        <DropdownMenuItem asChild>
+          <Link to="/notifications" className="text-sm text-violet-200">
+            Notification settings
+          </Link>
+        </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
   );

@@ -4,8 +4,9 @@
  * for its first paint.
  */
 import { useEffect, useState } from "react";
+import { Link } from "react-router";
 import { useWallet } from "../../wallet/wallet-context.tsx";
-import { CheckIcon, CopyIcon, LogOutIcon } from "../icons.tsx";
+import { BellIcon, CheckIcon, CopyIcon, LogOutIcon } from "../icons.tsx";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -58,6 +59,12 @@ export function WalletMenu({
         >
           {copied ? <CheckIcon className="h-4 w-4 text-emerald-400" /> : <CopyIcon />}
           {copied ? "Copied!" : "Copy Address"}
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/notifications">
+            <BellIcon />
+            Notification settings
+          </Link>
         </DropdownMenuItem>
         <DropdownMenuItem disabled={wallet.loading} onSelect={() => void wallet.disconnect()}>
           <LogOutIcon />

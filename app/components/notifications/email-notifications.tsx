@@ -8,7 +8,7 @@ import { useState, type FormEvent } from "react";
 import type { ClientAnswer } from "../../api/kit.ts";
 import type { getEmailSubscription, subscribeEmail } from "../../api/email.ts";
 import { emailSubscribeMessage } from "../../domain/messages.ts";
-import { NOTIFICATION_EVENTS, PERSONAL_EVENTS, type NotificationEventName } from "../../domain/notifications.ts";
+import { EVENT_LABELS, HOLDER_EVENTS, PERSONAL_EVENTS, type NotificationEventName } from "../../domain/notifications.ts";
 import { api, refusalOf } from "../../lib/api.ts";
 import { useApiQuery } from "../../lib/queries.ts";
 import { useWallet } from "../../wallet/wallet-context.tsx";
@@ -17,19 +17,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui
 import { Input, Label } from "../ui/input.tsx";
 import { useToggleSet } from "../../lib/use-toggle-set.ts";
 
-const LABELS: Record<NotificationEventName, string> = {
-  "giveaway.won": "I win a giveaway",
-  "stake.ended": "A stake of mine ends because the item moved",
-  "points.adjusted": "The admin changes my points",
-  "giveaway.opened": "A giveaway opens",
-  "giveaway.closing_soon": "A giveaway closes in 24 hours",
-  "giveaway.drawn": "A giveaway is drawn",
-  "proposal.opened": "A proposal opens",
-  "proposal.closing_soon": "A proposal closes in 24 hours",
-  "proposal.closed": "A proposal closes",
-};
+const LABELS = EVENT_LABELS;
 
-const ORDERED = [...NOTIFICATION_EVENTS].sort((a, b) => Number(PERSONAL_EVENTS.has(b)) - Number(PERSONAL_EVENTS.has(a)));
+const ORDERED = [...HOLDER_EVENTS].sort((a, b) => Number(PERSONAL_EVENTS.has(b)) - Number(PERSONAL_EVENTS.has(a)));
 
 type Status = ClientAnswer<typeof getEmailSubscription>;
 

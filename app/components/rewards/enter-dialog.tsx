@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { formatNumber, formatPoints } from "../../domain/format.ts";
+import { formatNumber, formatPoints, countOf } from "../../domain/format.ts";
 import { PointsFigure } from "../ui/points-figure.tsx";
 import type { Giveaway } from "../../lib/api.ts";
 import { MinusIcon, PlusIcon } from "../icons.tsx";
@@ -19,7 +19,7 @@ export function parseTickets(text: string): number {
 }
 
 function notEnoughPointsText(total: number, tickets: number, balance: number): string {
-  return `You need ${formatNumber(total)} points for ${formatNumber(tickets)} ticket(s), but you only have ${formatPoints(balance)}.`;
+  return `You need ${formatNumber(total)} points for ${countOf(tickets, "ticket")}, but you only have ${formatPoints(balance)}.`;
 }
 
 export function EnterGiveawayDialog({

@@ -1,4 +1,3 @@
-import { format } from "date-fns";
 import { formatNumber } from "../../domain/format.ts";
 import { entryStatus, type EntryStatus } from "../../domain/giveaways.ts";
 import type { UserGiveawayEntry } from "../../lib/api.ts";
@@ -6,18 +5,28 @@ import { ShareIcon, TrophyIcon } from "../icons.tsx";
 import { Badge, type BadgeVariant } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
+import { DateText } from "../governance/date-text.tsx";
 
 const STATUS_VARIANT: Record<EntryStatus, BadgeVariant> = {
   "Won!": "success",
   Active: "default",
+  Drawn: "secondary",
+  Drawing: "warning",
   Ended: "secondary",
-  Pending: "warning",
+  Inactive: "warning",
 };
 
-export function shareWinUrl(title: string): string {
+/**
+ * The post a winner shares: what they won and the draw's verify page (issue 33, item 2), so a reader can check it.
+ * `origin` is the site's (the page's own), making the link absolute.
+ */
+export function shareWinUrl(title: string, giveawayId: number, origin: string): string {
   const text = `I just won "${title}" on Spooks! 👻 Stake Spooks, Earn Rewards.`;
-  return `https://x.com/intent/tweet?text=${encodeURIComponent(text)}`;
+  const url = `${origin}/giveaways/${giveawayId}/verify`;
+  return `https://x.com/intent/tweet?text=${encodeURIComponent(text)}&url=${encodeURIComponent(url)}`;
 }
+
+const siteOrigin = () => (typeof window === "undefined" ? "" : window.location.origin);
 
 export function EntryCard({
   entry,
@@ -40,8 +49,10 @@ export function EntryCard({
     <Card data-testid="entry-card" className={entry.isWinner ? "border-amber-400/50 p-4" : "p-4"}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 className="truncate font-semibold text-zinc-50">{entry.giveawayTitle}</h3>
-          <p className="text-xs text-zinc-400">Entered {format(new Date(entry.enteredAt), "MMM d, yyyy h:mm a")}</p>
+          <h3 className="font-semibold text-zinc-50">{entry.giveawayTitle}</h3>
+          <p className="text-xs text-zinc-400">
+            Entered <DateText value={entry.enteredAt} withTime />
+          </p>
         </div>
         <Badge variant={STATUS_VARIANT[status]} data-testid="entry-status">
           {status}
@@ -63,7 +74,7 @@ export function EntryCard({
             <TrophyIcon className="h-4 w-4" /> Winner!
           </Badge>
           <Button asChild size="sm" variant="outline">
-            <a href={shareWinUrl(entry.giveawayTitle)} target="_blank" rel="noopener noreferrer">
+            <a href={shareWinUrl(entry.giveawayTitle, entry.giveawayId, siteOrigin())} target="_blank" rel="noopener noreferrer">
               <ShareIcon /> Share Win
             </a>
           </Button>
@@ -72,7 +83,7 @@ export function EntryCard({
       {entry.isWinner &&
         (entry.claimedAt ? (
           <p className="mt-3 text-sm text-emerald-300" data-testid="prize-claimed">
-            Prize claimed on {format(new Date(entry.claimedAt), "MMM d, yyyy h:mm a")}
+            Prize claimed on <DateText value={entry.claimedAt} withTime />
           </p>
         ) : (
           onClaim && (

@@ -1,8 +1,8 @@
-import { format } from "date-fns";
 import { useState } from "react";
 import { Link } from "react-router";
-import { formatNumber, shortenAddress, timeRemaining } from "../../domain/format.ts";
-import { drawProgressText, entryClosedReason, isGiveawayEnded, isGiveawayOpen } from "../../domain/giveaways.ts";
+import { countOf, shortenAddress, timeRemaining, formatNumber } from "../../domain/format.ts";
+import { drawProgressText, entryClosedReason, giveawayStatusLabel, isGiveawayEnded, isGiveawayOpen } from "../../domain/giveaways.ts";
+import { DateText } from "../governance/date-text.tsx";
 import type { Giveaway } from "../../lib/api.ts";
 import { ClockIcon, ShieldIcon, TicketIcon, TrophyIcon } from "../icons.tsx";
 import { Badge } from "../ui/badge.tsx";
@@ -34,6 +34,8 @@ export function GiveawayCard({
   const remaining = ended ? "Ended" : timeRemaining(endDate, now);
   // What the server would answer an entry now (rule 3): the button is disabled with this reason.
   const closedReason = entryClosedReason({ ...state, drawn: giveaway.drawSeed !== null }, now);
+  // One word per state, the admin's and the CLI's (issue 33, item 7): Drawn, Drawing, Inactive, Ended.
+  const status = giveawayStatusLabel({ ...state, drawn: giveaway.drawSeed !== null || Boolean(giveaway.winnerAddress) }, now);
   const reasonId = `giveaway-${giveaway.id}-closed`;
 
   return (
@@ -57,7 +59,7 @@ export function GiveawayCard({
         {!open && (
           <div className="pointer-events-none absolute inset-0 grid place-items-center bg-black/60">
             <span className="rounded-lg border border-zinc-500 bg-zinc-900/80 px-4 py-1.5 text-lg font-bold tracking-wide text-zinc-100">
-              {ended ? "Ended" : "Inactive"}
+              {status}
             </span>
           </div>
         )}
@@ -79,7 +81,7 @@ export function GiveawayCard({
         <div>
           <h3 className="text-lg font-semibold text-zinc-50">{giveaway.title}</h3>
           <p className="text-xs text-zinc-400">
-            {endDate.getTime() <= now.getTime() ? "Ended" : "Ends"} {format(endDate, "MMM d, yyyy h:mm a")}
+            {endDate.getTime() <= now.getTime() ? "Ended" : "Ends"} <DateText value={endDate} withTime />
           </p>
         </div>
         <p className="line-clamp-3 text-sm text-zinc-300">{giveaway.description}</p>
@@ -88,10 +90,10 @@ export function GiveawayCard({
             <TicketIcon className="h-3.5 w-3.5" /> Your tickets: <span data-testid="your-tickets">{formatNumber(yourTickets)}</span>
           </Badge>
           <Badge variant="outline">
-            {formatNumber(giveaway.entriesCount)} entries · {formatNumber(giveaway.ticketsCount)} tickets
+            {countOf(giveaway.entriesCount, "entry", "entries")} · {countOf(giveaway.ticketsCount, "ticket")}
           </Badge>
           <Badge variant="outline" data-testid="winners-count">
-            <TrophyIcon className="h-3.5 w-3.5" /> {giveaway.winners === 1 ? "1 winner" : `${formatNumber(giveaway.winners)} winners`}
+            <TrophyIcon className="h-3.5 w-3.5" /> {countOf(giveaway.winners, "winner")}
           </Badge>
         </div>
         {giveaway.winnerAddresses.length > 0 && (

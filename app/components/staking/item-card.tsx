@@ -10,6 +10,22 @@ import { ItemBoost } from "./item-boost.tsx";
 import { ItemImage, isLocalImage, useImageFallback, useItemImageSources } from "./item-image.tsx";
 import { rarityClasses } from "./rarity.ts";
 
+/**
+ * An item's name on one line: when it is too long the collection name is cut with "…", never its number
+ * ("Spook Soc… #995", not "Spook Society #9…"; issue 33, item 6). The whole name is its title.
+ */
+export function ItemName({ name, className, testId }: { name: string; className?: string; testId?: string }) {
+  const at = name.lastIndexOf(" #");
+  const [head, tail] = at > 0 ? [name.slice(0, at), name.slice(at)] : [name, ""];
+  return (
+    <span className={cn("flex min-w-0", className)} title={name} data-testid={testId}>
+      <span className="min-w-0 truncate">{head}</span>
+      {/* pre: its leading space is kept, so the name reads (and is named) "Spooks #4". */}
+      {tail && <span className="shrink-0 whitespace-pre">{tail}</span>}
+    </span>
+  );
+}
+
 export function ItemCard({
   item,
   busy,
@@ -68,8 +84,8 @@ export function ItemCard({
       </div>
       <div className="grid gap-2 p-3">
         <div className="flex items-start justify-between gap-2">
-          <h3 className="truncate text-sm font-semibold text-zinc-50" title={item.name}>
-            {item.name}
+          <h3 className="min-w-0 text-sm font-semibold text-zinc-50">
+            <ItemName name={item.name} />
           </h3>
         </div>
         <div className="flex flex-wrap items-center gap-1.5">
@@ -81,7 +97,12 @@ export function ItemCard({
           </span>
           {item.rank ? <span className="text-[11px] text-zinc-400">Rank #{formatNumber(item.rank)}</span> : null}
         </div>
-        {item.isStaked && <p className="text-xs font-medium text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK/day</p>}
+        {/* What it earns, boosts included (issue 33, item 3): the parts below add up to this. */}
+        {item.isStaked && (
+          <p className="text-xs font-medium text-emerald-300" data-testid="item-rate">
+            +{formatNumber(item.perDay ?? item.rewardRate)} SPOOK/day
+          </p>
+        )}
         {item.isStaked && earnsFrom && <p className="text-xs text-amber-200">Earns from {earnsFrom}</p>}
         {item.isStaked && <ItemBoost item={item} />}
         {item.isStaked ? (

@@ -23,11 +23,14 @@ export function localImagePath(item: Pick<WalletItem, "collection" | "name">): s
 /** The server's copy of the inscription's content (app/routes/content.ts). */
 export const contentPath = (inscriptionId: string) => `/content/${inscriptionId}`;
 
-/** Every source to try, in order; `outsideHosts` are the ITEM_IMAGE_URLS templates. */
-export function imageSources(item: ImageItem, outsideHosts: readonly string[] = []): string[] {
+/**
+ * Every source to try, in order; `outsideHosts` are the ITEM_IMAGE_URLS templates, `localCollections` those this
+ * install has a collection_images folder for (no other collection's picture is asked for there: issue 33, item 10).
+ */
+export function imageSources(item: ImageItem, outsideHosts: readonly string[] = [], localCollections: readonly string[] = []): string[] {
   const sources = [
     item.imageUrl,
-    localImagePath(item),
+    localCollections.includes(item.collection) ? localImagePath(item) : null,
     contentPath(item.inscriptionId),
     ...outsideHosts.map((template) => itemImageUrl(template, item.inscriptionId)),
   ].filter((source): source is string => Boolean(source));
@@ -40,10 +43,11 @@ export function useItemImageUrls(): string[] {
   return data?.itemImageUrls ?? [];
 }
 
-/** imageSources with the configured outside hosts; none for no item. */
+/** imageSources with the configured outside hosts and this install's local folders; none for no item. */
 export function useItemImageSources(item: ImageItem | null): string[] {
   const outsideHosts = useItemImageUrls();
-  return item ? imageSources(item, outsideHosts) : [];
+  const localCollections = useRouteLoaderData<typeof rootLoader>("root")?.localImageCollections ?? [];
+  return item ? imageSources(item, outsideHosts, localCollections) : [];
 }
 
 /** An image in the collection_images folder (offered as a download; others open in a new tab). */

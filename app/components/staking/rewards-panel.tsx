@@ -10,6 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "../ui/card.tsx";
 import { cn } from "../ui/cn.ts";
 import { LoadFailed } from "../ui/load-failed.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
+import { BoostsCard } from "./boosts-card.tsx";
 import { PendingHour, useHourRollover } from "./pending-hour.tsx";
 
 const TOP_STAKERS = 3;
@@ -19,8 +20,9 @@ function tierRange(tier: (typeof REWARD_TIERS)[number]): string {
 }
 
 /**
- * The staking page's side panel: earning rate, staked share, tier, points, rank, multipliers, top stakers.
- * `items` is null while the wallet's items are not known (loading, or failed: the page shows that).
+ * The staking page's side panel: earning rate, staked share, tier, points, rank, multipliers, boosts, top
+ * stakers. `items` is null while the wallet's items are not known (loading, or failed: the page shows that).
+ * It scrolls with the page (not sticky): the cards below it in its column never slide over it (issue 33, item 6).
  */
 export function RewardsPanel({ items }: { items: WalletItem[] | null }) {
   const { address } = useWallet();
@@ -30,7 +32,7 @@ export function RewardsPanel({ items }: { items: WalletItem[] | null }) {
   const leaderboard = useApiQuery<LeaderboardEntry[]>(paths.leaderboard(TOP_STAKERS), { staleTime: 30_000 });
 
   return (
-    <aside className="grid content-start gap-4 self-start lg:sticky lg:top-24" aria-label="Rewards">
+    <aside className="grid content-start gap-4 self-start" aria-label="Rewards">
       {rewards ? (
         <EarningCard rewards={rewards} items={items} />
       ) : rewardsQuery.error ? (
@@ -39,6 +41,7 @@ export function RewardsPanel({ items }: { items: WalletItem[] | null }) {
         <Skeleton className="h-72 rounded-xl" />
       )}
       <MultipliersCard currentTier={rewards?.rewardTier ?? null} />
+      <BoostsCard />
       <TopStakersCard address={address} leaderboard={leaderboard} />
     </aside>
   );
@@ -217,7 +220,12 @@ function TopStakersCard({ address, leaderboard }: { address: string | null; lead
                   </span>
                   <span className="font-mono whitespace-nowrap text-zinc-200">{shortenAddress(entry.address)}</span>
                 </span>
-                <PointsFigure value={entry.rewards} className="font-semibold whitespace-nowrap text-violet-200 tabular-nums" />
+                <span className="grid justify-items-end">
+                  <PointsFigure value={entry.rewards} className="font-semibold whitespace-nowrap text-violet-200 tabular-nums" />
+                  <span className="text-[11px] whitespace-nowrap text-zinc-400 tabular-nums" data-testid="top-staker-rate">
+                    +{formatNumber(entry.dailyRate)}/day
+                  </span>
+                </span>
               </li>
             ))}
           </ol>

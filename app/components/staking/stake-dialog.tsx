@@ -1,11 +1,13 @@
 import { useMemo, useState } from "react";
+import { newStakePercent, stakedItemPerDay, type BoostRules } from "../../domain/boosts.ts";
 import { formatNumber } from "../../domain/format.ts";
 import { stakeMessage } from "../../domain/messages.ts";
 import type { Rewards, WalletItem } from "../../lib/api.ts";
 import { Button, Spinner } from "../ui/button.tsx";
 import { SignedMessage } from "../ui/signed-message.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
-import { dailyChangeText, earnsFromText } from "./earnings.ts";
+import { dailyChangeText, earnsFromText, percentsWith, stakedPercents } from "./earnings.ts";
+import { ItemName } from "./item-card.tsx";
 import { ItemImage, useImageFallback, useItemImageSources } from "./item-image.tsx";
 import { stakeNumberOf } from "./use-staking.ts";
 
@@ -14,16 +16,25 @@ export function stakeMeaning(item: Pick<WalletItem, "name" | "inscriptionId">): 
   return [`Item: ${item.name}`, `Inscription: ${item.inscriptionId}`];
 }
 
-/** 'Stake Your Spook': the item, its reward per day, and the exact message the wallet will sign. */
+/**
+ * 'Stake Your Spook': the item, what it will earn per day, the wallet's daily total before → after (both with
+ * the boosts in force: the rates the accrual credits), and the exact message the wallet will sign, whole at
+ * every width.
+ */
 export function StakeDialog({
   item,
   rewards,
+  items = [],
+  rules = null,
   onOpenChange,
   onConfirm,
 }: {
   item: WalletItem | null;
   /** The wallet's rewards: the daily total before → after and when the item starts to earn (null: not known). */
   rewards?: Rewards | null;
+  /** The wallet's items (their boosts), and the boosts in force (null while not known): the previews. */
+  items?: readonly WalletItem[];
+  rules?: BoostRules | null;
   onOpenChange: (open: boolean) => void;
   /** Signs and stakes; shows its own failure toasts rather than rejecting. */
   onConfirm: (item: WalletItem, message: string) => Promise<unknown>;
@@ -61,16 +72,19 @@ export function StakeDialog({
                 <ItemImage source={source} onError={fail} name={item.name} compact />
               </div>
               <div className="min-w-0">
-                <p className="truncate font-semibold text-zinc-50" data-testid="stake-dialog-item">
-                  {item.name}
-                </p>
-                <p className="text-sm text-emerald-300">+{formatNumber(item.rewardRate)} SPOOK per day</p>
+                <ItemName name={item.name} className="font-semibold text-zinc-50" testId="stake-dialog-item" />
+                {rules && (
+                  <p className="text-sm text-emerald-300" data-testid="stake-item-rate">
+                    +{formatNumber(stakedItemPerDay(stakedPercents(items).length + 1, newStakePercent(rules, item.rarityLabel)))} SPOOK per
+                    day
+                  </p>
+                )}
               </div>
             </div>
-            {rewards && (
+            {rewards && rules && (
               <div className="grid gap-1 rounded-lg border border-zinc-800 bg-zinc-900/40 px-3 py-2 text-sm">
                 <p className="font-semibold text-zinc-100 tabular-nums" data-testid="stake-daily-change">
-                  {dailyChangeText(rewards.stakedCount, rewards.stakedCount + 1)}
+                  {dailyChangeText(stakedPercents(items), percentsWith(items, [item], rules))}
                 </p>
                 <p className="text-zinc-300" data-testid="stake-earns-from">
                   {earnsFromText(rewards.currentHour)}

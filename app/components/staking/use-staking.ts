@@ -6,7 +6,9 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef } from "react";
+import { HOUR_MS, hourStart } from "../../domain/clock.ts";
 import { itemNumberFromName } from "../../domain/collections.ts";
+import { formatTime } from "../../domain/format.ts";
 import { bulkStakeMessage, stakeMessage, type StakeAction } from "../../domain/messages.ts";
 import { ApiError, apiPost, type BulkStakeResponse, type StakeResponse, type WalletItem } from "../../lib/api.ts";
 import { isWalletHandledError, useWallet } from "../../wallet/wallet-context.tsx";
@@ -206,7 +208,9 @@ export function useStaking(address: string | null) {
           if (response.alreadyStaked) {
             toast({ title: "Already Staked", description: `${item.name} is already staked.`, duration: 3000 });
           } else {
-            toast({ title: "Spook Staked!", description: `${item.name} is now earning SPOOK Points.`, variant: "success" });
+            // The accrual counts whole hours: it earns from the next one (issue 33, item 2).
+            const from = formatTime(hourStart(new Date()).getTime() + HOUR_MS);
+            toast({ title: "Spook Staked!", description: `${item.name} is staked: it earns from ${from}.`, variant: "success" });
           }
         },
       })) !== null,

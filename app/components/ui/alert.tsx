@@ -18,11 +18,12 @@ export function Alert({ variant = "default", className, ...props }: ComponentPro
   );
 }
 
-export function AlertTitle({ className, children, ...props }: ComponentProps<"h5">) {
+/** An alert's title: bold text, not a heading (an alert is not a section of the page's outline: issue 33, item 10). */
+export function AlertTitle({ className, children, ...props }: ComponentProps<"p">) {
   return (
-    <h5 className={cn("mb-1 font-semibold leading-none tracking-tight", className)} {...props}>
+    <p className={cn("mb-1 font-semibold leading-none tracking-tight", className)} {...props}>
       {children}
-    </h5>
+    </p>
   );
 }
 

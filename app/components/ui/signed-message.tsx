@@ -21,7 +21,7 @@ export function SignedMessage({
       <p className="text-xs font-medium tracking-wide text-zinc-400 uppercase">{label}</p>
       <pre
         data-testid={testId}
-        className="rounded-lg border border-violet-500/20 bg-black/50 p-3 font-mono text-xs break-words whitespace-pre-wrap text-violet-100"
+        className="rounded-lg border border-violet-500/20 bg-black/50 p-3 font-mono text-xs wrap-anywhere whitespace-pre-wrap text-violet-100"
       >
         {message}
       </pre>
@@ -30,7 +30,7 @@ export function SignedMessage({
           <p className="text-zinc-400">What it means:</p>
           <ul
             aria-label="What the message means"
-            className="list-disc pl-5 break-words"
+            className="list-disc pl-5 wrap-anywhere"
             data-testid={testId ? `${testId}-meaning` : undefined}
           >
             {meaning.map((line) => (

@@ -4,13 +4,11 @@ import { cn } from "./cn.ts";
 
 export const Tabs = TabsPrimitive.Root;
 
+/** A strip of tabs that always fits: on a narrow screen its tabs wrap onto more rows, never out of sight (issue 33, item 6). */
 export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
   return (
     <TabsPrimitive.List
-      className={cn(
-        "inline-flex max-w-full items-center gap-1 overflow-x-auto rounded-lg border border-zinc-800 bg-zinc-900/80 p-1",
-        className,
-      )}
+      className={cn("inline-flex max-w-full flex-wrap items-center gap-1 rounded-lg border border-zinc-800 bg-zinc-900/80 p-1", className)}
       {...props}
     />
   );

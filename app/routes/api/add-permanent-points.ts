@@ -1,14 +1,13 @@
 /** POST /api/add-permanent-points (admin) `{ address, amount, description }`. */
 import { addPermanentPoints } from "../../api/admin.ts";
 import { apiMethods, endpoint, onlyMethods } from "../../utils/api.server.ts";
-import { addPoints } from "../../../db/queries/points.server.ts";
+import { ADD_POINTS, answerOrPending } from "../../utils/approvals.server.ts";
 import type { Route } from "./+types/add-permanent-points";
 
 export const action = apiMethods<Route.ActionArgs>({
-  POST: endpoint(addPermanentPoints, async ({ body, actor, context }) => {
-    const { address, amount, description } = body;
-    return { success: true, ...(await addPoints(context.sql, { address, points: amount, description, actor })) };
-  }),
+  POST: endpoint(addPermanentPoints, ({ body, actor, context }) =>
+    answerOrPending(context, actor, ADD_POINTS, { address: body.address, amount: body.amount, description: body.description }),
+  ),
 });
 
 export const loader = onlyMethods("POST");

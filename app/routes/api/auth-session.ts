@@ -5,14 +5,14 @@
  */
 import { getSession, signIn as signInRoute, signOut as signOutRoute } from "../../api/auth.ts";
 import { answer, apiMethods, apiRoute, endpoint } from "../../utils/api.server.ts";
-import { sessionAddress, signIn, signOut } from "../../utils/auth.server.ts";
+import { sessionMember, signIn, signOut } from "../../utils/auth.server.ts";
 import { requireSameSiteRequest } from "../../utils/csrf.server.ts";
 import type { Route } from "./+types/auth-session";
 
 export const loader = apiRoute<Route.LoaderArgs>(
   endpoint(getSession, async ({ request, context }) => {
-    const address = await sessionAddress(request, context);
-    return { address, isAdmin: address !== null && address === context.config.adminAddress };
+    const member = await sessionMember(request, context);
+    return { address: member?.address ?? null, isAdmin: Boolean(member?.role), role: member?.role ?? null };
   }),
 );
 

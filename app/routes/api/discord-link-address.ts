@@ -1,4 +1,4 @@
-/** GET /api/discord/link/{address}: linked or not, the username and the holder roles held. */
+/** GET /api/discord/link/{address}: linked or not, and the holder roles held (never which account: POST /api/discord/account). */
 import { getDiscordLink } from "../../api/discord.ts";
 import { apiRoute, endpoint, onlyMethods } from "../../utils/api.server.ts";
 import { linkStatus } from "../../utils/discord-link.server.ts";

@@ -6,7 +6,7 @@ import { discordOnly } from "../../utils/discord-routes.server.ts";
 import type { Route } from "./+types/discord-link";
 
 export const action = apiMethods<Route.ActionArgs>({
-  POST: discordOnly(endpoint(linkDiscord, ({ body, context }) => completeLink(context, body.linkToken, body.signature))),
+  POST: discordOnly(endpoint(linkDiscord, ({ body, context, request }) => completeLink(request, context, body.linkToken, body.signature))),
   DELETE: discordOnly(endpoint(unlinkDiscord, ({ body, context }) => unlink(context, body))),
 });
 

@@ -6,7 +6,7 @@ import { discordOnly } from "../../utils/discord-routes.server.ts";
 import type { Route } from "./+types/discord-pending";
 
 export const loader = discordOnly(
-  apiRoute<Route.LoaderArgs>(endpoint(getPendingLink, ({ params, context }) => pendingLink(context, params.linkToken))),
+  apiRoute<Route.LoaderArgs>(endpoint(getPendingLink, ({ params, context, request }) => pendingLink(request, context, params.linkToken))),
 );
 
 export const action = onlyMethods("GET");

@@ -6,6 +6,7 @@ import { apiRoute, endpoint, onlyMethods } from "../../utils/api.server.ts";
 import { verifySignedAction } from "../../utils/auth.server.ts";
 import * as claims from "../../../db/queries/claims.server.ts";
 import { getGiveaway } from "../../../db/queries/giveaways.server.ts";
+import { withLogIndex } from "../../../db/queries/log.server.ts";
 import type { Route } from "./+types/giveaway-claim";
 
 export const action = apiRoute<Route.ActionArgs>(
@@ -16,8 +17,10 @@ export const action = apiRoute<Route.ActionArgs>(
     if (body.message !== claimMessage(giveaway.title, giveaway.id, body.address, body.contact, signed.timestamp)) {
       throw unauthorized("The signed message does not name this giveaway's title and id, this address and this contact");
     }
-    const claim = await claims.claimPrize(context.sql, { ...body, giveawayId: giveaway.id });
-    return { success: true, claim };
+    const { result: claim, logIndex } = await withLogIndex(context.sql, (tx) =>
+      claims.claimPrize(tx, { ...body, giveawayId: giveaway.id }),
+    );
+    return { success: true, claim, logIndex };
   }),
 );
 

@@ -5,14 +5,13 @@
 import { drawGiveawayWinner } from "../../api/giveaways.ts";
 import { apiMethods, endpoint, json, onlyMethods } from "../../utils/api.server.ts";
 import { OrdError } from "../../../indexer/ord-client.server.ts";
-import { selectWinners } from "../../../indexer/draws.server.ts";
-import { withDrawChain } from "../../../indexer/draw-chain.server.ts";
+import { answerOrPending, SELECT_WINNER } from "../../utils/approvals.server.ts";
 import type { Route } from "./+types/giveaway-select-winner";
 
 export const action = apiMethods<Route.ActionArgs>({
   POST: endpoint(drawGiveawayWinner, async ({ params, actor, context }) => {
     try {
-      return await withDrawChain(context.config, (chain) => selectWinners(context.sql, chain, params.id, actor));
+      return await answerOrPending(context, actor, SELECT_WINNER, params);
     } catch (error) {
       if (error instanceof OrdError) return json({ message: "The ord server did not answer: entries stay open, try again" }, 503);
       throw error;

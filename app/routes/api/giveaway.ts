@@ -5,6 +5,7 @@
 import { deleteGiveaway, getGiveaway, setGiveawayActive, updateGiveaway } from "../../api/giveaways.ts";
 import { refusePictureHost } from "../../utils/picture-hosts.server.ts";
 import { blockIntervalMs } from "../../domain/giveaways.ts";
+import { answerOrPending, DELETE_GIVEAWAY } from "../../utils/approvals.server.ts";
 import { apiMethods, apiRoute, endpoint } from "../../utils/api.server.ts";
 import * as giveaways from "../../../db/queries/giveaways.server.ts";
 import type { Route } from "./+types/giveaway";
@@ -21,8 +22,5 @@ export const action = apiMethods<Route.ActionArgs>({
   PATCH: endpoint(setGiveawayActive, ({ params, body, actor, context }) =>
     giveaways.setGiveawayActive(context.sql, params.id, body.active, actor),
   ),
-  DELETE: endpoint(deleteGiveaway, async ({ params, actor, context }) => {
-    const { refunded } = await giveaways.deleteGiveaway(context.sql, params.id, actor);
-    return { success: true, refunded };
-  }),
+  DELETE: endpoint(deleteGiveaway, ({ params, actor, context }) => answerOrPending(context, actor, DELETE_GIVEAWAY, params)),
 });

@@ -6,7 +6,7 @@ import { apiRoute, endpoint, onlyMethods } from "../../utils/api.server.ts";
 import { consumeSignature, verifySignedAction } from "../../utils/auth.server.ts";
 import * as giveaways from "../../../db/queries/giveaways.server.ts";
 import { rewardsOf } from "../../../db/queries/holdings.server.ts";
-import { inTransaction } from "../../../db/queries/transaction.server.ts";
+import { withLogIndex } from "../../../db/queries/log.server.ts";
 import type { Route } from "./+types/giveaways-enter";
 
 export const action = apiRoute<Route.ActionArgs>(
@@ -15,11 +15,11 @@ export const action = apiRoute<Route.ActionArgs>(
     if (signed.giveawayId !== body.giveawayId || signed.tickets !== body.tickets) {
       throw unauthorized("The signed message does not name this giveaway and ticket count");
     }
-    const entry = await inTransaction(context.sql, async (tx) => {
+    const { result: entry, logIndex } = await withLogIndex(context.sql, async (tx) => {
       await consumeSignature(tx, { ...body, action: "giveaway-entry" });
       return giveaways.enterGiveaway(tx, body);
     });
-    return { success: true, entry, rewards: await rewardsOf(context.sql, body.address) };
+    return { success: true, entry, rewards: await rewardsOf(context.sql, body.address), logIndex };
   }),
 );
 

@@ -9,6 +9,7 @@ import {
   type HistoryExportCursor,
   type HistoryQuery,
 } from "../../../db/queries/points-history.server.ts";
+import { logIndexesOf } from "../../../db/queries/log.server.ts";
 import type { Route } from "./+types/points-history";
 
 /** The CSV file: the header, then a line per entry. */
@@ -30,13 +31,29 @@ const json: ExportFormat<HistoryEntry> = {
 export const loader = apiRoute<Route.LoaderArgs>(
   endpoint(pointsHistory, async ({ params, query, context, request }) => {
     const history: HistoryQuery = { address: params.address, before: query.cursor ?? null, kinds: query.kind ?? null };
-    if (!query.format) return pointsHistoryPage(context.sql, history, query.limit);
+    if (!query.format) {
+      const page = await pointsHistoryPage(context.sql, history, query.limit);
+      const indexes = await logIndexesOf(
+        context.sql,
+        "points_ledger",
+        page.entries.map((entry) => entry.id),
+      );
+      return { ...page, entries: page.entries.map((entry) => ({ ...entry, logIndex: indexes.get(entry.id) ?? null })) };
+    }
     return exportDownload({
       request,
       clientIp: context.clientIp,
       filename: `spooks-points-${history.address}.${query.format}`,
       format: query.format === "csv" ? csv : json,
-      readPage: (cursor: HistoryExportCursor | null) => historyExportPage(context.sql, history, cursor, EXPORT_PAGE_ROWS),
+      readPage: async (cursor: HistoryExportCursor | null) => {
+        const page = await historyExportPage(context.sql, history, cursor, EXPORT_PAGE_ROWS);
+        const indexes = await logIndexesOf(
+          context.sql,
+          "points_ledger",
+          page.rows.map((row) => row.id),
+        );
+        return { ...page, rows: page.rows.map((row) => ({ ...row, logIndex: indexes.get(row.id) ?? null })) };
+      },
     });
   }),
 );

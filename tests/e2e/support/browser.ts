@@ -40,7 +40,7 @@ export type PageProblems = { errors: string[] };
 export async function newPage(
   browser: Browser,
   baseUrl: string,
-  options: { ignoreHTTPSErrors?: boolean } = {},
+  options: { ignoreHTTPSErrors?: boolean; viewport?: { width: number; height: number }; timezoneId?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
   const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl, ...options });
   const origin = new URL(baseUrl).origin;

@@ -15,8 +15,8 @@ export function usePages() {
     }
   });
   return {
-    async open(browser: Browser, url: string): Promise<{ context: BrowserContext; page: Page }> {
-      const { context, page, problems } = await newPage(browser, url);
+    async open(browser: Browser, url: string, options?: Parameters<typeof newPage>[2]): Promise<{ context: BrowserContext; page: Page }> {
+      const { context, page, problems } = await newPage(browser, url, options);
       opened.push({ context, problems });
       return { context, page };
     },

@@ -40,10 +40,27 @@ async function appliedVersions(tx: Queryable): Promise<Set<string>> {
   return new Set(rows.map((row) => row.version));
 }
 
+/**
+ * The public log builds its entries' bytes as UTF-8 in the database (migration 0040): a database of another
+ * encoding (SQL_ASCII, LATIN1…) is refused before anything is applied, naming what to do, rather than failing
+ * halfway through the migrations in PostgreSQL's words.
+ */
+async function checkEncoding(tx: Queryable): Promise<void> {
+  const [{ encoding, name }] = await tx<{ encoding: string; name: string }[]>`
+    select pg_encoding_to_char(encoding) as encoding, datname as name from pg_database where datname = current_database()`;
+  if (encoding !== "UTF8") {
+    throw new MigrationError(
+      `The database "${name}" is encoded ${encoding}; Spooks needs a UTF8 database ` +
+        `(create it with: create database ${name} encoding 'UTF8' template template0)`,
+    );
+  }
+}
+
 /** Applies pending migrations; returns the versions applied (none on a second run). */
 export async function migrate(sql: Sql, migrations = readMigrations()): Promise<string[]> {
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await checkEncoding(tx);
     const applied = await appliedVersions(tx);
     const pending = migrations.filter((migration) => !applied.has(migration.version));
     for (const migration of pending) {

@@ -43,6 +43,7 @@ async function startReceiver(): Promise<{ url: string; received: () => number; c
 function receiverChannel(url: string): NotificationChannel {
   return {
     name: "webhook",
+    repeatsAreIdempotent: true,
     targets: async () => Array.from({ length: TARGETS }, (_, n) => `t${n}`),
     async deliver(_sql, event, delivery) {
       const response = await fetch(url, {

@@ -35,6 +35,11 @@ export interface DeliveryAttempt {
   /** Attempts made before this one (0 on the first). */
   attempts: number;
   createdAt: Date;
+  /**
+   * The claimed batch the attempt belongs to (the worker's; absent on a single send): what a channel reads for a
+   * target may be kept under it for the batch's other deliveries, and is read afresh by the next batch.
+   */
+  batch?: object;
 }
 
 export type DeliveryResult =
@@ -56,6 +61,11 @@ export interface NotificationChannel {
    * targets, so a fan-out batch asks once per key. Without it, `targets` is asked for every event.
    */
   targetsKey?(event: OutboxEvent): string;
+  /**
+   * The receiver knows a repeated attempt by its id (webhook-id, Message-ID) and acts on it once: the worker may then
+   * record a result while it sends the target's next delivery, so a crash may repeat two deliveries, not one.
+   */
+  repeatsAreIdempotent?: boolean;
   /** One attempt. Never throws for what the receiver answered: that is a result. */
   deliver(sql: Queryable, event: OutboxEvent, delivery: DeliveryAttempt): Promise<DeliveryResult>;
   /**

@@ -68,6 +68,8 @@ export function emailChannel(options: EmailChannelOptions): NotificationChannel 
 
   return {
     name: "email",
+    // A repeat carries the delivery's own Message-ID, which mail clients fold.
+    repeatsAreIdempotent: true,
 
     // The admin's test goes to the sender's own mailbox; admin events (approval.pending) never go out by email,
     // whatever a subscription holds.

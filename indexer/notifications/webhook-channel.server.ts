@@ -29,8 +29,10 @@ import {
   findWebhook,
   markWebhookFailing,
   markWebhookSucceeded,
+  type WebhookEndpointSecrets,
 } from "../../db/queries/webhooks.server.ts";
-import type { DeliveryResult, NotificationChannel, OutboxEvent } from "./channel.server.ts";
+import type { Queryable } from "../../db/client.server.ts";
+import type { DeliveryAttempt, DeliveryResult, NotificationChannel, OutboxEvent } from "./channel.server.ts";
 
 export type WebhookChannelOptions = {
   /** WEBHOOK_ALLOW_PRIVATE: also http and loopback/private destinations (tests, the demo). */
@@ -71,22 +73,44 @@ export function webhookBody(event: OutboxEvent, publicUrl: string | undefined): 
   return text;
 }
 
+/** Disables the endpoint, in the database and in the row this batch keeps. */
+async function disable(sql: Queryable, endpoint: WebhookEndpointSecrets, reason: string, at: Date): Promise<void> {
+  await disableWebhook(sql, endpoint.id, reason, at);
+  endpoint.active = false;
+  endpoint.disabledReason = reason;
+}
+
 export function webhookChannel(options: WebhookChannelOptions): NotificationChannel {
   const now = options.now ?? clockNow;
   const random = options.random ?? Math.random;
   const post = options.post ?? postWebhook;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
 
+  // A claimed batch's endpoints, read once per batch; what this channel changes of one (failing, disabled) is
+  // written to the database and to the kept row alike. An admin's change is seen from the next batch on.
+  const endpointsByBatch = new WeakMap<object, Map<number, Promise<WebhookEndpointSecrets | null>>>();
+  const endpointOf = (sql: Queryable, delivery: DeliveryAttempt) => {
+    const id = Number(delivery.target);
+    if (!Number.isSafeInteger(id)) return null;
+    if (!delivery.batch) return findWebhook(sql, id);
+    let endpoints = endpointsByBatch.get(delivery.batch);
+    if (!endpoints) endpointsByBatch.set(delivery.batch, (endpoints = new Map<number, Promise<WebhookEndpointSecrets | null>>()));
+    let endpoint = endpoints.get(id);
+    if (!endpoint) endpoints.set(id, (endpoint = findWebhook(sql, id)));
+    return endpoint;
+  };
+
   return {
     name: "webhook",
+    // Receivers key on webhook-id (the delivery's, the same on every attempt): Standard Webhooks' idempotency key.
+    repeatsAreIdempotent: true,
 
     // The admin's test is an event no endpoint subscribes to: it goes to every active endpoint (issue 32, item 11).
     targets: (sql, event) => activeWebhookTargets(sql, event.test ? null : event.event),
     targetsKey: (event) => (event.test ? "the admin's test" : event.event),
 
     async deliver(sql, event, delivery): Promise<DeliveryResult> {
-      const endpointId = Number(delivery.target);
-      const endpoint = Number.isSafeInteger(endpointId) ? await findWebhook(sql, endpointId) : null;
+      const endpoint = await endpointOf(sql, delivery);
       if (!endpoint) return { outcome: "failed", error: "The webhook was deleted" };
       if (!endpoint.active) return { outcome: "failed", error: `The webhook is disabled: ${endpoint.disabledReason}` };
 
@@ -113,14 +137,17 @@ export function webhookChannel(options: WebhookChannelOptions): NotificationChan
         const answer = await post(endpoint.url, { headers, body, timeoutMs, allowPrivate: options.allowPrivate });
         status = answer.status;
         if (status >= 200 && status < 300) {
-          if (endpoint.failingSince) await markWebhookSucceeded(sql, endpoint.id);
+          if (endpoint.failingSince) {
+            await markWebhookSucceeded(sql, endpoint.id);
+            endpoint.failingSince = null;
+          }
           return { outcome: "delivered", statusCode: status };
         }
         const said = withoutControlCharacters(answer.text).trim().replace(/\s+/g, " ").slice(0, 200);
         error = `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}${said ? `: ${said}` : ""}`;
         if (status === 410) {
           const reason = "The receiver answered 410 Gone";
-          await disableWebhook(sql, endpoint.id, reason, at);
+          await disable(sql, endpoint, reason, at);
           return { outcome: "failed", statusCode: status, error: `${error}; the webhook is disabled` };
         }
         if (SLOW_DOWN_STATUSES.has(status)) retryAfter = retryAfterMs(answer.headers["retry-after"], at);
@@ -129,16 +156,16 @@ export function webhookChannel(options: WebhookChannelOptions): NotificationChan
           failure instanceof DestinationError || (failure instanceof WebhookTransportError && failure.code === "EDESTINATION");
         if (destination) {
           const reason = `The destination is not allowed: ${failure.message}`;
-          await disableWebhook(sql, endpoint.id, reason, at);
+          await disable(sql, endpoint, reason, at);
           return { outcome: "failed", error: reason };
         }
         error = failure instanceof Error ? failure.message : String(failure);
       }
 
-      const failingSince = await markWebhookFailing(sql, endpoint.id, at);
+      const failingSince = (endpoint.failingSince = await markWebhookFailing(sql, endpoint.id, at));
       if (at.getTime() - failingSince.getTime() >= WEBHOOK_FAILING_DISABLES_AFTER_MS) {
         const reason = `No delivery accepted for 24 hours (failing since ${failingSince.toISOString()})`;
-        await disableWebhook(sql, endpoint.id, reason, at);
+        await disable(sql, endpoint, reason, at);
         return { outcome: "failed", statusCode: status, error: `${error}; the webhook is disabled` };
       }
       const attemptsMade = delivery.attempts + 1;

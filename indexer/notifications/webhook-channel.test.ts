@@ -3,7 +3,7 @@
  * against a receiver that verifies with the `standardwebhooks` package, on every failure path.
  */
 import https from "node:https";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { NotificationEventName } from "../../app/domain/notifications.ts";
@@ -360,6 +360,67 @@ describe("send a test (issue 32, item 11)", () => {
     for (const message of receiver.received) {
       expect(JSON.parse(message.body)).toMatchObject({ type: "notifications.test", data: { title: "Test notification from Spooks" } });
       expect(message.verifiedWith).toHaveLength(1);
+    }
+  });
+});
+
+describe("connections (issue 36, item 3)", () => {
+  /** A raw HTTP/1.1 receiver: answers 204 and keeps the connection; `resetNext` drops the next request on a kept one. */
+  async function rawReceiver() {
+    const state = { connections: 0, answered: 0, resetNext: false };
+    const server = net.createServer((socket) => {
+      state.connections += 1;
+      let requests = 0;
+      let buffered = "";
+      socket.on("data", (chunk) => {
+        buffered += chunk.toString("latin1");
+        const end = buffered.indexOf("\r\n\r\n");
+        if (end < 0) return;
+        const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        buffered = buffered.slice(end + 4 + length);
+        requests += 1;
+        // The receiver closed this kept connection meanwhile: the request reaches nobody.
+        if (requests > 1 && state.resetNext) {
+          state.resetNext = false;
+          socket.resetAndDestroy();
+          return;
+        }
+        state.answered += 1;
+        socket.write("HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\nKeep-Alive: timeout=30\r\n\r\n");
+      });
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return { state, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+  const post = (url: string, allowPrivate = true) => postWebhook(url, { headers: {}, body: "{}", timeoutMs: 5000, allowPrivate });
+
+  it("POSTs to one receiver share a kept-alive connection; one the receiver dropped is replaced and the POST sent once more", async () => {
+    const raw = await rawReceiver();
+    try {
+      const url = `http://localhost:${raw.port}/hook`;
+      for (let i = 0; i < 5; i++) expect((await post(url)).status).toBe(204);
+      expect(raw.state).toMatchObject({ connections: 1, answered: 5 });
+      raw.state.resetNext = true;
+      expect((await post(url)).status).toBe(204);
+      expect(raw.state).toMatchObject({ connections: 2, answered: 6 });
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it("a connection kept for a private destination is never used where private destinations are refused", async () => {
+    const raw = await rawReceiver();
+    try {
+      expect((await post(`http://localhost:${raw.port}/hook`)).status).toBe(204);
+      for (const url of [`http://localhost:${raw.port}/hook`, `http://127.0.0.1:${raw.port}/hook`]) {
+        await expect(post(url, false)).rejects.toMatchObject({ code: "EDESTINATION" });
+      }
+      expect(raw.state).toMatchObject({ connections: 1, answered: 1 });
+    } finally {
+      await raw.close();
     }
   });
 });

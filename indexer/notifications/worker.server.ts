@@ -8,10 +8,11 @@
  *    any transaction, as every other mail;
  * 3. claims the due deliveries (pending or retrying and due, or `sending` past its lease: a worker that died
  *    holding it) in a transaction, marks them `sending` with a lease, sends each (one target's in order, one
- *    at a time), and records each result where the claim still holds (`claimed_until` is the fencing token).
+ *    at a time), and records each result where the claim still holds (`claimed_until` is the fencing token),
+ *    while the target's next delivery is sent where the channel's receivers act on a repeat once.
  * A crash anywhere leaves either an event not fanned out (fanned out next pass), a delivery not yet claimed
- * (sent next pass), or one `sending` whose lease runs out (sent again, with the same delivery id: what "once"
- * rests on for each channel is in docs/notifications.md).
+ * (sent next pass), or at most two `sending` whose lease runs out (sent again, with the same delivery id: what
+ * "once" rests on for each channel is in docs/notifications.md).
  */
 import { now, nowMs } from "../../app/domain/clock.ts";
 import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
@@ -125,35 +126,63 @@ export async function claimDue(sql: Sql, channelNames: readonly string[], leaseM
 /** What a receiver answered, as kept for the admin: no terminal escape (it is printed by spooks-admin), 2,000 characters at most. */
 const storedAnswer = (text: string) => withoutControlCharacters(text).slice(0, 2000);
 
+type Recorded = { row: Claimed; result: DeliveryResult };
+
 /**
- * Step 3c: records one attempt's result, only while this worker's claim (`until`) still holds it, before that
- * target's next delivery is sent (so a crash repeats only the delivery in flight). Its commit does not wait
- * for the disk (`synchronous_commit` off for its own transaction): that wait cost more than the POST it
- * records. A database crash may lose the last results recorded; those deliveries are then sent again with
- * their same id, as after a worker's crash.
+ * Step 3c: records attempts' results in one statement, each only while this worker's claim (`until`) still holds
+ * it. Its commit does not wait for the disk (`synchronous_commit` off for its own transaction): that wait cost more
+ * than the POST it records. A database crash may lose the last results recorded; those deliveries are then sent
+ * again with their same id, as after a worker's crash. Answers the ids whose claim had run out.
  */
-export async function recordResult(sql: Sql, id: number, until: Date, result: DeliveryResult): Promise<boolean> {
+export async function recordResults(sql: Sql, until: Date, results: readonly Recorded[]): Promise<number[]> {
+  if (results.length === 0) return [];
   const at = now();
-  const statusCode = result.statusCode ?? null;
-  const held = sql`id = ${id} and state = 'sending' and claimed_until = ${until}`;
+  const column = <T>(pick: (entry: Recorded) => T) => results.map(pick);
+  const states = column(({ result }) => (result.outcome === "retry" ? "retrying" : result.outcome));
   const [, rows] = await sql.begin((tx) => [
     tx`set local synchronous_commit = off`,
-    result.outcome === "delivered"
-      ? tx`
-          update notification_deliveries set state = 'delivered', attempts = attempts + 1, claimed_until = null,
-            last_status_code = ${statusCode}, last_error = null, delivered_at = ${at}
-          where ${held} returning id`
-      : result.outcome === "retry"
-        ? tx`
-          update notification_deliveries set state = 'retrying', attempts = attempts + 1, claimed_until = null,
-            next_attempt_at = ${result.retryAt}, last_status_code = ${statusCode}, last_error = ${storedAnswer(result.error)}
-          where ${held} returning id`
-        : tx`
-          update notification_deliveries set state = 'failed', attempts = attempts + 1, claimed_until = null,
-            last_status_code = ${statusCode}, last_error = ${storedAnswer(result.error)}
-          where ${held} returning id`,
+    tx`
+      update notification_deliveries d set state = r.state, attempts = d.attempts + 1, claimed_until = null,
+        last_status_code = r.status_code, last_error = r.error,
+        delivered_at = case when r.state = 'delivered' then ${at}::timestamptz else d.delivered_at end,
+        next_attempt_at = coalesce(r.retry_at, d.next_attempt_at)
+      from unnest(${column(({ row }) => row.id)}::int8[], ${states}::text[], ${column(({ result }) => result.statusCode ?? null)}::int[],
+                  ${column(({ result }) => ("error" in result ? storedAnswer(result.error) : null))}::text[],
+                  ${column(({ result }) => (result.outcome === "retry" ? result.retryAt.toISOString() : null))}::text[]::timestamptz[])
+        as r(id, state, status_code, error, retry_at)
+      where d.id = r.id and d.state = 'sending' and d.claimed_until = ${until}
+      returning d.id`,
   ]);
-  return rows.length > 0;
+  const held = new Set(rows.map((row) => Number(row.id)));
+  return results.map(({ row }) => row.id).filter((id) => !held.has(id));
+}
+
+/**
+ * The results of one claimed batch, written as they come: one statement at a time, each with every result that
+ * arrived while the one before was written (a result costs about what its POST does when written alone).
+ */
+function resultRecorder(sql: Sql, until: Date, logger: Logger) {
+  let queued: Recorded[] = [];
+  let writing: Promise<void> | null = null;
+  const writeQueued = async () => {
+    while (queued.length > 0) {
+      const batch = queued;
+      queued = [];
+      for (const id of await recordResults(sql, until, batch)) {
+        logger.warn({ msg: "notification delivery's claim ran out before its result was recorded", delivery: id });
+      }
+    }
+  };
+  return {
+    add(row: Claimed, result: DeliveryResult): void {
+      queued.push({ row, result });
+      writing ??= writeQueued().finally(() => (writing = null));
+    },
+    /** Resolves once every result added so far is written. */
+    written: async (): Promise<void> => {
+      while (writing) await writing;
+    },
+  };
 }
 
 /** Gives back claimed deliveries not attempted (their target asked to wait), due at `at`, their attempts unchanged. */
@@ -180,9 +209,10 @@ async function attemptDelivery(
   channel: NotificationChannel,
   event: OutboxEvent,
   row: Claimed,
+  batch: object,
   logger: Logger,
 ): Promise<DeliveryResult> {
-  const attempt: DeliveryAttempt = { id: row.id, target: row.target, attempts: row.attempts, createdAt: row.createdAt };
+  const attempt: DeliveryAttempt = { id: row.id, target: row.target, attempts: row.attempts, createdAt: row.createdAt, batch };
   try {
     return await channel.deliver(sql, event, attempt);
   } catch (error) {
@@ -220,19 +250,23 @@ export async function runNotificationPass({
     const groups = new Map<string, Claimed[]>();
     for (const row of claimed)
       groups.set(`${row.channel}\u0000${row.target}`, [...(groups.get(`${row.channel}\u0000${row.target}`) ?? []), row]);
+    const recorder = resultRecorder(sql, until, logger);
     await runLimited([...groups.values()], TARGETS_AT_ONCE, async (group) => {
+      // Where the receiver acts on a repeat once, the next delivery is sent while the results before it are written
+      // (a crash repeats at most the deliveries whose results were not written yet); elsewhere (Discord) a result
+      // is written before the next is sent, so a crash repeats only the one in flight.
+      const overlap = byName.get(group[0].channel)!.repeatsAreIdempotent === true;
       for (let index = 0; index < group.length; index++) {
         const row = group[index];
-        const result = await attemptDelivery(sql, byName.get(row.channel)!, events.get(row.eventId)!, row, logger);
-        if (!(await recordResult(sql, row.id, until, result))) {
-          logger.warn({ msg: "notification delivery's claim ran out before its result was recorded", delivery: row.id });
-        }
+        const result = await attemptDelivery(sql, byName.get(row.channel)!, events.get(row.eventId)!, row, recorder, logger);
+        recorder.add(row, result);
         if (result.outcome === "delivered") summary.delivered += 1;
         else if (result.outcome === "failed") {
           summary.failed += 1;
           logger.warn({ msg: "notification delivery failed", channel: row.channel, delivery: row.id, error: result.error });
         } else {
           summary.retried += 1;
+          await recorder.written();
           // The target asked to wait (a rate limit) or is failing: its other deliveries wait too, in order.
           await release(
             sql,
@@ -242,8 +276,10 @@ export async function runNotificationPass({
           );
           return;
         }
+        if (!overlap) await recorder.written();
       }
     });
+    await recorder.written();
   }
   return summary;
 }

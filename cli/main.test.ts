@@ -14,8 +14,8 @@ function leaves(command: Command, prefix = ""): { name: string; options: string[
 }
 
 describe("spooks-admin command tree", () => {
-  it("has every command of the issue, each with --json, and --yes exactly on the destructive ones", () => {
-    const commands = leaves(createProgram());
+  it("has every command of the issue, each with --json, and --yes exactly on the destructive ones", async () => {
+    const commands = leaves(await createProgram());
     expect(commands.map((command) => command.name).sort()).toEqual(
       [
         "users",

@@ -4,20 +4,30 @@
  * `npm start`), applies pending migrations itself, and records every change with actor `cli`.
  */
 import { Command } from "commander";
-import { registerApprovals } from "./commands/approvals.tsx";
-import { registerAudit } from "./commands/audit.tsx";
-import { registerBoosts } from "./commands/boosts.tsx";
-import { registerCatalogue } from "./commands/catalogue.tsx";
-import { registerDiscord } from "./commands/discord.tsx";
-import { registerGiveaways } from "./commands/giveaways.tsx";
-import { registerIndexer } from "./commands/indexer.tsx";
-import { registerLog } from "./commands/log.tsx";
-import { registerNotifications } from "./commands/notifications.tsx";
-import { registerPoints } from "./commands/points.tsx";
-import { registerProposals } from "./commands/proposals.tsx";
-import { registerTeam } from "./commands/team.tsx";
-import { registerUsers } from "./commands/users.tsx";
 import { appVersion } from "../app/utils/project-root.server.ts";
+
+type Register = (program: Command) => void;
+
+/**
+ * Each command group's module, loaded only when the command line names it (or for the whole tree: help, an
+ * unknown command): a command does not pay for loading every other one's code and libraries. In help's order.
+ */
+const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
+  users: () => import("./commands/users.tsx").then((module) => module.registerUsers),
+  points: () => import("./commands/points.tsx").then((module) => module.registerPoints),
+  boosts: () => import("./commands/boosts.tsx").then((module) => module.registerBoosts),
+  giveaways: () => import("./commands/giveaways.tsx").then((module) => module.registerGiveaways),
+  proposals: () => import("./commands/proposals.tsx").then((module) => module.registerProposals),
+  catalogue: () => import("./commands/catalogue.tsx").then((module) => module.registerCatalogue),
+  indexer: () => import("./commands/indexer.tsx").then((module) => module.registerIndexer),
+  discord: () => import("./commands/discord.tsx").then((module) => module.registerDiscord),
+  audit: () => import("./commands/audit.tsx").then((module) => module.registerAudit),
+  notifications: () => import("./commands/notifications.tsx").then((module) => module.registerNotifications),
+  team: () => import("./commands/team.tsx").then((module) => module.registerTeam),
+  approvals: () => import("./commands/approvals.tsx").then((module) => module.registerApprovals),
+  log: () => import("./commands/log.tsx").then((module) => module.registerLog),
+};
+const ALIASES: Record<string, string> = { giveaway: "giveaways" };
 
 const EXAMPLES = `
 Examples:
@@ -36,7 +46,11 @@ Examples:
   spooks-admin log verify --url https://spooks.example --state spooks-log.state
   spooks-admin boosts set --from 2030-12-01T00:00:00Z --legendary 150 --tenure 7:110,30:120 --cap 200 --dry-run`;
 
-export function createProgram(): Command {
+/**
+ * The command tree. Given the command line, only the group it names is loaded (the program's own options take no
+ * value, so the first word that is not an option is the command); otherwise, and for `help`, every group.
+ */
+export async function createProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command("spooks-admin")
     .version(appVersion())
     .description(
@@ -46,18 +60,9 @@ export function createProgram(): Command {
     )
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", EXAMPLES);
-  registerUsers(program);
-  registerPoints(program);
-  registerBoosts(program);
-  registerGiveaways(program);
-  registerProposals(program);
-  registerCatalogue(program);
-  registerIndexer(program);
-  registerDiscord(program);
-  registerAudit(program);
-  registerNotifications(program);
-  registerTeam(program);
-  registerApprovals(program);
-  registerLog(program);
+  const word = argv?.slice(2).find((arg) => !arg.startsWith("-"));
+  const named = word === undefined ? undefined : (ALIASES[word] ?? word);
+  const groups = named !== undefined && named in COMMAND_GROUPS ? [named] : Object.keys(COMMAND_GROUPS);
+  for (const register of await Promise.all(groups.map((group) => COMMAND_GROUPS[group]()))) register(program);
   return program;
 }

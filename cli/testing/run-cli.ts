@@ -64,12 +64,14 @@ export async function runCli(
       cwd,
       env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
       stdio: ["ignore", "pipe", "pipe"],
+      // A group of its own, so a timeout ends the command's process too (the compiled CLI runs it in a second Node).
+      detached: true,
     });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), timeoutMs);
     child.once("error", (error) => (clearTimeout(timer), reject(error)));
     child.once("close", (code) => {
       clearTimeout(timer);

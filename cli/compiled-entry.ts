@@ -7,7 +7,8 @@
  * baseline compiler (Liftoff), then again, optimized, on background threads. That second compile is seconds of CPU
  * a short run never gets back. V8 reads its flags once, at start, so the CLI runs itself again with
  * `--liftoff-only` (one more Node start, about 50 ms) unless it was started with it (docs/decisions.md, "The CLI's
- * start"). SPOOKS_CLI_TIERED=1 keeps V8's default, for a long `indexer run` or `accrue` on a big database.
+ * start"). Started without the flag, SPOOKS_CLI_TIERED=1 keeps V8's default tiers instead, for a long command on a
+ * big embedded database (the installed command, cli/bin/spooks-admin.js, starts Node with the flag itself).
  */
 import { spawn } from "node:child_process";
 import module from "node:module";

@@ -11,8 +11,9 @@
  *    at a time), and records each result where the claim still holds (`claimed_until` is the fencing token),
  *    while the target's next delivery is sent where the channel's receivers act on a repeat once.
  * A crash anywhere leaves either an event not fanned out (fanned out next pass), a delivery not yet claimed
- * (sent next pass), or at most two `sending` whose lease runs out (sent again, with the same delivery id: what
- * "once" rests on for each channel is in docs/notifications.md).
+ * (sent next pass), or `sending` ones whose lease runs out: the one in flight, and where receivers act on a repeat
+ * once, those whose results were being written (sent again, with the same delivery id: what "once" rests on for
+ * each channel is in docs/notifications.md).
  */
 import { now, nowMs } from "../../app/domain/clock.ts";
 import { withoutControlCharacters } from "../../app/domain/terminal-text.ts";
@@ -164,6 +165,8 @@ export async function recordResults(sql: Sql, until: Date, results: readonly Rec
 function resultRecorder(sql: Sql, until: Date, logger: Logger) {
   let queued: Recorded[] = [];
   let writing: Promise<void> | null = null;
+  // Kept until `written()` is awaited: a write nobody awaits yet must not end the process as an unhandled rejection.
+  let failure: { error: unknown } | null = null;
   const writeQueued = async () => {
     while (queued.length > 0) {
       const batch = queued;
@@ -176,11 +179,14 @@ function resultRecorder(sql: Sql, until: Date, logger: Logger) {
   return {
     add(row: Claimed, result: DeliveryResult): void {
       queued.push({ row, result });
-      writing ??= writeQueued().finally(() => (writing = null));
+      writing ??= writeQueued()
+        .catch((error: unknown) => void (failure ??= { error }))
+        .finally(() => (writing = null));
     },
     /** Resolves once every result added so far is written. */
     written: async (): Promise<void> => {
       while (writing) await writing;
+      if (failure) throw failure.error;
     },
   };
 }

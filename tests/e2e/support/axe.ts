@@ -36,13 +36,15 @@ function shortTextBelowContrast(incomplete: AxeResults["incomplete"], label: str
 }
 
 /**
- * axe over the page as it is now: the serious and critical violations, one line per rule with each
- * offending node's target and axe's failure summary (what to fix), and short text measured below the
- * contrast minimum.
+ * axe over the page as it is now (or only the elements `only` selects): the serious and critical violations,
+ * one line per rule with each offending node's target and axe's failure summary (what to fix), and short
+ * text measured below the contrast minimum.
  */
-export async function axeViolations(page: Page, label: string): Promise<string[]> {
+export async function axeViolations(page: Page, label: string, only?: string[]): Promise<string[]> {
   await settle(page);
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true).analyze();
+  const builder = new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true);
+  for (const selector of only ?? []) builder.include(selector);
+  const results = await builder.analyze();
   const violations = results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map(

@@ -184,20 +184,28 @@ async function inTurns<T>(tasks: (() => Promise<T>)[], width: number): Promise<T
 
 /**
  * Floods the owner's port from another process (db/testing/flood-embedded.ts: 127.0.0.1 only, at most 300 s
- * and 300 × `perSecond` connections, then it stops by itself); `stop()` ends it early and resolves with its figures.
+ * and 300 × `perSecond` connections, then it stops by itself); `started` resolves with the time it began (the
+ * child's own start takes a second or more on a loaded machine); `stop()` ends it early and resolves with its figures.
  */
-function startFlood(perSecond: number): { stop(): Promise<FloodStats> } {
+function startFlood(perSecond: number): { started: Promise<number>; stop(): Promise<FloodStats> } {
   const child = spawn(process.execPath, ["--import", "tsx", FLOOD, String(port), "300", String(perSecond)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  const started = new Promise<number>((resolve, reject) => {
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      if (out.startsWith("flooding\n")) resolve(Date.now());
+    });
+    child.once("exit", (code) => reject(new Error(`the flood ended before it began (exit ${code})`)));
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return {
+    started,
     stop: async () => {
       child.kill("SIGTERM");
       await exited;
-      return JSON.parse(out) as FloodStats;
+      return JSON.parse(out.slice(out.indexOf("\n") + 1)) as FloodStats;
     },
   };
 }
@@ -236,8 +244,8 @@ describe("the embedded database's socket under a connection flood", () => {
       ];
 
       const flood = startFlood(1000);
-      const floodStarted = Date.now();
       try {
+        const floodStarted = await flood.started;
         await new Promise((resolve) => setTimeout(resolve, 1000)); // the flood is at full rate
         const underFlood = await logins(url, 12);
         const cli = await inTurns(

@@ -2,8 +2,8 @@
  * A connection flood against the embedded database's port, as another local account without the password
  * could send it: `node --import tsx db/testing/flood-embedded.ts <port> [seconds] [connections per second]`.
  * Only 127.0.0.1, and bounded: it stops by itself after `seconds` (at most 300) or `seconds × rate`
- * connections, or at SIGTERM, then prints one JSON line: how many connections it opened, and how the
- * server ended them. The connections come in three kinds, in turn: ones that send nothing, ones that send a
+ * connections, or at SIGTERM. It prints `flooding` when it starts, and at the end one JSON line: how many
+ * connections it opened, and how the server ended them. The connections come in three kinds, in turn: ones that send nothing, ones that send a
  * startup message and never answer the password request, and ones that send a frame header declaring a
  * large message and never send it. Each is kept open until the server closes it.
  */
@@ -106,6 +106,7 @@ if (import.meta.filename === process.argv[1]) {
   const [port, seconds = 10, perSecond = 1000] = process.argv.slice(2).map(Number);
   if (!Number.isInteger(port) || port <= 0) throw new Error("usage: flood-embedded.ts <port> [seconds] [connections per second]");
   const run = flood(port, seconds, perSecond);
+  process.stdout.write("flooding\n"); // its caller's clock starts here, not at the spawn (tsx's start takes a while)
   process.once("SIGTERM", () => run.stop());
   process.stdout.write(`${JSON.stringify(await run.done)}\n`);
 }

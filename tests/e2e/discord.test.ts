@@ -26,12 +26,6 @@ async function open(privateKeyHex: string): Promise<Page> {
   const opening = await newPage(browser, world.url);
   opened.push(opening);
   opening.page.setDefaultTimeout(45_000);
-  // The Discord double is Discord here: the one other origin the page may go to (routes registered later run first).
-  const discordOrigin = new URL(discord.url).origin;
-  await opening.context.route(
-    (url) => url.origin === discordOrigin,
-    (route) => route.continue(),
-  );
   await injectMyDoge(opening.page, { privateKeyHex });
   return opening.page;
 }

@@ -96,7 +96,8 @@ async function shownWhole(page: Page, testId: string) {
 }
 
 async function openHolder(world: E2eWorld, viewport: { width: number; height: number }): Promise<{ page: Page; mydoge: MyDogeHandle }> {
-  const { page } = await pages.open(browser, world.url, { viewport, timezoneId: ZONE });
+  // With motion, as most holders see the site (every other browser test's visitor prefers reduced motion).
+  const { page } = await pages.open(browser, world.url, { viewport, timezoneId: ZONE, reducedMotion: "no-preference" });
   page.setDefaultTimeout(15_000);
   const mydoge = await injectMyDoge(page, { privateKeyHex: world.holder.privateKeyHex, connected: true });
   return { page, mydoge };

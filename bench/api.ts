@@ -10,7 +10,7 @@
  * - the points history (bench/history.ts): the first page of 2,000- and 100,000-entry histories beside
  *   /api/rewards, and the CSV and JSON downloads of the 100,000 entries (time and peak memory).
  * The load comes from a worker thread (its own event loop) over keep-alive connections.
- * Standalone: `node --import tsx bench/api.ts`.
+ * Standalone: `node --import tsx bench/api.ts`; `BENCH_API=stake-all` seeds and measures Stake All only.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
@@ -248,6 +248,10 @@ export async function run(): Promise<void> {
         `seeding ${WALLETS.toLocaleString("en-US")} wallets with points, ${ENDED_STAKES.toLocaleString("en-US")} past stakes, the 1,883-item catalogue…`,
       );
       const seeded = await seed(sql);
+      if (process.env.BENCH_API === "stake-all") {
+        server = await startTestServer({ sql, adminAddress: seeded.whale.address });
+        return await stakeAll(server.url, seeded.whale, sql);
+      }
       console.log(
         `seeding ${HISTORY_WALLETS} histories of ${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries and one of ${LONG_HISTORY.toLocaleString("en-US")}…`,
       );

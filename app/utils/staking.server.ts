@@ -57,7 +57,7 @@ export async function signedStake(
     await consumeSignature(tx, { ...request, action: mode === "bulk" ? `${action}-bulk` : action });
     return applyStakeAction(tx, action, request.address, items);
   });
-  return { ...result, rewards: await rewardsOf(sql, request.address), logIndex };
+  return { ...result, rewards: await rewardsOf(sql, request.address, { afterOwnWrite: true }), logIndex };
 }
 
 /** The single call's answer (POST /api/stake, /api/unstake): `alreadyStaked: true` when the item already was in the asked state. */

@@ -255,7 +255,12 @@ async function scheduleFor(sql: Queryable, hour: Date, read: { since: number; st
 /** Tries of `rewardsOf` to find the kept standings of the state it read before it counts the rank itself. */
 const REWARDS_TRIES = 3;
 
-export async function rewardsOf(sql: Queryable, address: string): Promise<Rewards> {
+/**
+ * A wallet's rewards. `afterOwnWrite`: the answer to the wallet's own write, which has just made the kept standings
+ * stale: its rank is counted for it alone (a few indexed reads) instead of waiting for the standings every later
+ * reader shares to be computed again (the top 1,000 balances and their rates: most of a Stake All's time).
+ */
+export async function rewardsOf(sql: Queryable, address: string, { afterOwnWrite = false } = {}): Promise<Rewards> {
   const hour = hourStart(now());
   for (let tries = 1; ; tries++) {
     const since = performance.now();
@@ -284,9 +289,9 @@ export async function rewardsOf(sql: Queryable, address: string): Promise<Reward
     const stakes = rows.flatMap(({ rarity, tenureFrom, startedAt, owned }) =>
       rarity && tenureFrom && startedAt ? [{ rarity, tenureFrom, startedAt, owned }] : [],
     );
-    const kept = isTransaction(sql) ? null : await keptStandings.since(sql, since, hour.getTime(), stamp);
-    // The rank and schedule of the state the balance was read from: kept, or (in a transaction, or while the
-    // database changes faster than the standings are computed) counted for this wallet alone.
+    const kept = isTransaction(sql) || afterOwnWrite ? null : await keptStandings.since(sql, since, hour.getTime(), stamp);
+    // The rank and schedule of the state the balance was read from: kept, or (in a transaction, after the wallet's
+    // own write, or while the database changes faster than the standings are computed) counted for this wallet alone.
     const read =
       kept?.stamp === stamp
         ? { schedule: kept.value.schedule, rank: units > 0 ? (kept.value.places.get(address) ?? 0) : 0 }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hourStart, HOUR_MS } from "../../app/domain/clock.ts";
 import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT } from "../../app/domain/leaderboard.ts";
-import { entryMessage } from "../../app/domain/messages.ts";
+import { entryMessage, stakeMessage } from "../../app/domain/messages.ts";
 import { unitsToPoints } from "../../app/domain/rewards.ts";
 import { createSql, type Sql } from "../../db/client.server.ts";
 import { creditHour } from "../../db/queries/accrual.server.ts";
@@ -113,6 +113,26 @@ describe("hot reads against a full recomputation", () => {
       await expectExact(actors);
     }
     expect((await recompute()).board.findIndex((row) => row.address === staker.address)).toBeGreaterThan(-1);
+
+    // A signed stake's own answer: its rank is counted for the wallet alone (the standings it made stale are
+    // not waited for), and is the recomputation's.
+    const [eleventh] = await giveItems(ctx.sql, staker.address, spooks(410));
+    const message = stakeMessage("stake", eleventh.number, new Date());
+    const staked = await ctx.call("POST", "/api/stake", {
+      address: staker.address,
+      inscriptionId: eleventh.inscriptionId,
+      message,
+      signature: staker.sign(message),
+    });
+    expect(staked.status).toBe(200);
+    const afterStake = await recompute();
+    expect(staked.body.rewards).toMatchObject({
+      stakedCount: 11,
+      unclaimedRewards: unitsToPoints(afterStake.units.get(staker.address) ?? 0),
+      rank: afterStake.board.findIndex((row) => row.address === staker.address) + 1,
+    });
+    expect(staked.body.rewards.rank).toBeGreaterThan(0);
+    await expectExact(actors);
 
     // A spend: tickets take the 90th wallet out of the top 100; the entry's own answer is exact too.
     const cookie = await ctx.adminCookie();

@@ -19,7 +19,7 @@ export const action = apiRoute<Route.ActionArgs>(
       await consumeSignature(tx, { ...body, action: "giveaway-entry" });
       return giveaways.enterGiveaway(tx, body);
     });
-    return { success: true, entry, rewards: await rewardsOf(context.sql, body.address), logIndex };
+    return { success: true, entry, rewards: await rewardsOf(context.sql, body.address, { afterOwnWrite: true }), logIndex };
   }),
 );
 

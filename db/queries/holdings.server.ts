@@ -258,7 +258,7 @@ const REWARDS_TRIES = 3;
 /**
  * A wallet's rewards. `afterOwnWrite`: the answer to the wallet's own write, which has just made the kept standings
  * stale: its rank is counted for it alone (a few indexed reads) instead of waiting for the standings every later
- * reader shares to be computed again (the top 1,000 balances and their rates: most of a Stake All's time).
+ * reader shares to be computed again (the top 1,000 balances and their rates: a fifth of a Stake All's time).
  */
 export async function rewardsOf(sql: Queryable, address: string, { afterOwnWrite = false } = {}): Promise<Rewards> {
   const hour = hourStart(now());

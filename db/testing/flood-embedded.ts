@@ -3,9 +3,9 @@
  * could send it: `node --import tsx db/testing/flood-embedded.ts <port> [seconds] [connections per second]`.
  * Only 127.0.0.1, and bounded: it stops by itself after `seconds` (at most 300) or `seconds × rate`
  * connections, or at SIGTERM. It prints `flooding` when it starts, and at the end one JSON line: how many
- * connections it opened, and how the server ended them. The connections come in three kinds, in turn: ones that send nothing, ones that send a
- * startup message and never answer the password request, and ones that send a frame header declaring a
- * large message and never send it. Each is kept open until the server closes it.
+ * connections it opened, and how the server ended them. The connections come in three kinds, in turn: ones
+ * that send nothing, ones that send a startup message and never answer the password request, and ones that
+ * send a frame header declaring a large message and never send it. Each is kept open until the server closes it.
  */
 import net from "node:net";
 import { startupPacket } from "./wire.ts";

@@ -89,10 +89,9 @@ describe("/api/docs", () => {
     expect(requested.filter((url) => new URL(url).pathname.startsWith("/assets/"))).toEqual([]);
   });
 
-  /** /api/docs loaded without animations (none in flight while axe measures colours, as in the accessibility test). */
+  /** /api/docs with its operations drawn (no animation in flight while axe measures colours: newPage's visitor prefers reduced motion). */
   async function openDocs(): Promise<Page> {
     const { page } = await open();
-    await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto("/api/docs");
     await page.locator(".opblock").first().waitFor();
     await page.getByLabel("Servers").waitFor();

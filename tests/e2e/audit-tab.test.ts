@@ -49,7 +49,6 @@ describe("Audit tab", () => {
     opened.push(opening);
     page = opening.page;
     page.setDefaultTimeout(20_000);
-    await page.emulateMedia({ reducedMotion: "reduce" });
     await injectMyDoge(page, { privateKeyHex: world.admin.privateKeyHex });
     await page.goto("/admin");
     await page.getByRole("main").getByRole("button", { name: "Connect Wallet" }).click();

@@ -63,7 +63,6 @@ afterAll(async () => {
 async function open(): Promise<{ page: Page; apiCalls: string[] }> {
   const { context, page, problems } = await newPage(browser, world.url);
   page.setDefaultTimeout(20_000);
-  await page.emulateMedia({ reducedMotion: "reduce" });
   opened.push({ context, problems });
   const apiCalls: string[] = [];
   page.on("request", (request) => {

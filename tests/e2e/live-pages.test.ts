@@ -60,7 +60,6 @@ afterAll(async () => {
 async function open(): Promise<Page> {
   const { context, page, problems } = await newPage(browser, world.url);
   page.setDefaultTimeout(15_000);
-  await page.emulateMedia({ reducedMotion: "reduce" });
   opened.push({ context, problems });
   await page.clock.install({ time: new Date() });
   return page;

@@ -26,7 +26,6 @@ let proposal: Proposal;
 async function open(): Promise<Page> {
   const { context, page, problems } = await newPage(browser, world.url);
   page.setDefaultTimeout(20_000);
-  await page.emulateMedia({ reducedMotion: "reduce" });
   opened.push({ context, problems });
   return page;
 }

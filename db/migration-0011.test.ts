@@ -3,12 +3,9 @@
  * known (accruals from their stakes, giveaway rows from their reference, entries and text), the rest is
  * marked unknown, nothing else of a row changes, and the ledger is append-only again afterwards.
  */
-import { PGlite } from "@electric-sql/pglite";
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createSql, type Sql } from "./client.server.ts";
-import { migrate, readMigrations } from "./migrate.server.ts";
-import { serveOverSocket } from "./pglite-socket.server.ts";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Sql } from "./client.server.ts";
+import { databaseBefore } from "./testing/older-database.ts";
 import { pointsHistoryPage } from "./queries/points-history.server.ts";
 
 const HOLDER = "DHy2eGMWsFUmjur4GVeafrioGdHj7HGDyj";
@@ -18,50 +15,15 @@ const later = (hours: number) => new Date(H.getTime() + hours * 3_600_000);
 let sql: Sql;
 let close: () => Promise<void>;
 
-async function emptyDatabase(): Promise<{ url: string; close(): Promise<void> }> {
-  const target = inject("testDatabase");
-  if (target.kind === "postgres") {
-    const name = `spooks_m0011_${process.pid}_${randomBytes(4).toString("hex")}`;
-    const admin = createSql(target.adminUrl, { max: 1 });
-    await admin.unsafe(`create database "${name}"`);
-    const url = new URL(target.adminUrl);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      close: async () => {
-        await admin.unsafe(`drop database if exists "${name}" with (force)`);
-        await admin.end();
-      },
-    };
-  }
-  const db = await PGlite.create();
-  const server = await serveOverSocket(db);
-  return {
-    url: server.url,
-    close: async () => {
-      await server.stop();
-      await db.close();
-    },
-  };
-}
-
 const ledgerRow = (kind: string, amount: number, fields: { hour?: Date; reference?: string; description?: string } = {}) => sql`
   insert into points_ledger (address, kind, amount, accrual_hour, reference, description, actor, created_at)
   values (${HOLDER}, ${kind}, ${amount}, ${fields.hour ?? null}, ${fields.reference ?? null}, ${fields.description ?? null}, 'system',
           ${fields.hour ? later(1) : later(5)})`;
 
 beforeAll(async () => {
-  const db = await emptyDatabase();
-  sql = createSql(db.url, { max: 1 });
-  close = async () => {
-    await sql.end({ timeout: 5 });
-    await db.close();
-  };
-  const migrations = readMigrations();
-  await migrate(
-    sql,
-    migrations.filter((migration) => migration.version < "0011"),
-  );
+  const older = await databaseBefore("m0011", "0011");
+  ({ sql } = older);
+  close = older.close;
 
   const items = await sql<{ id: number }[]>`
     insert into items (inscription_id, collection, name, number, rank, rarity) values
@@ -91,7 +53,7 @@ beforeAll(async () => {
   await ledgerRow("giveaway_refund", 100, { reference: "something else", description: "Refund" });
   await ledgerRow("admin_add", 24_000, { description: "Welcome" });
 
-  await migrate(sql, migrations);
+  await older.migrateTheRest();
 }, 60_000);
 
 afterAll(async () => close?.());

@@ -3,61 +3,24 @@
  * the links already mailed keep working though their tokens are now kept only hashed, each mailbox's standing is
  * recorded from its subscriptions (normalized as the app does), and a giveaway id deleted before is never used again.
  */
-import { PGlite } from "@electric-sql/pglite";
 import { createHash, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { normalizedMailbox } from "../app/domain/email-notifications.ts";
-import { createSql, type Sql } from "./client.server.ts";
-import { migrate, readMigrations } from "./migrate.server.ts";
-import { serveOverSocket } from "./pglite-socket.server.ts";
+import type { Sql } from "./client.server.ts";
+import { databaseBefore } from "./testing/older-database.ts";
 import { confirmEmail, findSubscriptionByUnsubscribeToken, unsubscribeEmail } from "./queries/email-subscriptions.server.ts";
 
 let sql: Sql;
 let close: () => Promise<void>;
-
-async function emptyDatabase(): Promise<{ url: string; close(): Promise<void> }> {
-  const target = inject("testDatabase");
-  if (target.kind === "postgres") {
-    const name = `spooks_m0025_${process.pid}_${randomBytes(4).toString("hex")}`;
-    const admin = createSql(target.adminUrl, { max: 1 });
-    await admin.unsafe(`create database "${name}"`);
-    const url = new URL(target.adminUrl);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      close: async () => {
-        await admin.unsafe(`drop database if exists "${name}" with (force)`);
-        await admin.end();
-      },
-    };
-  }
-  const db = await PGlite.create();
-  const server = await serveOverSocket(db);
-  return {
-    url: server.url,
-    close: async () => {
-      await server.stop();
-      await db.close();
-    },
-  };
-}
 
 const token = () => randomBytes(32).toString("base64url");
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 const tokens = { confirm: token(), unsubscribeA: token(), unsubscribeB: token(), unsubscribeC: token() };
 
 beforeAll(async () => {
-  const db = await emptyDatabase();
-  sql = createSql(db.url, { max: 1 });
-  close = async () => {
-    await sql.end({ timeout: 5 });
-    await db.close();
-  };
-  const migrations = readMigrations();
-  await migrate(
-    sql,
-    migrations.filter((migration) => migration.version < "0025"),
-  );
+  const older = await databaseBefore("m0025", "0025");
+  ({ sql } = older);
+  close = older.close;
   const row = (address: string, email: string, confirmToken: string, unsubscribeToken: string, state: string) => sql`
     insert into email_subscriptions (address, email, events, confirm_token_hash, unsubscribe_token, confirmed_at, unsubscribed_at,
                                      unsubscribe_reason, created_at)
@@ -75,7 +38,7 @@ beforeAll(async () => {
   await sql`
     insert into audit_log (actor, action, target, details, created_at)
     values ('cli', 'giveaway.delete', ${`giveaway:${kept.id + 40}`}, '{}', now()), ('cli', 'giveaway.delete', 'giveaway:banana', '{}', now())`;
-  await migrate(sql, migrations);
+  await older.migrateTheRest();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,24 +1,28 @@
 /**
  * The accrual's basis (issue 26, item 5; migration 0024): each credited hour starts from the wallets'
- * figures of the hour before and recomputes only those that can differ. Random histories of stakes opened
+ * figures of the hour before and recomputes only those that can differ; a new schedule's first hour, from the
+ * figures the pass before prepared (issue 36, item 2; migration 0070). Random histories of stakes opened
  * and ended mid-hour, ended behind the basis's back, deleted (a reorg), crossing tenure steps, a schedule
- * changed on the way and hours credited out of order: every hour, as it is credited, must be what recalculation
- * computes item by item from the stakes and the schedule in force (app/domain/boosts.ts, not the basis's SQL).
+ * changed on the way (its figures prepared or not) and hours credited out of order: every hour, as it is
+ * credited, must be what recalculation computes item by item from the stakes and the schedule in force
+ * (app/domain/boosts.ts, not the basis's SQL).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { BoostRules } from "../app/domain/boosts.ts";
 import { HOUR_MS } from "../app/domain/clock.ts";
 import { LEADERBOARD_MAX_LIMIT } from "../app/domain/leaderboard.ts";
+import { createLogger } from "../app/utils/logger.server.ts";
 import { unitsToPoints } from "../app/domain/rewards.ts";
 import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { creditHour, recalculateAccruals } from "../db/queries/accrual.server.ts";
-import { FOLD_EVERY_CREDITS } from "../db/queries/accrual-basis.server.ts";
+import { FOLD_EVERY_CREDITS, prepareBasis } from "../db/queries/accrual-basis.server.ts";
 import { createSchedule } from "../db/queries/boosts.server.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
 import { leaderboard, leaderboardRank } from "../db/queries/holdings.server.ts";
 import { addPoints } from "../db/queries/points.server.ts";
 import { at, openStake, resetIndexerState, testAddress } from "./test-support.ts";
+import { accruePending } from "./accrual.server.ts";
 import { useIndexerTests } from "./testing/indexer-tests.ts";
 
 let itemIds: number[];
@@ -61,9 +65,14 @@ const plan = fc.record({
   initial: fc.array(fc.tuple(fc.nat(WALLETS - 1), fc.integer({ min: 2, max: 60 })), { minLength: 8, maxLength: 30 }),
   steps: fc.array(fc.array(operation, { maxLength: 4 }), { minLength: HOURS, maxLength: HOURS }),
   skipped: fc.uniqueArray(fc.integer({ min: 0, max: HOURS - 2 }), { maxLength: 3 }),
+  // As the indexer's accrual pass does after crediting (the CLI's single hour does not).
+  prepares: fc.boolean(),
 });
 
-/** Wallets whose balance (wallet_balances) is not the sum of their ledger rows, or whose row lags by over a day. */
+/**
+ * Wallets whose balance (wallet_balances) is not the sum of their ledger rows, whose row lags by over a day, or
+ * whose lag is beyond the leaderboard's bound.
+ */
 async function balancesOffTheLedger() {
   return ctx.db.sql`
     select l.address, l.units as ledger, w.units as balance from
@@ -72,7 +81,14 @@ async function balancesOffTheLedger() {
     where w.units is distinct from l.units
     union all
     select a.address, null, h.credits - a.since_credit from accrual_basis a, accrual_basis_hour h
-    where h.credits - a.since_credit > ${FOLD_EVERY_CREDITS}`;
+    where h.credits - a.since_credit > ${FOLD_EVERY_CREDITS}
+    union all
+    -- Carried units stay within the leaderboard's bound, and are gone once every wallet has been folded since.
+    select a.address, a.carried_units, h.max_carried_units from accrual_basis a, accrual_basis_hour h
+    where a.carried_units > h.max_carried_units or (a.carried_units > 0 and h.credits >= h.carried_until)
+    union all
+    select a.address, a.hourly_units, h.max_hourly_units from accrual_basis a, accrual_basis_hour h
+    where a.hourly_units > h.max_hourly_units and a.since_credit < h.credits`;
 }
 
 /** The leaderboard and the ranks of `addresses` are those of the wallets' ledger sums, however far their rows lag. */
@@ -104,6 +120,12 @@ describe("the accrual's basis", () => {
     await createSchedule(ctx.db.sql, { ...rules, effectiveFrom: hourOf(0) }, { kind: "cli" }, hourOf(-1));
   }
 
+  /** Everything at 200% from hour 3, saved at hour 2 (before hour 2 is credited). */
+  async function doubledFromHourThree() {
+    const doubled = { rarity: { Common: 200, Rare: 200, Epic: 200, Legendary: 200 }, tenure: [], cap: 300 };
+    await createSchedule(ctx.db.sql, { ...doubled, effectiveFrom: hourOf(3) }, { kind: "cli" }, hourOf(2));
+  }
+
   /** Credits hours 0 … count − 1, each just after it ends. */
   async function creditHoursFromZero(count: number) {
     for (let n = 0; n < count; n++) {
@@ -114,7 +136,7 @@ describe("the accrual's basis", () => {
 
   it("property: every hour credited from the basis is what recalculation computes from the stakes", async () => {
     await fc.assert(
-      fc.asyncProperty(plan, async ({ first, second, changeAt, initial, steps, skipped }) => {
+      fc.asyncProperty(plan, async ({ first, second, changeAt, initial, steps, skipped, prepares }) => {
         ctx.run += 1;
         await resetIndexerState(ctx.db.sql);
         ctx.clock.set(hourOf(-1));
@@ -137,6 +159,7 @@ describe("the accrual's basis", () => {
           expect(recalculated.hours).toBe(1);
           expect(recalculated.mismatches).toEqual([]);
           expect(await balancesOffTheLedger()).toEqual([]);
+          if (prepares) await prepareBasis(ctx.db.sql);
         };
         for (let step = 0; step < HOURS; step++) {
           const now = new Date(hourOf(step + 1).getTime() + 10 * MINUTE);
@@ -168,7 +191,7 @@ describe("the accrual's basis", () => {
         for (const hour of skipped) await credit(hour, hourOf(HOURS + 1));
         await expectLeaderboardOfTheLedger(Array.from({ length: WALLETS }, (_, w) => wallet(w)));
       }),
-      { numRuns: 6 },
+      { numRuns: 10 },
     );
   }, 240_000);
 
@@ -195,6 +218,72 @@ describe("the accrual's basis", () => {
     });
   });
 
+  it("a new schedule's first hour starts from the figures the pass before prepared, and writes no balance row", async () => {
+    await flatScheduleFromHourZero();
+    for (let w = 0; w < 5; w++) await openStake(ctx.db.sql, itemIds[w], wallet(w), hourOf(-3));
+    await creditHoursFromZero(2);
+    await doubledFromHourThree();
+    // The pass that credits hour 2 prepares hour 3's figures (its schedule is not the basis's); a second finds them.
+    ctx.clock.set(hourOf(3));
+    const pass = await accruePending({ sql: ctx.db.sql, at: hourOf(3), maxHours: 1, source: "cli" });
+    expect(pass.skipped === false && pass.hours.map((credit) => credit.hour)).toEqual([hourOf(2)]);
+    expect(await prepareBasis(ctx.db.sql)).toBe(false);
+    // A prepared figure changed behind the accrual's back and marked nowhere: kept, which shows hour 3 starts
+    // from the prepared figures instead of aggregating every stake again.
+    await ctx.db.owner.sql`update accrual_basis_prepared set boost_percent_sum = 300, hourly_units = 30000 where address = ${wallet(0)}`;
+    await openStake(ctx.db.sql, itemIds[9], wallet(1), new Date(hourOf(2).getTime() + 30 * MINUTE));
+    const rowsBefore = await ctx.db.sql<
+      { address: string; units: number; updatedAt: Date }[]
+    >`select address, units, updated_at from balances`;
+    const [{ phase }] = await ctx.db.sql<{ phase: number }[]>`select credits % ${FOLD_EVERY_CREDITS} as phase from accrual_basis_hour`;
+
+    ctx.clock.set(hourOf(4));
+    await creditHour(ctx.db.sql, { hour: hourOf(3), at: hourOf(4), actor: "system", source: "cli" });
+    const amounts = await ctx.db.sql<{ address: string; amount: number }[]>`
+      select address, amount from points_ledger where accrual_hour = ${hourOf(3)} and address = any(${[wallet(0), wallet(1), wallet(2)]})`;
+    expect(Object.fromEntries(amounts.map((row) => [row.address, Number(row.amount)]))).toEqual({
+      [wallet(0)]: 30_000, // the prepared figure (tampered)
+      [wallet(1)]: 40_000, // recomputed: its new stake began during hour 2, so counts from hour 3, both at 200%
+      [wallet(2)]: 20_000, // the new schedule's rate
+    });
+    // No balance row was written but those the hour folds anyway: a recomputed wallet's, and those whose turn it is.
+    const folded = await ctx.db.sql<{ address: string }[]>`
+      select address from accrual_basis where fold_phase = ${Number(phase)} union select ${wallet(1)}`;
+    const rowsAfter = await ctx.db.sql<
+      { address: string; units: number; updatedAt: Date }[]
+    >`select address, units, updated_at from balances`;
+    const unfoldedOf = (rows: typeof rowsAfter) => rows.filter((row) => !folded.some((f) => f.address === row.address));
+    expect(unfoldedOf(rowsAfter)).toEqual(unfoldedOf(rowsBefore));
+    expect(unfoldedOf(rowsAfter).length).toBeGreaterThan(0);
+    expect(await balancesOffTheLedger()).toEqual([]);
+    await expectLeaderboardOfTheLedger([0, 1, 2, 3, 4].map(wallet));
+  });
+
+  it("a preparation that fails leaves the pass its credits and its report, and the new schedule's first hour right", async () => {
+    await flatScheduleFromHourZero();
+    for (let w = 0; w < 3; w++) await openStake(ctx.db.sql, itemIds[w], wallet(w), hourOf(-3));
+    await creditHoursFromZero(2);
+    await doubledFromHourThree();
+    const lines: { level: string; msg: string; preparedBasis?: boolean }[] = [];
+    const logger = createLogger("indexer", { logLevel: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    ctx.clock.set(hourOf(3));
+    await ctx.db.owner.sql`alter table accrual_basis_prepared rename to accrual_basis_prepared_away`;
+    try {
+      const pass = await accruePending({ sql: ctx.db.sql, at: hourOf(3), maxHours: 1, source: "cli", logger });
+      expect(pass.skipped === false && pass.hours.map((credit) => credit.hour)).toEqual([hourOf(2)]);
+    } finally {
+      await ctx.db.owner.sql`alter table accrual_basis_prepared_away rename to accrual_basis_prepared`;
+    }
+    expect(lines.filter((line) => line.level === "warn").map((line) => line.msg)).toContain(
+      "the next schedule's figures could not be prepared: its first hour will aggregate every stake",
+    );
+    expect(lines.find((line) => line.msg === "accrual")?.preparedBasis).toBe(false);
+    ctx.clock.set(hourOf(4));
+    await creditHour(ctx.db.sql, { hour: hourOf(3), at: hourOf(4), actor: "system", source: "cli" });
+    expect((await recalculateAccruals(ctx.db.sql, hourOf(3), hourOf(3))).mismatches).toEqual([]);
+    expect(await balancesOffTheLedger()).toEqual([]);
+  });
+
   it("a wallet whose accrual is not yet folded into its row ranks by its whole balance", async () => {
     await flatScheduleFromHourZero();
     const [earner, holder] = [wallet(0), wallet(1)];
@@ -213,6 +302,52 @@ describe("the accrual's basis", () => {
     // A board that ends at the holder still has the earner, whose row alone would not be on it.
     expect((await leaderboard(ctx.db.sql, board.indexOf(holder) + 1)).map((entry) => entry.address)).toContain(earner);
     expect(await leaderboardRank(ctx.db.sql, earner, 450_000)).toBeLessThan(await leaderboardRank(ctx.db.sql, holder, 312_000));
+    await expectLeaderboardOfTheLedger([earner, holder]);
+  });
+
+  it("a wallet whose carried units exceed what the new rates can add still ranks by its whole balance", async () => {
+    // The earner's turn to fold is the first of the 13 hours credited here (when it has nothing yet), and the next
+    // 23 after it, so its row stays 0 for the 12 hours at 300%.
+    const [basis] = await ctx.db.sql<{ credits: number }[]>`select credits from accrual_basis_hour`;
+    const firstPhase = Number(basis?.credits ?? 0) % FOLD_EVERY_CREDITS;
+    let earner = wallet(0);
+    for (let n = 0; ; n++) {
+      earner = testAddress(`basis-${ctx.run}-late-fold-${n}`);
+      const [{ phase }] = await ctx.db.sql<{ phase: number }[]>`select (hashtext(${earner}) & 2147483647) % 24 as phase`;
+      if (Number(phase) === firstPhase) break;
+    }
+    const holder = wallet(1);
+    ctx.clock.set(hourOf(-1));
+    const everything = (percent: number) => ({ Common: percent, Rare: percent, Epic: percent, Legendary: percent });
+    await createSchedule(
+      ctx.db.sql,
+      { rarity: everything(300), tenure: [], cap: 300, effectiveFrom: hourOf(0) },
+      { kind: "cli" },
+      hourOf(-1),
+    );
+    await createSchedule(
+      ctx.db.sql,
+      { rarity: everything(100), tenure: [], cap: 300, effectiveFrom: hourOf(12) },
+      { kind: "cli" },
+      hourOf(-1),
+    );
+    await openStake(ctx.db.sql, itemIds[0], earner, hourOf(-1));
+    await addPoints(ctx.db.sql, { address: holder, points: 125, actor: { kind: "cli" } }); // 300,000 units
+    for (let n = 0; n <= 12; n++) {
+      ctx.clock.set(hourOf(n + 1));
+      await creditHour(ctx.db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
+      await prepareBasis(ctx.db.sql);
+    }
+    // 12 hours at 30,000 carried, then 10,000: 370,000 over a row of 0, more than 24 of the new hourly credits.
+    const [earned] = await ctx.db.sql<{ row: number; carried: number; balance: number }[]>`
+      select b.units as row, a.carried_units as carried, w.units as balance
+      from balances b join accrual_basis a using (address) join wallet_balances w using (address) where address = ${earner}`;
+    expect([earned.row, earned.carried, earned.balance].map(Number)).toEqual([0, 360_000, 370_000]);
+    // The holder's row is above the earner's by more than 24 of the new hourly credits: only the carried units
+    // in the bound bring the earner's row into the holder's count.
+    const board = (await leaderboard(ctx.db.sql, LEADERBOARD_MAX_LIMIT)).map((entry) => entry.address);
+    expect(board.indexOf(earner)).toBeLessThan(board.indexOf(holder));
+    expect(await leaderboardRank(ctx.db.sql, holder, 300_000)).toBe(board.indexOf(holder) + 1);
     await expectLeaderboardOfTheLedger([earner, holder]);
   });
 

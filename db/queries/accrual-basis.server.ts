@@ -4,13 +4,16 @@
  * through the basis costs one INSERT … SELECT of its ledger rows; the stakes are read only for the wallets
  * that can differ, and balance rows are written only for the wallets whose figures changed or whose turn it
  * is to fold (one in 24 each hour). `wallet_balances` is what a balance is; `balances.units` lags it by at
- * most 24 of the wallet's hourly credits.
+ * most 24 of the wallet's hourly credits, plus what a new schedule's first hour carried (migration 0070).
+ * A new schedule's figures are prepared by the accrual pass an hour ahead (`prepareBasis`), so its first hour
+ * recomputes only the wallets that can differ, as any other hour does.
  */
 import type { Fragment } from "postgres";
 import { DAY_MS, type BoostSchedule } from "../../app/domain/boosts.ts";
 import { HOUR_MS } from "../../app/domain/clock.ts";
-import type { Queryable } from "../client.server.ts";
+import type { Queryable, Sql } from "../client.server.ts";
 import { combinedPercentCase, perItemHourlyUnitsCase, rarityPercentCase } from "./boost-sql.server.ts";
+import { scheduleInForce } from "./boosts.server.ts";
 
 /** Held (exclusively) by whatever writes the basis or folds it: one accrual at a time, a recalculation. */
 export const BASIS_LOCK_CLASS = 727_106;
@@ -24,16 +27,18 @@ export async function lockBasis(tx: Queryable): Promise<void> {
 
 /**
  * Brings `accrual_basis` to `hour` (each wallet's figures for the stakes open for all of it under
- * `schedule`) and folds the wallets whose turn it is. From the basis of an earlier hour under the same schedule, only the wallets that can differ are
- * recomputed; otherwise every stake is aggregated again. Call under `lockBasis`.
+ * `schedule`) and folds the wallets whose turn it is. From the basis of an earlier hour under the same schedule,
+ * or from figures prepared under `schedule` (`prepareBasis`), only the wallets that can differ are recomputed;
+ * otherwise every stake is aggregated again. Call under `lockBasis`.
  */
 export async function bringBasisTo(tx: Queryable, hour: Date, schedule: BoostSchedule, at: Date): Promise<void> {
-  const [basis] = await tx<{ hour: Date; boostVersion: number | null; credits: number }[]>`
-    select hour, boost_version, credits from accrual_basis_hour`;
+  const basis = await basisHour(tx);
   const credits = Number(basis?.credits ?? 0);
   const sameSchedule = basis !== undefined && basis.boostVersion === schedule.version;
+  const prepared = basis && !sameSchedule ? await preparedFor(tx, schedule, credits) : undefined;
   // The same hour again (a restored database, a ledger credited by hand) still takes the stakes written since.
   if (sameSchedule && basis.hour <= hour) await advanceBasis(tx, { from: basis.hour, to: hour, schedule, credits, at });
+  else if (prepared && prepared.hour <= hour) await takePreparedBasis(tx, { from: prepared.hour, to: hour, schedule, credits, at });
   else await rebuildBasis(tx, { hour, schedule, credits, at });
   await foldDue(tx, credits, at, tx`fold_phase = ${credits % FOLD_EVERY_CREDITS}`);
   await tx`
@@ -41,9 +46,51 @@ export async function bringBasisTo(tx: Queryable, hour: Date, schedule: BoostSch
     on conflict (only_row) do update set hour = excluded.hour, boost_version = excluded.boost_version`;
 }
 
-/** The hour's rows have been written: every wallet in the basis is one credit further. */
-export async function countCredit(tx: Queryable): Promise<void> {
-  await tx`update accrual_basis_hour set credits = credits + 1`;
+type BasisHour = { hour: Date; boostVersion: number | null; credits: number };
+
+async function basisHour(tx: Queryable): Promise<BasisHour | undefined> {
+  const [basis] = await tx<BasisHour[]>`select hour, boost_version, credits from accrual_basis_hour`;
+  return basis && { ...basis, credits: Number(basis.credits) };
+}
+
+/** The prepared figures, if they were prepared under `schedule` with no hour credited since. */
+async function preparedFor(tx: Queryable, schedule: BoostSchedule, credits: number): Promise<{ hour: Date } | undefined> {
+  const [prepared] = await tx<{ hour: Date }[]>`
+    select hour from accrual_basis_prepared_hour where boost_version = ${schedule.version}::int and credits = ${credits}`;
+  return prepared;
+}
+
+/**
+ * Prepares the figures of the next hour to credit when its schedule differs from the basis's (a new schedule,
+ * saved to start then): every stake aggregated under it for the basis's hour, in its own transaction, which no
+ * holder's request waits on (it writes no balance). That hour then starts from them, recomputing only the wallets
+ * that can differ since, as every hour does. Answers whether it prepared anything. Call after crediting.
+ */
+export async function prepareBasis(sql: Sql): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    await lockBasis(tx);
+    const basis = await basisHour(tx);
+    if (!basis) return false; // nothing credited yet: the first hour aggregates every stake, once
+    const schedule = await scheduleInForce(tx, new Date(basis.hour.getTime() + HOUR_MS));
+    if (schedule.version === basis.boostVersion || schedule.version === null) return false;
+    if (await preparedFor(tx, schedule, basis.credits)) return false;
+    await tx`delete from accrual_basis_prepared`;
+    await tx`
+      insert into accrual_basis_prepared (${tx.unsafe(BASIS_COLUMNS)})
+      ${basisFigures(tx, basis.hour, schedule, basis.credits, tx``)}`;
+    await tx`
+      insert into accrual_basis_prepared_hour (hour, boost_version, credits) values (${basis.hour}, ${schedule.version}::int, ${basis.credits})
+      on conflict (only_row) do update set hour = excluded.hour, boost_version = excluded.boost_version, credits = excluded.credits`;
+    return true;
+  });
+}
+
+/**
+ * The hour's rows have been written: every wallet in the basis is one credit further. `maxHourlyUnits`: the
+ * highest of them, which is the basis's highest hourly credit (the leaderboard's bound).
+ */
+export async function countCredit(tx: Queryable, maxHourlyUnits: number): Promise<void> {
+  await tx`update accrual_basis_hour set credits = credits + 1, max_hourly_units = ${maxHourlyUnits}`;
 }
 
 /** Folds every wallet's unfolded accrual into its balance row (a balance is unchanged). Call under `lockBasis`. */
@@ -72,7 +119,9 @@ function basisFigures(tx: Queryable, hour: Date, schedule: BoostSchedule, credit
     group by s.address`;
 }
 
-const BASIS_COLUMNS = "address, staked_spooks, staked_spook_society, rarity_percent_sum, boost_percent_sum, hourly_units, since_credit";
+/** A wallet's figures; with `since_credit`, a basis row as `basisFigures` selects it. */
+const FIGURE_COLUMNS = "address, staked_spooks, staked_spook_society, rarity_percent_sum, boost_percent_sum, hourly_units";
+const BASIS_COLUMNS = `${FIGURE_COLUMNS}, since_credit`;
 
 async function rebuildBasis(tx: Queryable, { hour, schedule, credits, at }: Move & { hour: Date }): Promise<void> {
   await foldDue(tx, credits, at, tx`true`);
@@ -88,33 +137,41 @@ async function rebuildBasis(tx: Queryable, { hour, schedule, credits, at }: Move
 }
 
 /**
- * From the basis of hour `from` to hour `to` (same schedule): a wallet's figures can only differ if its
- * stakes were written since (marked stale), began in (from, to], ended in [from + 1h, to + 1h), or crossed
- * a tenure step (tenure_from in (from − days, to − days]). Those wallets' accrual so far is folded into
- * their rows and their figures recomputed. One statement, so the marks it consumes and the stakes it reads
- * are of one moment.
+ * The wallets whose figures can differ between hour `from` and hour `to` (same schedule): their stakes were
+ * written since (marked stale: the marks are consumed), began in (from, to], ended in [from + 1h, to + 1h), or
+ * crossed a tenure step (tenure_from in (from − days, to − days]). A `with` list's first items, as `affected`.
  */
-async function advanceBasis(tx: Queryable, { from, to, schedule, credits, at }: Move & { from: Date; to: Date }): Promise<void> {
+function affectedWallets(tx: Queryable, from: Date, to: Date, schedule: BoostSchedule): Fragment {
   const after = (date: Date) => new Date(date.getTime() + HOUR_MS);
   const crossedSteps = schedule.tenure.map(
     ({ days }) => tx`
       union select address from stakes
       where tenure_from > ${new Date(from.getTime() - days * DAY_MS)} and tenure_from <= ${new Date(to.getTime() - days * DAY_MS)}`,
   );
-  await tx`
-    with stale as (
+  return tx`
+    stale as (
       delete from accrual_basis_stale returning address
     ), affected as (
       select address from stale
       union select address from stakes where started_at > ${from} and started_at <= ${to}
       union select address from stakes where ended_at >= ${after(from)} and ended_at < ${after(to)}
       ${crossedSteps.reduce((all, step) => tx`${all} ${step}`, tx``)}
-    ), figures as (
+    )`;
+}
+
+/**
+ * From the basis of hour `from` to hour `to` (same schedule): the wallets that can differ (`affectedWallets`)
+ * have their accrual so far folded into their rows and their figures recomputed. One statement, so the marks
+ * it consumes and the stakes it reads are of one moment.
+ */
+async function advanceBasis(tx: Queryable, { from, to, schedule, credits, at }: Move & { from: Date; to: Date }): Promise<void> {
+  await tx`
+    with ${affectedWallets(tx, from, to, schedule)}, figures as (
       ${basisFigures(tx, to, schedule, credits, tx`and s.address in (select address from affected)`)}
     ), folded as (
-      update balances b set units = b.units + a.hourly_units * (${credits} - a.since_credit), updated_at = ${at}
+      update balances b set units = b.units + ${unfolded(tx, credits, "a")}, updated_at = ${at}
       from accrual_basis a
-      where a.address = b.address and a.address in (select address from affected) and a.since_credit < ${credits}
+      where a.address = b.address and a.address in (select address from affected) and ${hasUnfolded(tx, credits, "a")}
     ), opened as (
       insert into balances (address, units, updated_at)
         select address, 0, ${at} from figures where address not in (select address from accrual_basis)
@@ -127,8 +184,60 @@ async function advanceBasis(tx: Queryable, { from, to, schedule, credits, at }: 
     on conflict (address) do update set
       staked_spooks = excluded.staked_spooks, staked_spook_society = excluded.staked_spook_society,
       rarity_percent_sum = excluded.rarity_percent_sum, boost_percent_sum = excluded.boost_percent_sum,
-      hourly_units = excluded.hourly_units, since_credit = excluded.since_credit`;
+      hourly_units = excluded.hourly_units, since_credit = excluded.since_credit, carried_units = 0`;
 }
+
+/**
+ * The first hour under a new schedule, from the figures prepared for hour `from` (`prepareBasis`): the basis takes
+ * them, with the wallets that can differ since recomputed. A wallet's accrual not yet folded moves into its
+ * carried units (no balance row is written: no spend waits on this hour). Only a wallet that can differ can join
+ * or leave: the basis and the prepared figures describe the same hour, and a write between the two was marked.
+ * One statement, so the marks it consumes and the stakes it reads are of one moment.
+ */
+async function takePreparedBasis(tx: Queryable, { from, to, schedule, credits, at }: Move & { from: Date; to: Date }): Promise<void> {
+  const figureColumns = tx.unsafe(FIGURE_COLUMNS);
+  const [{ maxCarried }] = await tx<{ maxCarried: number }[]>`
+    with ${affectedWallets(tx, from, to, schedule)}, figures as (
+      ${basisFigures(tx, to, schedule, credits, tx`and s.address in (select address from affected)`)}
+    ), taken as (
+      select ${figureColumns} from figures
+      union all
+      select ${figureColumns} from accrual_basis_prepared where address not in (select address from affected)
+    ), carried as (
+      update accrual_basis a set
+        staked_spooks = t.staked_spooks, staked_spook_society = t.staked_spook_society,
+        rarity_percent_sum = t.rarity_percent_sum, boost_percent_sum = t.boost_percent_sum, hourly_units = t.hourly_units,
+        since_credit = ${credits}, carried_units = ${unfolded(tx, credits, "a")}
+      from taken t
+      where t.address = a.address
+      returning a.carried_units
+    ), gone as (
+      select a.address, ${unfolded(tx, credits, "a")} as units from accrual_basis a
+      where a.address in (select address from affected) and a.address not in (select address from figures)
+    ), folded as (
+      update balances b set units = b.units + gone.units, updated_at = ${at} from gone where b.address = gone.address
+    ), left_basis as (
+      delete from accrual_basis where address in (select address from gone)
+    ), opened as (
+      insert into balances (address, units, updated_at)
+        select address, 0, ${at} from figures where address not in (select address from accrual_basis)
+      on conflict (address) do nothing
+    ), joined as (
+      insert into accrual_basis (${tx.unsafe(BASIS_COLUMNS)})
+        select * from figures where address not in (select address from accrual_basis)
+    )
+    select coalesce(max(carried_units), 0)::int8 as max_carried from carried`;
+  await tx`delete from accrual_basis_prepared_hour`;
+  // Every wallet left carries at most this (earlier carried units included), and is folded within the next
+  // FOLD_EVERY_CREDITS credits, which moves them on.
+  await tx`update accrual_basis_hour set max_carried_units = ${maxCarried}, carried_until = ${credits + FOLD_EVERY_CREDITS}`;
+}
+
+/** A basis row's accrual not yet in its balance row, at `credits` (`alias`: the row's name in the statement). */
+const unfolded = (tx: Queryable, credits: number, alias: string) =>
+  tx.unsafe(`(${alias}.carried_units + ${alias}.hourly_units * (${Number(credits)} - ${alias}.since_credit))`);
+const hasUnfolded = (tx: Queryable, credits: number, alias: string) =>
+  tx.unsafe(`(${alias}.since_credit < ${Number(credits)} or ${alias}.carried_units > 0)`);
 
 /**
  * Folds the unfolded accrual of the basis's wallets matching `which` into their balance rows, at `credits`
@@ -137,10 +246,10 @@ async function advanceBasis(tx: Queryable, { from, to, schedule, credits, at }: 
 async function foldDue(tx: Queryable, credits: number, at: Date, which: Fragment): Promise<void> {
   await tx`
     with due as materialized (
-      select address, hourly_units * (${credits} - since_credit) as units from accrual_basis
-      where since_credit < ${credits} and ${which}
+      select address, ${unfolded(tx, credits, "a")} as units from accrual_basis a
+      where ${hasUnfolded(tx, credits, "a")} and ${which}
     ), folded as (
       update balances b set units = b.units + due.units, updated_at = ${at} from due where b.address = due.address
     )
-    update accrual_basis a set since_credit = ${credits} from due where a.address = due.address`;
+    update accrual_basis a set since_credit = ${credits}, carried_units = 0 from due where a.address = due.address`;
 }

@@ -48,7 +48,7 @@ export async function creditHour(
     await bringBasisTo(tx, hour, schedule, at);
     // The hour lock and the run checked above mean no row of this hour exists: a conflict is an error, not a
     // skip. The rows are `in_basis`: their balances come through the basis (wallet_balances), not the trigger.
-    const [credited] = await tx<{ wallets: number; units: number }[]>`
+    const [credited] = await tx<{ wallets: number; units: number; maxUnits: number }[]>`
       with inserted as (
         insert into points_ledger
           (address, kind, amount, accrual_hour, staked_spooks, staked_spook_society, tier, item_hour_units,
@@ -59,8 +59,9 @@ export async function creditHour(
         from (select *, staked_spooks + staked_spook_society as n from accrual_basis) as basis
         returning amount
       )
-      select count(*)::int as wallets, coalesce(sum(amount), 0)::bigint as units from inserted`;
-    await countCredit(tx);
+      select count(*)::int as wallets, coalesce(sum(amount), 0)::bigint as units, coalesce(max(amount), 0)::bigint as max_units
+      from inserted`;
+    await countCredit(tx, credited.maxUnits);
     const recorded = await tx`
       insert into accrual_runs (hour, wallets, units, source, finished_at)
       values (${hour}, ${credited.wallets}, ${credited.units}, ${source}, ${at})

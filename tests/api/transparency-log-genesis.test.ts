@@ -4,21 +4,18 @@
  * proposals with their votes), and `log verify` recomputes the site's balances, draws and tallies from those
  * entries and what follows them, and names a wallet whose history was rewritten before the log began.
  */
-import { PGlite } from "@electric-sql/pglite";
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drawWinner, newDrawSeed } from "../../app/domain/giveaways.ts";
 import { voteMessage } from "../../app/domain/messages.ts";
 import { openCheckpoint, readAllEntries } from "../../app/domain/tlog/client.ts";
 import { formatVerifierKey, signerFromSeed, verifierOf } from "../../app/domain/tlog/note.ts";
 import { claimLogKey } from "../../app/utils/log-service.server.ts";
 import { verifyLog } from "../../cli/log-verify.ts";
-import { createSql, type Sql } from "../../db/client.server.ts";
-import { migrate, readMigrations } from "../../db/migrate.server.ts";
-import { serveOverSocket } from "../../db/pglite-socket.server.ts";
+import type { Sql } from "../../db/client.server.ts";
 import { createGiveaway, drawGiveawayWinner, enterGiveaway } from "../../db/queries/giveaways.server.ts";
 import { databaseTiles, integrate, latestCheckpoint, servedNote } from "../../db/queries/log.server.ts";
 import { addPoints } from "../../db/queries/points.server.ts";
+import { databaseBefore } from "../../db/testing/older-database.ts";
 import { startTestServer, type TestServer } from "../support/app-server.ts";
 import { minutesFromNow, newWallet, type Wallet } from "./support.ts";
 
@@ -33,34 +30,6 @@ const [alice, bob, carol] = [newWallet(), newWallet(), newWallet()];
 let openGiveaway: number;
 let drawnGiveaway: number;
 let proposal: number;
-
-/** An empty database of the engine the tests run on, as its owner. */
-async function emptyDatabase(): Promise<{ url: string; close(): Promise<void> }> {
-  const target = inject("testDatabase");
-  if (target.kind === "postgres") {
-    const name = `spooks_genesis_${process.pid}_${randomBytes(4).toString("hex")}`;
-    const admin = createSql(target.adminUrl, { max: 1 });
-    await admin.unsafe(`create database "${name}"`);
-    const url = new URL(target.adminUrl);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      close: async () => {
-        await admin.unsafe(`drop database if exists "${name}" with (force)`);
-        await admin.end();
-      },
-    };
-  }
-  const db = await PGlite.create();
-  const socket = await serveOverSocket(db);
-  return {
-    url: socket.url,
-    close: async () => {
-      await socket.stop();
-      await db.close();
-    },
-  };
-}
 
 /** History made before the log existed: points, stakes (one ended), giveaways (one open, one drawn), a proposal with votes. */
 async function historyBeforeTheLog(): Promise<void> {
@@ -136,19 +105,11 @@ async function loggedEntries(): Promise<Record<string, unknown>[]> {
 }
 
 beforeAll(async () => {
-  const db = await emptyDatabase();
-  sql = createSql(db.url, { max: 2 });
-  closeDatabase = async () => {
-    await sql.end({ timeout: 5 });
-    await db.close();
-  };
-  const migrations = readMigrations();
-  await migrate(
-    sql,
-    migrations.filter((migration) => migration.version < "0040"),
-  );
+  const older = await databaseBefore("genesis", "0040", { max: 2 });
+  ({ sql } = older);
+  closeDatabase = older.close;
   await historyBeforeTheLog();
-  await migrate(sql, migrations);
+  await older.migrateTheRest();
   server = await startTestServer({ sql, adminAddress: newWallet().address });
   expect((await claimLogKey(sql, signer)).ok).toBe(true);
 });

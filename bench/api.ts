@@ -6,7 +6,7 @@
  *   (/api/health: one tiny query; an unknown /api path: no database at all); then the three hot reads again in
  *   HOT_ROUNDS rounds between loads of /api/health, each as a ratio to the health figures around it (issue 36,
  *   item 1: target ≥ 0.9× each; the load of a shared machine moves the figures more than the routes differ);
- * - Stake All of 888 items through POST /api/stake/bulk (server-side time from Server-Timing; target < 2 s);
+ * - Stake All of 888 items through POST /api/stake/bulk (server-side time from Server-Timing; target ≤ 50 ms, issue 36);
  * - the points history (bench/history.ts): the first page of 2,000- and 100,000-entry histories beside
  *   /api/rewards, and the CSV and JSON downloads of the 100,000 entries (time and peak memory).
  * The load comes from a worker thread (its own event loop) over keep-alive connections.
@@ -39,6 +39,8 @@ const CONCURRENCY = 16;
 const WARMUP_MS = 1_000;
 const DURATION_MS = 5_000;
 const STAKE_ALL_ROUNDS = 3;
+/** Issue 36, item 2 (the spec's own limit is 2 s). */
+const STAKE_ALL_TARGET_MS = 50;
 const HOT_ROUNDS = 3;
 const HOT_TARGET = 0.9;
 
@@ -232,9 +234,10 @@ async function stakeAll(origin: string, whale: Seeded["whale"], sql: Sql): Promi
   for (let round = 1; round <= STAKE_ALL_ROUNDS; round++) {
     const staked = await call("stake");
     const unstaked = await call("unstake");
-    const verdict = staked.server < 2000 ? "OK" : "OVER";
+    const verdict = staked.server <= STAKE_ALL_TARGET_MS ? "OK" : "OVER";
     console.log(
-      `  round ${round}: stake all ${num(staked.server)} ms server-side (${num(staked.roundTrip)} ms round trip) ${verdict} (target < 2 s);` +
+      `  round ${round}: stake all ${num(staked.server)} ms server-side (${num(staked.roundTrip)} ms round trip) ${verdict} ` +
+        `(target ≤ ${STAKE_ALL_TARGET_MS} ms);` +
         ` unstake all ${num(unstaked.server)} ms server-side`,
     );
   }

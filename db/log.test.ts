@@ -4,6 +4,7 @@
  * given at commit without gaps; a rolled-back row leaves no entry; the runtime role cannot write entries;
  * integration builds tiles and a signed checkpoint that our own client reads and proves, on either engine.
  */
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isCanonicalJson } from "../app/domain/tlog/canonical.ts";
 import { openCheckpoint, proveConsistent, proveIncluded, readAllEntries } from "../app/domain/tlog/client.ts";
@@ -11,8 +12,12 @@ import { signerFromSeed, verifierOf } from "../app/domain/tlog/note.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
 import { testAddress } from "../indexer/test-support.ts";
 import type { Sql } from "./client.server.ts";
+import { demoCatalogue } from "./demo-catalogue.ts";
 import { createSchedule } from "./queries/boosts.server.ts";
+import { importCatalogue } from "./queries/catalogue.server.ts";
+import { recordUsedSignature } from "./queries/auth.server.ts";
 import { addPoints } from "./queries/points.server.ts";
+import { stakeItems, unstakeItems } from "./queries/stakes.server.ts";
 import { databaseTiles, integrate, latestCheckpoint, logIndexOf, logSizes, servedNote, withLogIndex } from "./queries/log.server.ts";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -76,6 +81,53 @@ describe("entries in the same statement as their rows", () => {
     const entries = await allEntries();
     expect(entries.map((e) => e.index)).toEqual(entries.map((_, i) => i));
     expect(entries.some((e) => e.json.address === testAddress("log-rollback"))).toBe(false);
+  });
+
+  it("logs a bulk stake and an unstake as the stake rows stand, every field, with the signed message's hash", async () => {
+    const address = testAddress("log-stakes");
+    const items = demoCatalogue().filter((item) => item.collection === "spooks" && item.number <= 3);
+    await importCatalogue(db.owner.sql, items);
+    const rows = await sql<{ id: number; inscriptionId: string; name: string }[]>`
+      select id, inscription_id, name from items where inscription_id = any(${items.map((item) => item.inscriptionId)}) order by id`;
+    await db.owner.sql`
+      insert into ownership (item_id, owner_address, satpoint, seen_at)
+      select id, ${address}, ${`${"cd".repeat(32)}:0:0`}, now() from items where id = any(${rows.map((row) => row.id)}::int[])`;
+    // As the routes do: the signature is recorded in the transaction of the change, and the entries name its message's hash.
+    const signed = async (action: "stake-bulk" | "unstake-bulk", message: string, work: (tx: Sql) => Promise<unknown>) => {
+      await sql.begin(async (tx) => {
+        await recordUsedSignature(tx, { address, message, signature: "not checked here", action });
+        await work(tx as unknown as Sql);
+      });
+      return createHash("sha256").update(message).digest("hex");
+    };
+    const stakedBy = await signed("stake-bulk", "stake all, log test", (tx) => stakeItems(tx, address, rows));
+    const unstakedBy = await signed("unstake-bulk", "unstake one, log test", (tx) => unstakeItems(tx, address, rows.slice(0, 1)));
+
+    const stakes = await sql<{ id: number; itemId: number; startedAt: Date; endedAt: Date | null; endReason: string | null }[]>`
+      select id, item_id, started_at, ended_at, end_reason from stakes where address = ${address} order by id`;
+    const inscriptionOf = new Map(rows.map((row) => [row.id, row.inscriptionId]));
+    const expected = (stake: (typeof stakes)[number], type: "stake" | "unstake") => ({
+      address,
+      at: (type === "stake" ? stake.startedAt : stake.endedAt!).toISOString(),
+      collection: "spooks",
+      endReason: type === "stake" ? null : stake.endReason,
+      endedAt: type === "stake" ? null : stake.endedAt!.toISOString(),
+      id: stake.id,
+      item: inscriptionOf.get(stake.itemId),
+      rarity: expect.stringMatching(/^(Common|Rare|Epic|Legendary)$/),
+      reopenedFrom: null,
+      signed: type === "stake" ? stakedBy : unstakedBy,
+      startedAt: stake.startedAt.toISOString(),
+      // A stake that reopens none counts its tenure from its own start.
+      tenureFrom: stake.startedAt.toISOString(),
+      type,
+    });
+    const entries = (await allEntries()).filter((entry) => entry.json.address === address && entry.json.type !== "signed");
+    expect(entries.map((entry) => entry.json)).toEqual([
+      ...stakes.map((stake) => expected({ ...stake, endedAt: null, endReason: null }, "stake")),
+      expected(stakes[0], "unstake"),
+    ]);
+    expect(stakes[0].endReason).toBe("unstaked");
   });
 
   it("refuses the runtime role any write to the entries, and the owner any change of a batch", async () => {

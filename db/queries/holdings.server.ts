@@ -121,13 +121,15 @@ export async function holdingCounts(sql: Queryable, address: string, inscription
 
 /**
  * The most any wallet's balance can exceed its `balances` row by: FOLD_EVERY_CREDITS times the basis's highest
- * hourly credit (every wallet is folded at least that often: db/queries/accrual-basis.server.ts). One index
- * read, asked first so the queries below carry their lower limit as a value the planner sees.
+ * hourly credit (every wallet is folded at least that often: db/queries/accrual-basis.server.ts), plus the most
+ * a new schedule's first hour carried, until every wallet has been folded since. One row, kept with the basis,
+ * read first so the queries below carry their lower limit as a value the planner sees.
  */
 async function unfoldedBound(sql: Queryable): Promise<number> {
   const [row] = await sql<{ bound: number }[]>`
-    select coalesce(max(hourly_units), 0)::int8 * ${FOLD_EVERY_CREDITS} as bound from accrual_basis`;
-  return Number(row.bound);
+    select max_hourly_units * ${FOLD_EVERY_CREDITS} + case when credits < carried_until then max_carried_units else 0 end as bound
+    from accrual_basis_hour`;
+  return Number(row?.bound ?? 0);
 }
 
 /**
@@ -138,7 +140,7 @@ function rowsBetween(sql: Queryable, floor: number | null, top: number | null = 
   const above = floor === null ? sql`true` : sql`b.units >= ${floor}`;
   const below = top === null ? sql`true` : sql`b.units <= ${top}`;
   return sql`
-    select b.address, b.units + coalesce(a.hourly_units * (h.credits - a.since_credit), 0) as units
+    select b.address, b.units + coalesce(a.carried_units + a.hourly_units * (h.credits - a.since_credit), 0) as units
     from balances b left join accrual_basis a on a.address = b.address left join accrual_basis_hour h on true
     where ${above} and ${below}`;
 }

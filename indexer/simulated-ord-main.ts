@@ -25,9 +25,9 @@ function settings(env: NodeJS.ProcessEnv) {
 async function main() {
   const { chain, holder, items, port, host } = settings(process.env);
   const server = await startSimulatedChain({ owners: demoOwners(demoCatalogue(), holder, items), chain, port, host });
-  console.log(JSON.stringify({ msg: "simulated ord server listening", url: server.url, chain, holder, items }));
   const stop = () => void server.close().then(() => process.exit(0));
   process.once("SIGTERM", stop).once("SIGINT", stop);
+  console.log(JSON.stringify({ msg: "simulated ord server listening", url: server.url, chain, holder, items }));
 }
 
 main().catch((error: unknown) => {

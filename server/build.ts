@@ -89,11 +89,28 @@ export const SERVER_ENTRY_POINTS = {
 
 /**
  * The CLI, short-lived: its packages are bundled in too, so node reads a few files instead of hundreds; except
- * those that find files next to themselves (PGlite's WebAssembly, pino-pretty) or must be the one copy (React,
- * shared with Ink).
+ * those that find files next to themselves (PGlite's WebAssembly, pino-pretty), and Ink's developer tools, which
+ * Ink imports only when DEV=true and which are not installed. React and Ink are bundled together, so there is
+ * one copy of React, and as its production build (reactProductionBuild).
  */
 export const CLI_ENTRY_POINTS = { "spooks-admin": "cli/compiled-entry.ts" } as const;
-const CLI_EXTERNALS = ["@electric-sql/pglite", "pino-pretty", "ink", "@inkjs/ui", "react", "react/*", "react-dom"];
+const CLI_EXTERNALS = ["@electric-sql/pglite", "pino-pretty", "react-devtools-core"];
+
+/**
+ * React's packages choose their development or production build by `process.env.NODE_ENV` when they are loaded.
+ * NODE_ENV means more to Spooks than that (production refuses demo mode), so the CLI's bundle does not define it
+ * for everyone: only React's own entry files read it as "production" (the development build costs a command
+ * about a tenth of a second to load and run, for warnings an operator never reads).
+ */
+const reactProductionBuild = {
+  name: "react-production-build",
+  setup(build: import("esbuild").PluginBuild) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/](react|react-reconciler|scheduler)[\\/][\w-]+\.js$/ }, async (args) => ({
+      contents: (await fs.promises.readFile(args.path, "utf8")).replaceAll("process.env.NODE_ENV", '"production"'),
+      loader: "js",
+    }));
+  },
+};
 
 /**
  * The health check, run every few seconds: one CommonJS file of node's own modules only (node starts a
@@ -127,6 +144,7 @@ export async function compileEntryPoints(outDir: string): Promise<void> {
     entryPoints: CLI_ENTRY_POINTS,
     chunkNames: "cli-[hash]",
     external: CLI_EXTERNALS,
+    plugins: [reactProductionBuild],
     // Bundled CommonJS packages may require() node's modules, which an ES module has no `require` for.
     banner: { js: 'import { createRequire as __spooksRequire } from "node:module"; const require = __spooksRequire(import.meta.url);' },
   });

@@ -137,10 +137,20 @@ describe("the compiled programs", () => {
     const stats = await run([program("spooks-admin.js"), "catalogue", "stats", "--json"], env).exited;
     expect(stats).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(stats.stdout)).toEqual({ collections: [] });
-    // Without --json the answer is drawn by Ink (React), loaded from node_modules on demand.
-    const drawn = await run([program("spooks-admin.js"), "indexer", "status"], env).exited;
+    // Without --json the answer is drawn by Ink (React), bundled in with React's production build.
+    fs.writeFileSync(loadedLog, "");
+    const drawn = await run(["--import", RECORD_LOADS, program("spooks-admin.js"), "indexer", "status"], { ...env, LOADED_LOG: loadedLog })
+      .exited;
     expect(drawn.code).toBe(0);
-    expect(drawn.stdout.length).toBeGreaterThan(0);
+    expect(drawn.stdout).toContain("Last sync");
+    expect(loaded()).not.toMatch(/node_modules\/(ink|react|react-reconciler|scheduler|yoga-layout)\//);
+    const bundled = fs
+      .readdirSync(outDir)
+      .filter((name) => name.startsWith("cli-"))
+      .map((name) => fs.readFileSync(path.join(outDir, name), "utf8"))
+      .join("\n");
+    expect(bundled).toContain("react-reconciler/cjs/react-reconciler.production.js");
+    expect(bundled).not.toContain("react-reconciler.development");
   });
 
   it("simulated ord server (compose profile 'simulated'): the holder's items from the demo catalogue; a bad holder refused", async () => {

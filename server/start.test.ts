@@ -6,9 +6,13 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ensureAppBuild } from "../tests/support/app-server.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
+
+// Each test starts `npm start` under tsx (migrations, the demo data): 15-25 s on a loaded 2-core machine (stop 41's
+// CI), near the suite's 30 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 

@@ -142,10 +142,12 @@ async function witness(options: { port: string; key: string; log: string[]; host
     stateFile: `${options.key}.state.json`,
     onEvent: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
   });
-  process.stdout.write(`witness ${formatVerifierKey(verifierOf(key))} listening on ${server.url}\n`);
-  await new Promise<void>((resolve) => {
+  // Listened for before "listening" is said: a signal sent on reading it must not find Node's default (end at once).
+  const stopAsked = new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
+  process.stdout.write(`witness ${formatVerifierKey(verifierOf(key))} listening on ${server.url}\n`);
+  await stopAsked;
   await server.close();
 }

@@ -427,8 +427,11 @@ async function followTheTruth(ghostId: string) {
     signature: sign(world.holder, message),
   });
   await until("the role granted", () => rolesOf(ghostId).includes(staker));
-  const status = await call("GET", `/api/discord/link/${world.holder.address}`);
-  expect(status.body.roles).toEqual([{ roleId: staker, name: "Staker" }]);
+  // The sync records the grant once Discord has answered it, a moment after the member has the role: the
+  // public answer (read from that record) is waited for as the role was.
+  await expect
+    .poll(async () => (await call("GET", `/api/discord/link/${world.holder.address}`)).body.roles)
+    .toEqual([{ roleId: staker, name: "Staker" }]);
   const admin = await call("GET", "/api/admin/discord/status", undefined, { cookie: adminCookie });
   expect(admin.body.links.find((entry: { address: string }) => entry.address === world.holder.address).roles).toEqual([staker]);
   const unlink = unlinkMessage(world.holder.address, new Date());

@@ -2,8 +2,9 @@
  * Sorts the test files into the suite's groups by what they reach, read from their imports (followed through
  * the repository's own modules, never into node_modules), so a new test lands in the right group by itself:
  * - `e2e`: the browser suites (tests/e2e/);
- * - `db`: the files that take their database from the suite's engine (tests/support/test-database.ts):
- *   PGlite, or the PostgreSQL server of TEST_DATABASE_URL. Only these run a second time on the other engine;
+ * - `db`: the files that take their database from the suite's engine (tests/support/test-database.ts, or an
+ *   older one beside it from db/testing/older-database.ts): PGlite, or the PostgreSQL server of TEST_DATABASE_URL.
+ *   Only these run a second time on the other engine;
  * - `system`: databases, clusters and programs the file makes itself (an in-memory PGlite, a throwaway
  *   PostgreSQL cluster, the compiled programs, npm scripts): the suite's engine changes nothing for them;
  * - `unit`: everything else, which never touches a database or starts a process.
@@ -16,7 +17,7 @@ export type TestGroup = "unit" | "db" | "system" | "e2e";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TEST_FILE = /\.test\.tsx?$/;
 const SOURCE_DIRS = ["app", "db", "indexer", "cli", "server", "tests", "doubles"];
-const ENGINE_HARNESS = "tests/support/test-database.ts";
+const ENGINE_HARNESSES = ["tests/support/test-database.ts", "db/testing/older-database.ts"];
 /** A test file reading the suite's engine itself (vitest's `inject("testDatabase")`). */
 const ENGINE_MARKER = /\binject\(\s*["']testDatabase["']/;
 /** Modules that start whole programs or clusters of their own. */
@@ -54,7 +55,7 @@ function groupOf(file: string): TestGroup {
   if (file.startsWith("tests/e2e/")) return "e2e";
   const reached = localImports(file);
   const own = fs.readFileSync(path.join(ROOT, file), "utf8");
-  if (reached.has(ENGINE_HARNESS) || ENGINE_MARKER.test(own)) return "db";
+  if (ENGINE_HARNESSES.some((harness) => reached.has(harness)) || ENGINE_MARKER.test(own)) return "db";
   if (SYSTEM_HARNESSES.some((harness) => reached.has(harness)) || SYSTEM_MARKER.test(own)) return "system";
   return "unit";
 }

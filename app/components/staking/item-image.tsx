@@ -76,7 +76,7 @@ export function ItemPlaceholder({ name, compact, className }: { name: string; co
         className,
       )}
     >
-      <GhostIcon className={compact ? "h-7 w-7 opacity-80" : "h-12 w-12 animate-[float_4s_ease-in-out_infinite] opacity-80"} />
+      <GhostIcon className={compact ? "h-7 w-7 opacity-80" : "h-12 w-12 animate-[float_4s_ease-in-out_2] opacity-80"} />
       {!compact && <span className="px-2 text-center text-sm font-semibold">{name}</span>}
     </div>
   );

@@ -138,7 +138,9 @@ export default [
   // Linking a wallet to Discord: out to the authorize page and back (issue 25).
   route("discord/link", "routes/discord-link.ts"),
   route("discord/callback", "routes/discord-callback.ts"),
-  // The public log as C2SP tlog-tiles files: /log/checkpoint, /log/key, /log/tile/… (issue 34).
+  // The public log as C2SP tlog-tiles files: /log/checkpoint, /log/key, /log/tile/… (issue 34). The checkpoint,
+  // the file every browser reads, has a path of its own: React Router tries a splat after every other route.
+  route("log/checkpoint", "routes/log-files.ts", { id: "log-checkpoint" }),
   route("log/*", "routes/log-files.ts"),
   // A catalogue item's picture from the ord server, cached on disk (issue 12).
   route("content/:inscriptionId", "routes/content.ts"),

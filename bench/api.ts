@@ -10,7 +10,8 @@
  * - the points history (bench/history.ts): the first page of 2,000- and 100,000-entry histories beside
  *   /api/rewards, and the CSV and JSON downloads of the 100,000 entries (time and peak memory).
  * The load comes from a worker thread (its own event loop) over keep-alive connections.
- * Standalone: `node --import tsx bench/api.ts`; `BENCH_API=stake-all` seeds and measures Stake All only.
+ * Standalone: `node --import tsx bench/api.ts`; `BENCH_API=stake-all` seeds and measures Stake All only, `BENCH_API=hot-reads`
+ * the hot reads beside /api/health only.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
@@ -137,11 +138,11 @@ const get = (path) => new Promise((resolve) => {
 })();
 `;
 
-export function load(origin: string, paths: string[]): Promise<LoadResult> {
+export function load(origin: string, paths: string[], durationMs = DURATION_MS): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(LOAD_WORKER, {
       eval: true,
-      workerData: { origin, paths, concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS },
+      workerData: { origin, paths, concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs },
     });
     worker.once("message", (result: LoadResult) => {
       void worker.terminate();
@@ -163,19 +164,26 @@ export function printRow(label: string, result: LoadResult): void {
 const perSecond = (result: LoadResult) => result.requests / result.seconds;
 
 /**
- * The hot reads in `HOT_ROUNDS` rounds, each round's loads between two of /api/health (the next round's first):
- * each figure beside the mean of the health figures just before and after it, then the median of the rounds.
+ * Routes in `rounds` rounds, each round's loads between two of /api/health (the next round's first): each figure
+ * beside the mean of the health figures just before and after it, then the median of the rounds (target ≥ 0.9×:
+ * the hot reads here, the log's checkpoint in bench/log.ts). Shorter loads in more rounds follow the machine's
+ * drift more closely (each ratio compares loads seconds apart).
  */
-async function hotReads(origin: string, routes: [string, string[]][]): Promise<void> {
+export async function besideHealth(
+  title: string,
+  origin: string,
+  routes: [string, string[]][],
+  { rounds = HOT_ROUNDS, durationMs = DURATION_MS } = {},
+): Promise<void> {
   console.log(
-    `Hot reads beside /api/health, ${HOT_ROUNDS} rounds (health, the ${routes.length} routes, health again; the same clients and times):`,
+    `${title} beside /api/health, ${rounds} rounds of ${durationMs / 1000} s loads (health, the ${routes.length} route(s), health again; the same clients):`,
   );
-  const health: LoadResult[] = [await load(origin, ["/api/health"])];
+  const health: LoadResult[] = [await load(origin, ["/api/health"], durationMs)];
   const ratios = routes.map(() => [] as number[]);
-  for (let round = 1; round <= HOT_ROUNDS; round++) {
+  for (let round = 1; round <= rounds; round++) {
     const results: LoadResult[] = [];
-    for (const [, paths] of routes) results.push(await load(origin, paths));
-    health.push(await load(origin, ["/api/health"]));
+    for (const [, paths] of routes) results.push(await load(origin, paths, durationMs));
+    health.push(await load(origin, ["/api/health"], durationMs));
     const baseline = (perSecond(health[round - 1]) + perSecond(health[round])) / 2;
     console.log(
       `  round ${round}: /api/health ${num(perSecond(health[round - 1]), 0)} and ${num(perSecond(health[round]), 0)} req/s around it`,
@@ -243,6 +251,16 @@ async function stakeAll(origin: string, whale: Seeded["whale"], sql: Sql): Promi
   }
 }
 
+/** The reads every holder's page makes (issue 36, item 1), each with the paths its load spreads over. */
+function hotRoutes(seeded: { wallets: string[]; holders: string[] }): [string, string[]][] {
+  const pick = (list: string[], n: number) => Array.from({ length: n }, (_, i) => list[(i * 7907) % list.length]);
+  return [
+    ["GET /api/leaderboard (top 100)", ["/api/leaderboard"]],
+    ["GET /api/rewards/{address} (2,000 wallets)", pick(seeded.wallets, 2000).map((address) => `/api/rewards/${address}`)],
+    [`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, seeded.holders.map((address) => `/api/wallet-doginals/${address}`)],
+  ];
+}
+
 export async function run(): Promise<void> {
   await withBenchDatabase("api", 10, async (sql) => {
     let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
@@ -255,6 +273,10 @@ export async function run(): Promise<void> {
         server = await startTestServer({ sql, adminAddress: seeded.whale.address });
         return await stakeAll(server.url, seeded.whale, sql);
       }
+      if (process.env.BENCH_API === "hot-reads") {
+        server = await startTestServer({ sql, adminAddress: seeded.whale.address });
+        return await besideHealth("Hot reads", server.url, hotRoutes(seeded));
+      }
       console.log(
         `seeding ${HISTORY_WALLETS} histories of ${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries and one of ${LONG_HISTORY.toLocaleString("en-US")}…`,
       );
@@ -262,9 +284,7 @@ export async function run(): Promise<void> {
       await sql`vacuum analyze points_ledger`;
       console.log("building and starting the app…");
       server = await startTestServer({ sql, adminAddress: seeded.whale.address });
-      const pick = (list: string[], n: number) => Array.from({ length: n }, (_, i) => list[(i * 7907) % list.length]);
-      const rewardsPaths = pick(seeded.wallets, 2000).map((address) => `/api/rewards/${address}`);
-      const walletPaths = seeded.holders.map((address) => `/api/wallet-doginals/${address}`);
+      const [[, leaderboardPaths], [, rewardsPaths], [, walletPaths]] = hotRoutes(seeded);
       console.log(
         `HTTP load: ${CONCURRENCY} concurrent keep-alive clients in a worker thread, ${DURATION_MS / 1000} s per route after ${WARMUP_MS / 1000} s warm-up:`,
       );
@@ -272,12 +292,8 @@ export async function run(): Promise<void> {
       printRow("GET /api/health (trivial JSON route)", await load(server.url, ["/api/health"]));
       printRow("GET /api/rewards/{address} (2,000 wallets)", await load(server.url, rewardsPaths));
       printRow(`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, await load(server.url, walletPaths));
-      printRow("GET /api/leaderboard (top 100)", await load(server.url, ["/api/leaderboard"]));
-      await hotReads(server.url, [
-        ["GET /api/leaderboard (top 100)", ["/api/leaderboard"]],
-        ["GET /api/rewards/{address} (2,000 wallets)", rewardsPaths],
-        [`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, walletPaths],
-      ]);
+      printRow("GET /api/leaderboard (top 100)", await load(server.url, leaderboardPaths));
+      await besideHealth("Hot reads", server.url, hotRoutes(seeded));
       const historyPaths = histories.wallets.map((address) => `/api/points/${address}/history`);
       printRow(
         `GET /api/points/{address}/history (${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries)`,

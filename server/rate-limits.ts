@@ -22,7 +22,7 @@
  * TRUST_PROXY trusts it.
  */
 import type express from "express";
-import { rateLimit } from "express-rate-limit";
+import { rateLimit, type AugmentedRequest } from "express-rate-limit";
 import type { Config } from "../app/utils/env.server.ts";
 import type { Logger } from "../app/utils/logger.server.ts";
 import type { Sql } from "../db/client.server.ts";
@@ -77,6 +77,10 @@ const DESCRIPTION: Record<LimitKind, string> = {
   reads: "requests",
 };
 
+/** Whole seconds until the window's count resets, at least 1 (what Retry-After carries), or undefined when the store does not say. */
+const secondsUntil = (resetTime: Date | undefined) =>
+  resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : undefined;
+
 type LimiterOptions = { sql: Sql; logger: Logger; windowMs: number };
 
 function limiter(kind: LimitKind, limit: number, { sql, logger, windowMs }: LimiterOptions): express.RequestHandler {
@@ -84,7 +88,9 @@ function limiter(kind: LimitKind, limit: number, { sql, logger, windowMs }: Limi
   return rateLimit({
     windowMs,
     limit,
-    standardHeaders: "draft-8",
+    // The log's files are cached by browsers and CDNs (full tiles for good): a count of one client's requests has no
+    // place on them, and the headers' SHA-256 of the client's key cost /log/checkpoint about an eighth of its rate.
+    standardHeaders: kind === "log" ? false : "draft-8",
     legacyHeaders: false,
     // Replicas configured alike share a count; one configured otherwise (mid-way through a change) counts apart.
     // The log's files are counted by each process in its memory: a write to the database per tile would cost
@@ -92,9 +98,10 @@ function limiter(kind: LimitKind, limit: number, { sql, logger, windowMs }: Limi
     store: kind === "log" ? undefined : new PostgresRateLimitStore(sql, `${kind}/${limit}/${windowMs}:`, logger),
     // X-Forwarded-For from an untrusted peer is ignored on purpose (TRUST_PROXY), not a mistake to report.
     validate: { xForwardedForHeader: false },
-    handler: (_req, res) => {
+    handler: (req, res) => {
       res.setHeader("Cache-Control", "no-store");
-      const retryAfter = String(res.getHeader("Retry-After") ?? seconds);
+      const retryAfter = String(res.getHeader("Retry-After") ?? secondsUntil((req as AugmentedRequest).rateLimit.resetTime) ?? seconds);
+      res.setHeader("Retry-After", retryAfter);
       res.status(429).json({
         message: `Too many ${DESCRIPTION[kind]} from your address: at most ${limit} per ${seconds} s. Try again in ${retryAfter} s.`,
       });

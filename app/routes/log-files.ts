@@ -18,7 +18,8 @@ const text = (body: string, cacheControl: string) =>
 const PREVIOUS = /^previous\/([1-9][0-9]{0,8})\/(.*)$/;
 
 export const loader = apiRoute<Route.LoaderArgs>(async ({ params, context }) => {
-  let path = params["*"] ?? "";
+  // No splat: the route of /log/checkpoint itself (app/routes.ts).
+  let path = params["*"] ?? "checkpoint";
   let previous: number | null = null;
   const older = PREVIOUS.exec(path);
   if (older) [previous, path] = [Number(older[1]), older[2]];

@@ -17,6 +17,7 @@ import { createSchedule } from "./queries/boosts.server.ts";
 import { importCatalogue } from "./queries/catalogue.server.ts";
 import { recordUsedSignature } from "./queries/auth.server.ts";
 import { addPoints } from "./queries/points.server.ts";
+import { castVote } from "./queries/proposals.server.ts";
 import { stakeItems, unstakeItems } from "./queries/stakes.server.ts";
 import { databaseTiles, integrate, latestCheckpoint, logIndexOf, logSizes, servedNote, withLogIndex } from "./queries/log.server.ts";
 
@@ -128,6 +129,66 @@ describe("entries in the same statement as their rows", () => {
       expected(stakes[0], "unstake"),
     ]);
     expect(stakes[0].endReason).toBe("unstaked");
+  });
+
+  it("logs each vote as it stands: a change names the vote it supersedes, a late loser the vote that superseded it", async () => {
+    const address = testAddress("log-votes");
+    const items = demoCatalogue().filter((item) => item.collection === "spooks" && item.number >= 4 && item.number <= 5);
+    await importCatalogue(db.owner.sql, items);
+    await db.owner.sql`
+      insert into stakes (item_id, address, started_at)
+      select id, ${address}, now() - interval '2 hours' from items where inscription_id = any(${items.map((item) => item.inscriptionId)})`;
+    const [proposal] = await db.owner.sql<{ id: number }[]>`
+      insert into proposals (title, description, start_date, end_date, vote_type, created_by, created_at, allow_vote_change)
+      values ('Log test', 'Which?', now() - interval '1 hour', now() + interval '1 day', 'yes_no', 'test', now() - interval '1 hour', true)
+      returning id`;
+    const options = await db.owner.sql<{ id: number }[]>`
+      insert into proposal_options (proposal_id, position, option_text) values (${proposal.id}, 0, 'Yes'), (${proposal.id}, 1, 'No') returning id`;
+    const signedAt = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+    const vote = (option: number, minutesAgo: number, signature: string) =>
+      castVote(sql, {
+        proposalId: proposal.id,
+        optionId: options[option].id,
+        address,
+        signature,
+        message: `vote ${signature}`,
+        signedAt: signedAt(minutesAgo),
+      });
+    // The genesis snapshot's definition of an entry, read while the vote stands as it was written.
+    const genesisText = async (id: number) =>
+      (await db.owner.sql<{ text: string }[]>`select log_vote_entry('vote', ${id}::int) as text`)[0].text;
+    const first = await vote(0, 30, "first");
+    const changed = await vote(1, 10, "changed"); // signed later: counts, and supersedes the first
+    const changedText = await genesisText(changed.id);
+    const late = await vote(0, 20, "late"); // arrives last, signed before the change: superseded by it
+
+    const rows = await sql<{ id: number; optionId: number; votedAt: Date; signedAt: Date; stakedAtStart: string[] }[]>`
+      select id, option_id, voted_at, signed_at, staked_at_start from votes where address = ${address} order by id`;
+    const expected = (row: (typeof rows)[number], signature: string, supersededBy: number | null, supersedes: number | null) => ({
+      address,
+      at: row.votedAt.toISOString(),
+      id: row.id,
+      message: `vote ${signature}`,
+      option: row.optionId,
+      proposal: proposal.id,
+      signature,
+      signedAt: row.signedAt.toISOString(),
+      stakedAtStart: row.stakedAtStart,
+      supersededBy,
+      supersedes,
+      type: "vote",
+      weight: 2,
+    });
+    const entries = (await allEntries()).filter((entry) => entry.json.address === address && entry.json.type === "vote");
+    expect(entries.map((entry) => entry.json)).toEqual([
+      expected(rows[0], "first", null, null),
+      expected(rows[1], "changed", null, first.id),
+      expected(rows[2], "late", changed.id, null),
+    ]);
+    expect(rows.map((row) => row.id)).toEqual([first.id, changed.id, late.id]);
+    // The very bytes of the genesis snapshot's definition.
+    expect([entries[1].text, entries[2].text]).toEqual([changedText, await genesisText(late.id)]);
+    expect(entries.every((entry) => isCanonicalJson(entry.text))).toBe(true);
   });
 
   it("refuses the runtime role any write to the entries, and the owner any change of a batch", async () => {

@@ -89,7 +89,7 @@ function limiter(kind: LimitKind, limit: number, { sql, logger, windowMs }: Limi
     windowMs,
     limit,
     // The log's files are cached by browsers and CDNs (full tiles for good): a count of one client's requests has no
-    // place on them, and the headers' SHA-256 of the client's key cost /log/checkpoint about an eighth of its rate.
+    // place on them, where a cache would show it to other clients (docs/decisions.md).
     standardHeaders: kind === "log" ? false : "draft-8",
     legacyHeaders: false,
     // Replicas configured alike share a count; one configured otherwise (mid-way through a change) counts apart.

@@ -2,55 +2,29 @@
  * Migrations on a fresh, EMPTY database (not the harness's migrated copy): a new database on the test
  * server for real Postgres, an in-memory PGlite behind a socket otherwise.
  */
-import { PGlite } from "@electric-sql/pglite";
-import { serveOverSocket } from "./pglite-socket.server.ts";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { createSql, openDatabase, type Sql } from "./client.server.ts";
 import { migrate, migrateAsOwner, MigrationError, readMigrations, type Migration } from "./migrate.server.ts";
 import { appRoleWarning, RUNTIME_ROLE } from "./roles.server.ts";
+import { emptyDatabase } from "./testing/older-database.ts";
 
 type EmptyDatabase = { engine: "postgres" | "pglite"; url: string; client(): Sql; close(): Promise<void> };
 
 async function createEmptyDatabase(): Promise<EmptyDatabase> {
-  const target = inject("testDatabase");
   const clients: Sql[] = [];
-  const client = (url: string) => () => {
-    const sql = createSql(url, { max: 1 });
-    clients.push(sql);
-    return sql;
-  };
-  const endClients = () => Promise.all(clients.map((sql) => sql.end({ timeout: 5 })));
-
-  if (target.kind === "postgres") {
-    const name = `spooks_migrate_${process.pid}_${randomBytes(4).toString("hex")}`;
-    const admin = createSql(target.adminUrl, { max: 1 });
-    await admin.unsafe(`create database "${name}"`);
-    const parsed = new URL(target.adminUrl);
-    parsed.pathname = `/${name}`;
-    const url = parsed.toString();
-    return {
-      engine: "postgres",
-      url,
-      client: client(url),
-      close: async () => {
-        await endClients();
-        await admin.unsafe(`drop database if exists "${name}" with (force)`);
-        await admin.end();
-      },
-    };
-  }
-  const db = await PGlite.create();
-  const server = await serveOverSocket(db);
-  const url = server.url;
+  const db = await emptyDatabase("migrate");
   return {
-    engine: "pglite",
-    url,
-    client: client(url),
+    engine: inject("testDatabase").kind === "postgres" ? "postgres" : "pglite",
+    url: db.url,
+    client: () => {
+      const sql = createSql(db.url, { max: 1 });
+      clients.push(sql);
+      return sql;
+    },
     close: async () => {
-      await endClients();
-      await server.stop();
+      await Promise.all(clients.map((sql) => sql.end({ timeout: 5 })));
       await db.close();
     },
   };

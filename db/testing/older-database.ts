@@ -1,7 +1,8 @@
 /**
- * A database of the engine the suite runs on (`inject("testDatabase")`), as its owner, migrated up to a version
- * and not past it: a new database on the PostgreSQL server, or a new in-memory PGlite served over a socket. For
- * tests that write what an older release left, then migrate the rest.
+ * A database of the engine the suite runs on (`inject("testDatabase")`), as its owner, empty or migrated up to a
+ * version and not past it: a new database on the PostgreSQL server, or a new in-memory PGlite served over a
+ * socket. For tests of the migrations themselves, and tests that write what an older release left, then migrate
+ * the rest.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { randomBytes } from "node:crypto";
@@ -33,7 +34,8 @@ export async function databaseBefore(label: string, version: string, { max = 1 }
   return { sql, close, migrateTheRest: async () => void (await migrate(sql, migrations)) };
 }
 
-async function emptyDatabase(label: string): Promise<{ url: string; close(): Promise<void> }> {
+/** Empty: no migration has run. `label` names the PostgreSQL database. */
+export async function emptyDatabase(label: string): Promise<{ url: string; close(): Promise<void> }> {
   const target = inject("testDatabase");
   if (target.kind === "postgres") {
     const name = `spooks_${label}_${process.pid}_${randomBytes(4).toString("hex")}`;

@@ -113,6 +113,36 @@ const reactProductionBuild = {
 };
 
 /**
+ * zod's namespace re-exports its 60-odd translations of its error messages (`z.locales`), about half of the
+ * bundle's zod; Spooks speaks English only (zod loads `en` itself), so the CLI's bundle carries that one alone.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(build: import("esbuild").PluginBuild) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: "js",
+      resolveDir: path.join(ROOT, "node_modules", "zod", "v4", "locales"),
+    }));
+  },
+};
+
+/**
+ * Ink's layout engine (yoga-layout) carries its WebAssembly inline and decodes it at once, but asks first whether
+ * `fetch` is a function; in Node that question alone loads Node's fetch (undici, with http2 and zlib), tens of
+ * milliseconds a command pays for nothing. The CLI's copy of yoga does not ask.
+ */
+const yogaWithoutFetch = {
+  name: "yoga-without-fetch",
+  setup(build: import("esbuild").PluginBuild) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/][\w-]+\.js$/ }, async (args) => ({
+      contents: (await fs.promises.readFile(args.path, "utf8")).replaceAll("typeof fetch", '"undefined"'),
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * The health check, run every few seconds: one CommonJS file of node's own modules only (node starts a
  * CommonJS program for about half the CPU time an ES module costs it).
  */
@@ -144,7 +174,7 @@ export async function compileEntryPoints(outDir: string): Promise<void> {
     entryPoints: CLI_ENTRY_POINTS,
     chunkNames: "cli-[hash]",
     external: CLI_EXTERNALS,
-    plugins: [reactProductionBuild],
+    plugins: [reactProductionBuild, zodEnglishOnly, yogaWithoutFetch],
     // Bundled CommonJS packages may require() node's modules, which an ES module has no `require` for.
     banner: { js: 'import { createRequire as __spooksRequire } from "node:module"; const require = __spooksRequire(import.meta.url);' },
   });

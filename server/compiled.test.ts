@@ -17,10 +17,25 @@ import { freePort } from "../tests/support/net.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN = "DCH3XaN5CcskGZuDqS14Sr6mnPQEPmvWh7";
-/** Records every module node loads (ESM and CommonJS) into LOADED_LOG. */
-const RECORD_LOADS =
-  "data:text/javascript,import{registerHooks}from'node:module';import{appendFileSync}from'node:fs';" +
-  "registerHooks({load(url,context,next){appendFileSync(process.env.LOADED_LOG,url+'\\n');return next(url,context)}})";
+/**
+ * Preloaded scripts, as files (a data: URL would itself load Node's fetch, which one test looks for): RECORD_LOADS
+ * records every module node loads (ESM and CommonJS) into LOADED_LOG; RECORD_BUILTINS writes the names of the Node
+ * modules the process loaded (process.moduleLoadList) to BUILTINS_LOG as it exits.
+ */
+const PROBES = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-compiled-probes-"));
+const RECORD_LOADS = path.join(PROBES, "record-loads.mjs");
+const RECORD_BUILTINS = path.join(PROBES, "record-builtins.mjs");
+fs.writeFileSync(
+  RECORD_LOADS,
+  "import { registerHooks } from 'node:module'; import { appendFileSync } from 'node:fs';\n" +
+    "registerHooks({ load(url, context, next) { appendFileSync(process.env.LOADED_LOG, url + '\\n'); return next(url, context); } });\n",
+);
+fs.writeFileSync(
+  RECORD_BUILTINS,
+  "import { writeFileSync } from 'node:fs';\n" +
+    "process.on('exit', () => writeFileSync(process.env.BUILTINS_LOG, JSON.stringify(process.moduleLoadList)));\n",
+);
+afterAll(() => fs.rmSync(PROBES, { recursive: true, force: true }));
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
@@ -53,6 +68,7 @@ describe("the compiled programs", () => {
   let buildDir: string;
   let dataDir: string;
   let loadedLog: string;
+  let builtinsLog: string;
   const children: ChildProcess[] = [];
   const program = (name: string) => path.join(outDir, name);
   const loaded = () => fs.readFileSync(loadedLog, "utf8");
@@ -62,6 +78,7 @@ describe("the compiled programs", () => {
     [db, buildDir, outDir] = await Promise.all([createTestDatabase(), ensureAppBuild(), ensureCompiledPrograms()]);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "spooks-compiled-"));
     loadedLog = path.join(dataDir, "loaded.log");
+    builtinsLog = path.join(dataDir, "builtins.json");
   }, 180_000);
   afterAll(async () => {
     for (const child of children) child.kill("SIGKILL");
@@ -139,11 +156,22 @@ describe("the compiled programs", () => {
     expect(JSON.parse(stats.stdout)).toEqual({ collections: [] });
     // Without --json the answer is drawn by Ink (React), bundled in with React's production build.
     fs.writeFileSync(loadedLog, "");
-    const drawn = await run(["--import", RECORD_LOADS, program("spooks-admin.js"), "indexer", "status"], { ...env, LOADED_LOG: loadedLog })
-      .exited;
+    // Started with the flag the installed command gives node, so the command runs in this process, not in a second Node.
+    const drawn = await run(
+      ["--liftoff-only", "--import", RECORD_LOADS, "--import", RECORD_BUILTINS, program("spooks-admin.js"), "users"],
+      {
+        ...env,
+        LOADED_LOG: loadedLog,
+        BUILTINS_LOG: builtinsLog,
+      },
+    ).exited;
     expect(drawn.code).toBe(0);
-    expect(drawn.stdout).toContain("Last sync");
+    expect(drawn.stdout).toBe("No users with points found\n");
     expect(loaded()).not.toMatch(/node_modules\/(ink|react|react-reconciler|scheduler|yoga-layout)\//);
+    // Node loads its fetch (undici, with http2 and zlib) when anything asks for `fetch`; Ink's layout engine asked.
+    const builtins = JSON.parse(fs.readFileSync(builtinsLog, "utf8")) as string[];
+    expect(builtins).toContain("NativeModule net"); // what the command loaded, to its end
+    expect(builtins.filter((name) => /undici/.test(name))).toEqual([]);
     const bundled = fs
       .readdirSync(outDir)
       .filter((name) => name.startsWith("cli-"))
@@ -151,6 +179,9 @@ describe("the compiled programs", () => {
       .join("\n");
     expect(bundled).toContain("react-reconciler/cjs/react-reconciler.production.js");
     expect(bundled).not.toContain("react-reconciler.development");
+    // zod's English only, of its sixty-odd translations.
+    expect(bundled).toContain("node_modules/zod/v4/locales/en.js");
+    expect(bundled).not.toContain("node_modules/zod/v4/locales/de.js");
   });
 
   it("simulated ord server (compose profile 'simulated'): the holder's items from the demo catalogue; a bad holder refused", async () => {

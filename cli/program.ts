@@ -46,9 +46,26 @@ Examples:
   spooks-admin log verify --url https://spooks.example --state spooks-log.state
   spooks-admin boosts set --from 2030-12-01T00:00:00Z --legendary 150 --tenure 7:110,30:120 --cap 200 --dry-run`;
 
+/** The command group the command line names (its first word that is not an option), if any. */
+function commandGroup(argv?: readonly string[]): string | undefined {
+  const word = argv?.slice(2).find((arg) => !arg.startsWith("-"));
+  return word === undefined ? undefined : (ALIASES[word] ?? word);
+}
+
+/** Groups whose commands never open the database: the public log's are clients of a site and a witness. */
+const WITHOUT_DATABASE = new Set(["log"]);
+
+/** Whether the command line runs a command that opens the database (not help, not the version). */
+export function opensDatabase(argv: readonly string[]): boolean {
+  const named = commandGroup(argv);
+  const help = argv.some((arg) => arg === "-h" || arg === "--help") || named === "help";
+  return named !== undefined && named in COMMAND_GROUPS && !WITHOUT_DATABASE.has(named) && !help;
+}
+
 /**
  * The command tree. Given the command line, only the group it names is loaded (the program's own options take no
- * value, so the first word that is not an option is the command); otherwise, and for `help`, every group.
+ * value, so the first word that is not an option is the command), none for `--version`; otherwise, and for
+ * `help`, every group.
  */
 export async function createProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command("spooks-admin")
@@ -60,9 +77,9 @@ export async function createProgram(argv?: readonly string[]): Promise<Command> 
     )
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", EXAMPLES);
-  const word = argv?.slice(2).find((arg) => !arg.startsWith("-"));
-  const named = word === undefined ? undefined : (ALIASES[word] ?? word);
-  const groups = named !== undefined && named in COMMAND_GROUPS ? [named] : Object.keys(COMMAND_GROUPS);
+  const named = commandGroup(argv);
+  const versionOnly = named === undefined && argv?.some((arg) => arg === "-V" || arg === "--version");
+  const groups = versionOnly ? [] : named !== undefined && named in COMMAND_GROUPS ? [named] : Object.keys(COMMAND_GROUPS);
   for (const register of await Promise.all(groups.map((group) => COMMAND_GROUPS[group]()))) register(program);
   return program;
 }

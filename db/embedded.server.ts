@@ -17,6 +17,7 @@ import net from "node:net";
 import path from "node:path";
 import { processIsAlive } from "../app/utils/process-alive.server.ts";
 import { secureDataDir, tightenDataDir, type Warn } from "./data-dir.server.ts";
+import { pgliteWasmModule } from "./pglite-wasm.server.ts";
 import { connectionUrl, newPassword, serveOverSocket } from "./pglite-socket.server.ts";
 import { RUNTIME_ROLE } from "./roles.server.ts";
 
@@ -203,7 +204,11 @@ export async function openEmbedded(dataDir: string, warn: Warn = () => {}): Prom
 async function serveEmbedded(root: string, ownerFile: string): Promise<{ embedded: Embedded; served: Served }> {
   let db: PGlite | undefined;
   try {
-    db = await PGlite.create({ dataDir: path.join(root, "pglite"), startParams: pgliteStartParams() });
+    db = await PGlite.create({
+      dataDir: path.join(root, "pglite"),
+      startParams: pgliteStartParams(),
+      pgliteWasmModule: await pgliteWasmModule(),
+    });
     tightenDataDir(path.join(root, "pglite")); // the files it has just created are 0666
     const server = await serveOverSocket(db, { maxConnections: MAX_ATTACHED_CONNECTIONS, runtimePassword: newPassword() });
     const { port, runtime } = server;

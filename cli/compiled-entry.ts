@@ -10,7 +10,6 @@
  * start"). Started without the flag, SPOOKS_CLI_TIERED=1 keeps V8's default tiers instead, for a long command on a
  * big embedded database (the installed command, cli/bin/spooks-admin.js, starts Node with the flag itself).
  */
-import { spawn } from "node:child_process";
 import module from "node:module";
 
 const BASELINE_ONLY = "--liftoff-only";
@@ -19,11 +18,15 @@ if (process.execArgv.includes(BASELINE_ONLY) || process.env.SPOOKS_CLI_TIERED ==
   module.enableCompileCache?.();
   await import("./main.ts");
 } else {
-  runAgainBaselineOnly();
+  await runAgainBaselineOnly();
 }
 
-/** The same command in a child Node with the flag, on this terminal; its exit is this process's. */
-function runAgainBaselineOnly(): void {
+/**
+ * The same command in a child Node with the flag, on this terminal; its exit is this process's. child_process
+ * (with net and dgram) is loaded only here: a command started with the flag never needs it.
+ */
+async function runAgainBaselineOnly(): Promise<void> {
+  const { spawn } = await import("node:child_process");
   const child = spawn(process.execPath, [BASELINE_ONLY, ...process.execArgv, ...process.argv.slice(1)], { stdio: "inherit" });
   // Ctrl-C reaches both processes (one process group): the child decides; a signal sent to this one alone is passed on.
   const forward = (signal: NodeJS.Signals) => () => {

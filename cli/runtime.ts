@@ -113,6 +113,7 @@ export function parseId(text: string, what: string): number {
  * `npm start` when it holds it), applies pending migrations, runs `work`, and always closes.
  */
 export async function withDatabase<T>(work: (session: Session) => Promise<T>): Promise<T> {
+  loadRendererAhead();
   const config = loadConfig();
   const logger = createCliLogger(config);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn: (line) => logger.warn(line) });
@@ -125,6 +126,15 @@ export async function withDatabase<T>(work: (session: Session) => Promise<T>): P
 }
 
 // Output -----------------------------------------------------------------------------------------
+
+/**
+ * Starts loading Ink, which a text answer is drawn with, while the database opens: opening the embedded one
+ * spends tens of milliseconds waiting on its files, about what loading Ink costs (docs/decisions.md, "The CLI's
+ * start"). Not for --json, which draws nothing.
+ */
+function loadRendererAhead(): void {
+  if (!process.argv.includes("--json")) import("ink").catch(() => {});
+}
 
 /** The width results are drawn to: the terminal's; on a pipe COLUMNS when set, else wide enough that nothing wraps. */
 export function outputColumns(): number {

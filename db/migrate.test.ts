@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { createSql, openDatabase, type Sql } from "./client.server.ts";
+import { createSql, openDatabase, type Database, type Sql } from "./client.server.ts";
 import { migrate, migrateAsOwner, MigrationError, readMigrations, type Migration } from "./migrate.server.ts";
 import { appRoleWarning, RUNTIME_ROLE } from "./roles.server.ts";
 import { emptyDatabase } from "./testing/older-database.ts";
@@ -100,6 +100,22 @@ describe("migrate on a fresh empty database", () => {
     // The connection is still usable, and the good one applies on its own.
     expect(await migrate(sql, [...readMigrations(), GOOD])).toEqual(["9001_good"]);
     expect(await tableExists(sql, "good_one")).toBe(true);
+  });
+
+  it("on the embedded database, logs in as the owner only when a migration is pending", async () => {
+    // An owner URL nothing listens on: reaching for it fails loudly.
+    const embedded: Database = {
+      sql,
+      engine: "pglite",
+      description: "test",
+      migratorUrl: "postgres://postgres:x@127.0.0.1:1/none",
+      close: async () => {},
+    };
+    expect(await migrateAsOwner(embedded)).toEqual([]);
+    const [last] = readMigrations().slice(-1);
+    await sql`delete from schema_migrations where version = ${last.version}`;
+    await expect(migrateAsOwner(embedded)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    await sql`insert into schema_migrations (version, applied_at) values (${last.version}, now())`;
   });
 });
 

@@ -5,7 +5,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { fileTypeFromBuffer } from "file-type";
 import { Refusal } from "../domain/errors.ts";
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "../domain/giveaways.ts";
 
@@ -20,8 +19,12 @@ const EXTENSIONS: Record<ImageMediaType, string> = {
   "image/webp": "webp",
 };
 
-/** The image type the bytes really are, or a 415 refusal. */
+/**
+ * The image type the bytes really are, or a 415 refusal. file-type (150 KB with its readers) is loaded by the
+ * first upload, not by every command of the CLI that shares this module's chunk (`giveaways list`).
+ */
 export async function sniffImageType(bytes: Uint8Array): Promise<ImageMediaType> {
+  const { fileTypeFromBuffer } = await import("file-type");
   const detected = await fileTypeFromBuffer(bytes);
   const mediaType = detected?.mime as ImageMediaType | undefined;
   if (!mediaType || !IMAGE_MEDIA_TYPES.includes(mediaType)) {

@@ -84,6 +84,31 @@ describe("entries in the same statement as their rows", () => {
     expect(entries.some((e) => e.json.address === testAddress("log-rollback"))).toBe(false);
   });
 
+  it("gives a transaction its indexes in its last statement: a writer waits for it, a rollback after it gives them back", async () => {
+    const before = (await logSizes(sql)).sequenced;
+    let asked: (() => void) | undefined;
+    let release: (() => void) | undefined;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    const first = sql.begin(async (tx) => {
+      await addPoints(tx, { address: testAddress("log-seq-1"), points: 1, actor: SYSTEM });
+      const [{ index }] = await tx<{ index: number }[]>`select log_sequence_now() as index`;
+      asked?.();
+      await holding;
+      throw Object.assign(new Error("rolled back after its indexes"), { index });
+    });
+    await new Promise<void>((resolve) => (asked = resolve));
+    // A second writer: its entries wait for the first transaction's end, then take the indexes it gave back.
+    const second = withLogIndex(sql, (tx) => addPoints(tx, { address: testAddress("log-seq-2"), points: 1, actor: SYSTEM }));
+    release!();
+    await expect(first).rejects.toMatchObject({ index: before });
+    expect((await second).logIndex).toBe(before);
+    const entries = await allEntries();
+    expect(entries.map((e) => e.index)).toEqual(entries.map((_, i) => i));
+    expect(entries.some((e) => e.json.address === testAddress("log-seq-1"))).toBe(false);
+    expect(entries.find((e) => e.index === before)?.json.address).toBe(testAddress("log-seq-2"));
+    expect(await withLogIndex(sql, async () => "no entries")).toEqual({ result: "no entries", logIndex: null });
+  });
+
   it("logs a bulk stake and an unstake as the stake rows stand, every field, with the signed message's hash", async () => {
     const address = testAddress("log-stakes");
     const items = demoCatalogue().filter((item) => item.collection === "spooks" && item.number <= 3);

@@ -388,22 +388,11 @@ export async function logIndexesOf(sql: Queryable, source: LogSource, rowIds: re
   return new Map(rows.map((row) => [Number(row.rowId), Number(row.index)]));
 }
 
-/** The index of this transaction's first entry, read inside it (null: it wrote none yet). */
-export async function firstBatchOfTransaction(tx: Queryable): Promise<number | null> {
-  const [{ batch }] = await tx<{ batch: number | null }[]>`
-    select nullif(current_setting('spooks.log_first_batch', true), '')::int8 as batch`;
-  return batch;
-}
-
-export async function firstIndexOfBatch(sql: Queryable, batch: number | null): Promise<number | null> {
-  if (batch === null) return null;
-  const [row] = await sql<{ firstIndex: number | null }[]>`select first_index from log_batches where id = ${batch}`;
-  return row?.firstIndex ?? null;
-}
-
 /**
  * Runs `work` in a transaction of its own and answers, with its result, the index of the first log entry it
- * wrote (null when it wrote none, or when `sql` is already a transaction: the index is given at commit).
+ * wrote (null when it wrote none, or when `sql` is already a transaction: the index is given at commit). The
+ * transaction's entries take their indexes in its last statement (log_sequence_now, migration 0100), so the
+ * answer costs no query after the commit.
  */
 export async function withLogIndex<T>(
   sql: Queryable,
@@ -412,13 +401,14 @@ export async function withLogIndex<T>(
   if (typeof (sql as { savepoint?: unknown }).savepoint === "function") {
     return { result: await work(sql as TransactionSql), logIndex: null };
   }
-  let batch: number | null = null;
+  let logIndex: number | null = null;
   const result = (await (sql as Sql).begin(async (tx) => {
     const answer = await work(tx as TransactionSql);
-    batch = await firstBatchOfTransaction(tx);
+    const [{ index }] = await tx<{ index: number | null }[]>`select log_sequence_now() as index`;
+    logIndex = index === null ? null : Number(index);
     return answer;
   })) as T;
-  return { result, logIndex: await firstIndexOfBatch(sql, batch) };
+  return { result, logIndex };
 }
 
 /** The log's verifier key (set by the process that signs), or null before one signed. */

@@ -119,10 +119,10 @@ const reactProductionBuild = {
 const zodEnglishOnly = {
   name: "zod-english-only",
   setup(build: import("esbuild").PluginBuild) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+    build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
       contents: 'export { default as en } from "./en.js";',
       loader: "js",
-      resolveDir: path.join(ROOT, "node_modules", "zod", "v4", "locales"),
+      resolveDir: path.dirname(args.path),
     }));
   },
 };

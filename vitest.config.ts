@@ -20,6 +20,10 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     hookTimeout: 60_000,
     teardownTimeout: 20_000,
+    // The app's production build (tests/support/builds.ts writes it under .test-data/) is loaded by Node itself,
+    // as production loads it, not through vitest's module runner: its 1.2 MB server bundle took 7-8 s there in
+    // every file that starts a server, 1 s natively. No test mocks a module the build imports.
+    server: { deps: { external: [/\/\.test-data\//] } },
     projects: [
       { extends: true, test: { name: "unit", include: groups.unit } },
       { extends: true, test: { name: "system", include: groups.system } },

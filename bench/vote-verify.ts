@@ -15,7 +15,7 @@ import { addressOfPrivateKey, newPrivateKey, signMessage } from "../app/domain/s
 import { verifyVotes, type PublishedResults, type VoteReceipt } from "../app/domain/vote-receipts.ts";
 import type { Sql } from "../db/client.server.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
-import { CHROMIUM_ARGS } from "../tests/e2e/support/browser.ts";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/e2e/support/browser.ts";
 import { startTestServer } from "../tests/support/app-server.ts";
 import { withBenchDatabase } from "./bench-database.ts";
 
@@ -71,7 +71,7 @@ async function seed(sql: Sql): Promise<{ proposalId: number }> {
 type BrowserFigures = { reported: number; fromClick: number; longestTaskMs: number; longTasks: number };
 
 async function inBrowser(url: string): Promise<BrowserFigures> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ baseURL: url });
     page.setDefaultTimeout(300_000);

@@ -15,6 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "playwright-core";
+import { CHROMIUM_EXECUTABLE } from "../tests/e2e/support/browser.ts";
 
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 const DEMO_WALLET_KEY = "spooks.demoWallet";
@@ -97,7 +98,7 @@ async function main() {
   console.log(holder ? `signed in as the demo holder ${holder}` : "no demo wallets: shooting signed out");
 
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM_EXECUTABLE,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
   });
   try {

@@ -7,7 +7,7 @@
  * takes the stack down and up again, and upgrades to a new image that carries a new (test-only) migration.
  * Prints each timing; exits 1 at the first thing that does not hold.
  *
- * Needs a Docker engine (DOCKER_HOST), compose, and Chromium (CHROMIUM_PATH, default /usr/bin/chromium). Image
+ * Needs a Docker engine (DOCKER_HOST), compose, and Chromium (CHROMIUM_PATH, default /usr/bin/chromium-headless-shell). Image
  * names default to the public ones: NODE_IMAGE (build argument), POSTGRES_IMAGE, CADDY_IMAGE. DOCKER and COMPOSE
  * name the commands (scripts/deploy/docker.ts); DEPLOY_BUILD_NETWORK the build's network (default host);
  * DEPLOY_IMAGE tests that image instead of building one; DEPLOY_KEEP=1 leaves the stack up at the end.
@@ -22,7 +22,7 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { addressOfPrivateKey } from "../app/domain/signature.ts";
 import { demoCatalogue } from "../db/demo-catalogue.ts";
-import { CHROMIUM_ARGS } from "../tests/e2e/support/browser.ts";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/e2e/support/browser.ts";
 import { chromium } from "playwright-core";
 import { adminCreatesGiveaway, holderStakesAndEnters, type Wallet } from "./deploy/browser-flow.ts";
 import { networksOf, startClient } from "./deploy/clients.ts";
@@ -450,7 +450,7 @@ async function main(): Promise<void> {
     const stack = await startStack(project);
     await seed(stack, holder);
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: CHROMIUM_EXECUTABLE,
       args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${SITE} 127.0.0.1:${stack.endpoint.port}`],
     });
     const imageUrl = await browserPhase(stack, browser, holder, admin);

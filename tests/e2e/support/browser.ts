@@ -14,6 +14,13 @@ export const SCREENSHOT_DIR = path.join(ROOT, "test-results", "screenshots");
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
 
+/**
+ * Debian's chromium-headless-shell (CHROMIUM_PATH overrides): Chromium's headless build, the one Playwright
+ * itself runs for headless pages. The same Blink and V8 as the full browser, without the full browser's
+ * windowing and GPU process: a browser file took about a third less CPU and wall time with it (issue 36).
+ */
+export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
+
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -28,7 +35,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 }
 
 export type PageProblems = { errors: string[] };

@@ -7,10 +7,11 @@
  * takes the stack down and up again, and upgrades to a new image that carries a new (test-only) migration.
  * Prints each timing; exits 1 at the first thing that does not hold.
  *
- * Needs a Docker engine (DOCKER_HOST), compose, and Chromium (CHROMIUM_PATH, default /usr/bin/chromium-headless-shell). Image
- * names default to the public ones: NODE_IMAGE (build argument), POSTGRES_IMAGE, CADDY_IMAGE. DOCKER and COMPOSE
- * name the commands (scripts/deploy/docker.ts); DEPLOY_BUILD_NETWORK the build's network (default host);
- * DEPLOY_IMAGE tests that image instead of building one; DEPLOY_KEEP=1 leaves the stack up at the end.
+ * Needs a Docker engine (DOCKER_HOST), compose, and Chromium (CHROMIUM_PATH, default
+ * /usr/bin/chromium-headless-shell). Image names default to the public ones: NODE_IMAGE (build argument),
+ * POSTGRES_IMAGE, CADDY_IMAGE. DOCKER and COMPOSE name the commands (scripts/deploy/docker.ts);
+ * DEPLOY_BUILD_NETWORK the build's network (default host); DEPLOY_IMAGE tests that image instead of building one;
+ * DEPLOY_KEEP=1 leaves the stack up at the end.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";

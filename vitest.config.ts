@@ -22,7 +22,7 @@ export default defineConfig({
     teardownTimeout: 20_000,
     // The app's production build (tests/support/builds.ts writes it under .test-data/) is loaded by Node itself,
     // as production loads it, not through vitest's module runner: its 1.2 MB server bundle took 7-8 s there in
-    // every file that starts a server, 1 s natively. No test mocks a module the build imports.
+    // every file that starts a server, 1-1.5 s natively. No test mocks a module the build imports.
     server: { deps: { external: [/\/\.test-data\//] } },
     projects: [
       { extends: true, test: { name: "unit", include: groups.unit } },

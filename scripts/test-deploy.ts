@@ -17,13 +17,13 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { addressOfPrivateKey } from "../app/domain/signature.ts";
 import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/e2e/support/browser.ts";
+import { freePort } from "../tests/support/net.ts";
 import { chromium } from "playwright-core";
 import { adminCreatesGiveaway, holderStakesAndEnters, type Wallet } from "./deploy/browser-flow.ts";
 import { networksOf, startClient } from "./deploy/clients.ts";
@@ -93,14 +93,6 @@ function check(condition: unknown, message: string): asserts condition {
 function wallet(label: string): Wallet {
   const key = sha256(new TextEncoder().encode(`spooks-e2e:${label}`));
   return { privateKeyHex: bytesToHex(key), address: addressOfPrivateKey(key) };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined | false>): Promise<T> {

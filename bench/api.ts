@@ -5,7 +5,8 @@
  *   /api/leaderboard with 100,000 wallets in the database, beside two trivial JSON routes in the same run
  *   (/api/health: one tiny query; an unknown /api path: no database at all); then the three hot reads again in
  *   HOT_ROUNDS rounds between loads of /api/health, each as a ratio to the health figures around it (issue 36,
- *   item 1: target ≥ 0.9× each; the load of a shared machine moves the figures more than the routes differ);
+ *   item 1: target ≥ 0.9× each; the load of a shared machine moves the figures more than the routes differ), and
+ *   the CPU one request of each costs (server and database, one client at a time), health's beside each's;
  * - Stake All of 888 items through POST /api/stake/bulk (server-side time from Server-Timing; target ≤ 50 ms, issue 36);
  * - the points history (bench/history.ts): the first page of 2,000- and 100,000-entry histories beside
  *   /api/rewards, and the CSV and JSON downloads of the 100,000 entries (time and peak memory).
@@ -16,6 +17,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { Agent, get as httpGet } from "node:http";
 import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -44,6 +47,7 @@ const STAKE_ALL_ROUNDS = 3;
 const STAKE_ALL_TARGET_MS = 50;
 const HOT_ROUNDS = 3;
 const HOT_TARGET = 0.9;
+const COST_REQUESTS = 3_000;
 
 const base58check = createBase58check(sha256);
 
@@ -153,6 +157,7 @@ export function load(origin: string, paths: string[], durationMs = DURATION_MS):
 }
 
 const pad = (text: string, width: number) => text.padEnd(width);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const num = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
 
 export function printRow(label: string, result: LoadResult): void {
@@ -194,7 +199,6 @@ export async function besideHealth(
       console.log(`  ${pad("", 46)} = ${ratios[i].at(-1)!.toFixed(2)}× /api/health (${num(baseline, 0)} req/s)`);
     });
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   routes.forEach(([label], i) => {
     const ratio = median(ratios[i]);
     console.log(
@@ -206,6 +210,75 @@ export async function besideHealth(
       .map((value) => value.toFixed(2))
       .join(" ")}`,
   );
+}
+
+/** CPU seconds the local PostgreSQL's processes have used so far (from /proc), or null when there is none to read. */
+function databaseCpuSeconds(): number | null {
+  const ticksPerSecond = 100;
+  let total: number | null = null;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (!stat.includes("(postgres)")) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      total = (total ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    } catch {
+      // A process that ended while listed.
+    }
+  }
+  return total;
+}
+
+/**
+ * What one request costs, with nothing else running: one client asks for each route's paths in turn, and the CPU
+ * this process (server and client) and the database spend is divided by the requests. Unlike requests per second
+ * on a shared 2-core machine, this hardly moves from one run to the next; health's cost over a route's is the
+ * throughput a saturated machine would give it, relative to health's.
+ */
+async function costPerRequest(origin: string, routes: [string, string[]][], requests = COST_REQUESTS): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (path: string) =>
+    new Promise<void>((resolve, reject) => {
+      httpGet(origin + path, { agent }, (response) => {
+        response.resume();
+        response.on("end", () => (response.statusCode === 200 ? resolve() : reject(new Error(`${path}: ${response.statusCode}`))));
+      }).on("error", reject);
+    });
+  const measure = async (paths: string[]) => {
+    for (let i = 0; i < requests / 10; i++) await get(paths[i % paths.length]);
+    const [cpu, database] = [process.cpuUsage(), databaseCpuSeconds()];
+    for (let i = 0; i < requests; i++) await get(paths[i % paths.length]);
+    const used = process.cpuUsage(cpu);
+    const databaseAfter = databaseCpuSeconds();
+    return {
+      node: (used.user + used.system) / requests,
+      database: database === null || databaseAfter === null ? null : ((databaseAfter - database) * 1e6) / requests,
+    };
+  };
+  type Cost = Awaited<ReturnType<typeof measure>>;
+  const total = (cost: Cost) => cost.node + (cost.database ?? 0);
+  const line = (label: string, cost: Cost) =>
+    `${pad(label, 44)} ${num(cost.node, 0)} µs + database ${cost.database === null ? "n/a" : `${num(cost.database, 0)} µs`}`;
+  console.log(
+    `CPU per request, one client, ${requests.toLocaleString("en-US")} requests a route, ${HOT_ROUNDS} rounds (this process: server and client; the database's processes):`,
+  );
+  const ratios = routes.map(() => [] as number[]);
+  for (let round = 1; round <= HOT_ROUNDS; round++) {
+    const health = await measure(["/api/health"]);
+    console.log(`  round ${round}: ${line("GET /api/health (baseline)", health)}`);
+    for (const [i, [label, paths]] of routes.entries()) {
+      const cost = await measure(paths);
+      ratios[i].push(total(health) / total(cost));
+      console.log(`    ${line(label, cost)} = ${ratios[i].at(-1)!.toFixed(2)}× health's throughput`);
+    }
+  }
+  routes.forEach(([label], i) => {
+    const ratio = median(ratios[i]);
+    console.log(
+      `  ${pad(label, 44)} median ${ratio.toFixed(2)}× /api/health's throughput (rounds: ${ratios[i].map((r) => r.toFixed(2)).join(", ")}; target ≥ ${HOT_TARGET}×) ${ratio >= HOT_TARGET ? "OK" : "UNDER"}`,
+    );
+  });
+  agent.destroy();
 }
 
 async function stakeAll(origin: string, whale: Seeded["whale"], sql: Sql): Promise<void> {
@@ -275,7 +348,8 @@ export async function run(): Promise<void> {
       }
       if (process.env.BENCH_API === "hot-reads") {
         server = await startTestServer({ sql, adminAddress: seeded.whale.address });
-        return await besideHealth("Hot reads", server.url, hotRoutes(seeded));
+        await besideHealth("Hot reads", server.url, hotRoutes(seeded));
+        return await costPerRequest(server.url, hotRoutes(seeded));
       }
       console.log(
         `seeding ${HISTORY_WALLETS} histories of ${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries and one of ${LONG_HISTORY.toLocaleString("en-US")}…`,
@@ -294,6 +368,7 @@ export async function run(): Promise<void> {
       printRow(`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, await load(server.url, walletPaths));
       printRow("GET /api/leaderboard (top 100)", await load(server.url, leaderboardPaths));
       await besideHealth("Hot reads", server.url, hotRoutes(seeded));
+      await costPerRequest(server.url, hotRoutes(seeded));
       const historyPaths = histories.wallets.map((address) => `/api/points/${address}/history`);
       printRow(
         `GET /api/points/{address}/history (${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries)`,

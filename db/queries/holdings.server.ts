@@ -10,7 +10,7 @@ import { itemBoost, stakePercentAt, walletDailyRate, type BoostSchedule } from "
 import type { Queryable } from "../client.server.ts";
 import { FOLD_EVERY_CREDITS } from "./accrual-basis.server.ts";
 import { scheduleInForce } from "./boosts.server.ts";
-import { KeptValue, onOneSnapshot, stampColumn } from "./hot-reads.server.ts";
+import { KeptPerKey, KeptValue, onOneSnapshot, stampColumn } from "./hot-reads.server.ts";
 import { isTransaction } from "./transaction.server.ts";
 
 export type WalletItem = {
@@ -55,29 +55,62 @@ export type Rewards = {
 
 export type LeaderboardEntry = { address: string; rewards: number; dailyRate: number };
 
+/** `… as mark`: the state of one wallet's items (migration 0110): its own counter and the one every wallet shares. */
+const walletMarkColumn = (sql: Queryable, address: string) => sql`
+  coalesce((select moves from wallet_marks where address = ${address}), 0)::text || ':' || (select moves from wallet_marks_shared)::text as mark`;
+
+/** The most items kept per web process over all wallets (the least recently read wallet's dropped first). */
+const KEPT_WALLET_ITEMS = 20_000;
+const keptWalletItems = new KeptPerKey<WalletItem[]>(KEPT_WALLET_ITEMS, (items) => Math.max(1, items.length));
+
+/**
+ * The catalogue items the indexer says the wallet owns, with each staked item's boost for the hour under way: as
+ * kept for the state of the wallet's items this request reads (its mark and the hour), or read. In a transaction
+ * (which may hold changes not yet committed) always read.
+ */
 export async function walletItems(sql: Queryable, address: string): Promise<WalletItem[]> {
+  const at = now();
+  if (isTransaction(sql)) return (await readWalletItems(sql, address, at)).items;
+  const hour = hourStart(at).getTime();
+  const [{ mark }] = await sql<{ mark: string }[]>`select ${walletMarkColumn(sql, address)}`;
+  const kept = keptWalletItems.get(sql, address, mark, hour);
+  if (kept) return kept;
+  const read = await readWalletItems(sql, address, at);
+  keptWalletItems.set(sql, address, read.mark, hour, read.items);
+  return read.items;
+}
+
+/** The wallet's items at `at`, and the mark of the state they were read from (read in the same statement). */
+async function readWalletItems(sql: Queryable, address: string, at: Date): Promise<{ mark: string; items: WalletItem[] }> {
   const since = performance.now();
   const rows = await sql<
     (Omit<WalletItem, "rarity" | "rarityLabel" | "isStaked" | "rewardRate" | "perDay" | "boost"> & {
       rarity: Rarity;
       tenureFrom: Date | null;
       stakeRarity: Rarity | null;
+      number: number;
       stamp: string;
+      mark: string;
     })[]
   >`
-    select i.id, i.name, i.inscription_id, i.collection, i.image_url, i.rarity, i.rank, s.started_at as staked_at,
-           s.tenure_from, s.rarity as stake_rarity, ${stampColumn(sql)}
-    from ownership o
-    join items i on i.id = o.item_id
-    left join stakes s on s.item_id = o.item_id and s.ended_at is null and s.address = o.owner_address
-    where o.owner_address = ${address}
-    order by i.collection, i.number`;
-  if (rows.length === 0) return [];
-  const stakedCount = rows.filter((row) => row.stakedAt !== null).length;
+    select w.stamp, w.mark, h.*
+    from (select ${stampColumn(sql)}, ${walletMarkColumn(sql, address)}) as w
+    left join lateral (
+      select i.id, i.name, i.inscription_id, i.collection, i.image_url, i.rarity, i.rank, i.number,
+             s.started_at as staked_at, s.tenure_from, s.rarity as stake_rarity
+      from ownership o
+      join items i on i.id = o.item_id
+      left join stakes s on s.item_id = o.item_id and s.ended_at is null and s.address = o.owner_address
+      where o.owner_address = ${address}
+    ) as h on true
+    order by h.collection, h.number`;
+  const [{ mark, stamp }] = rows;
+  const owned = rows.filter((row) => row.id !== null);
+  if (owned.length === 0) return { mark, items: [] };
+  const stakedCount = owned.filter((row) => row.stakedAt !== null).length;
   const rewardRate = perItemDailyRate(stakedCount);
-  const at = now();
-  const schedule = await scheduleFor(sql, hourStart(at), { since, stamp: rows[0].stamp });
-  return rows.map(({ rarity, tenureFrom, stakeRarity, stamp: _stamp, ...row }) => {
+  const schedule = await scheduleFor(sql, hourStart(at), { since, stamp });
+  const items = owned.map(({ rarity, tenureFrom, stakeRarity, stamp: _stamp, mark: _mark, number: _number, ...row }) => {
     // The rarity its stake earns with (the item's when it was staked).
     const boost = tenureFrom ? itemBoost(schedule, { rarity: stakeRarity ?? rarity, tenureFrom }, stakedCount, at) : null;
     return {
@@ -100,6 +133,7 @@ export async function walletItems(sql: Queryable, address: string): Promise<Wall
           : null,
     };
   });
+  return { mark, items };
 }
 
 /**

@@ -67,3 +67,49 @@ export async function onOneSnapshot<T>(sql: Sql, hour: number, work: (tx: Querya
     return { stamp, hour, value: await work(tx) };
   });
 }
+
+/** A key's kept value: the mark and hour it was computed for, and its weight against the capacity. */
+type KeptEntry<T> = { mark: string; hour: number; value: T; weight: number };
+
+/**
+ * Values kept per key (a wallet), each for the mark of the state it was computed from and the hour, at most
+ * `capacity` in weight per database pool, the least recently used dropped first. A value is answered only for the
+ * mark and hour it was computed for; the next computation replaces it.
+ */
+export class KeptPerKey<T> {
+  private readonly pools = new WeakMap<Sql, { entries: Map<string, KeptEntry<T>>; weight: number }>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly weigh: (value: T) => number,
+  ) {}
+
+  get(sql: Sql, key: string, mark: string, hour: number): T | undefined {
+    const pool = this.pools.get(sql);
+    const entry = pool?.entries.get(key);
+    if (!pool || !entry || entry.mark !== mark || entry.hour !== hour) return undefined;
+    // Map order is insertion order: moved to the end, it is the most recently used.
+    pool.entries.delete(key);
+    pool.entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(sql: Sql, key: string, mark: string, hour: number, value: T): void {
+    let pool = this.pools.get(sql);
+    if (!pool) this.pools.set(sql, (pool = { entries: new Map(), weight: 0 }));
+    const old = pool.entries.get(key);
+    if (old) {
+      pool.entries.delete(key);
+      pool.weight -= old.weight;
+    }
+    const weight = this.weigh(value);
+    if (weight > this.capacity) return;
+    pool.entries.set(key, { mark, hour, value, weight });
+    pool.weight += weight;
+    for (const [oldest, entry] of pool.entries) {
+      if (pool.weight <= this.capacity) break;
+      pool.entries.delete(oldest);
+      pool.weight -= entry.weight;
+    }
+  }
+}

@@ -2,16 +2,19 @@
  * Hot reads stay exact (issue 36, item 1; db/queries/hot-reads.server.ts): after accruals, stakes, spends
  * (giveaway tickets), clears, refunds (a giveaway deleted) and an owner that changed with nothing logged, the
  * leaderboard (top 100 and the longest list), each wallet's rank and its rewards, as two web replicas on the
- * one database answer them over HTTP, are what a full recomputation from the ledger gives.
+ * one database answer them over HTTP, are what a full recomputation from the ledger gives. A wallet's items (kept
+ * per wallet, migration 0110) are what a read with nothing kept gives, after stakes, unstakes, items that change
+ * hands, a new boost schedule and a catalogue change.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hourStart, HOUR_MS } from "../../app/domain/clock.ts";
 import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT } from "../../app/domain/leaderboard.ts";
 import { entryMessage, stakeMessage } from "../../app/domain/messages.ts";
+import { walletDoginals } from "../../app/api/holdings.ts";
 import { unitsToPoints } from "../../app/domain/rewards.ts";
 import { createSql, type Sql } from "../../db/client.server.ts";
 import { creditHour } from "../../db/queries/accrual.server.ts";
-import { dailyRatesOf, leaderboardRank } from "../../db/queries/holdings.server.ts";
+import { dailyRatesOf, leaderboardRank, walletItems } from "../../db/queries/holdings.server.ts";
 import { startTestServer, type TestServer } from "../support/app-server.ts";
 import { giveItems, givePoints, minutesFromNow, newWallet, spooks, useApi, type Wallet } from "./support.ts";
 
@@ -187,4 +190,59 @@ describe("hot reads against a full recomputation", () => {
     expect(moved.board.findIndex((row) => row.address === ninetieth.address)).toBeLessThan(LEADERBOARD_DEFAULT_LIMIT);
     await expectExact(actors);
   }, 240_000);
+});
+
+/** The wallets' items as both replicas answer them, against a read in a transaction (where nothing kept is used). */
+async function expectItemsExact(wallets: readonly string[]): Promise<void> {
+  for (const address of wallets) {
+    const fresh = await ctx.sql.begin((tx) => walletItems(tx, address));
+    const expected: unknown = JSON.parse(JSON.stringify(walletDoginals.responses[200].schema.parse(fresh)));
+    for (const [name, api] of replicas()) expect(await api.get(`/api/wallet-doginals/${address}`), `${name}: ${address}`).toEqual(expected);
+  }
+}
+
+describe("a wallet's items kept per wallet", () => {
+  it("agree with a fresh read after stakes, unstakes, items changing hands, a new schedule and a catalogue change", async () => {
+    const [holder, buyer] = [newWallet(), newWallet()];
+    const wallets = [holder.address, buyer.address];
+    const items = await giveItems(ctx.sql, holder.address, spooks(430, 431, 432, 433));
+    await giveItems(ctx.sql, buyer.address, spooks(434));
+    await expectItemsExact(wallets);
+
+    const signed = async (action: "stake" | "unstake", item: (typeof items)[number]) => {
+      const message = stakeMessage(action, item.number, new Date());
+      const answer = await ctx.call("POST", `/api/${action}`, {
+        address: holder.address,
+        inscriptionId: item.inscriptionId,
+        message,
+        signature: holder.sign(message),
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    };
+    // A stake moves the holder's tier and every staked item's rate; an unstake moves them back.
+    await signed("stake", items[0]);
+    await expectItemsExact(wallets);
+    await signed("stake", items[1]);
+    await expectItemsExact(wallets);
+    await signed("unstake", items[0]);
+    await expectItemsExact(wallets);
+
+    // A staked item changes hands (the indexer's upsert): the holder loses it and its stake, the buyer gains it.
+    await giveItems(ctx.sql, buyer.address, [items[1].name]);
+    await expectItemsExact(wallets);
+    expect((await walletItems(ctx.sql, buyer.address)).map((item) => item.name).sort()).toEqual([items[1].name, ...spooks(434)].sort());
+
+    // A schedule in force since before the hour began: every staked item's boost changes, no wallet row does.
+    await signed("stake", items[2]);
+    const start = new Date(hourStart(new Date()).getTime() - 40 * 24 * HOUR_MS);
+    await ctx.sql`
+      insert into boost_schedules (effective_from, common_percent, rare_percent, epic_percent, legendary_percent, tenure, cap_percent, created_by, created_at)
+      values (${start}, 200, 200, 200, 200, ${ctx.sql.json([])}, 300, 'test', ${start})`;
+    await expectItemsExact(wallets);
+    expect((await walletItems(ctx.sql, holder.address)).find((item) => item.isStaked)?.boost?.combinedPercent).toBe(200);
+
+    // A catalogue change: a new picture for one of the holder's items.
+    await ctx.sql`update items set image_url = ${"https://images.example/433.png"} where id = ${items[3].id}`;
+    await expectItemsExact(wallets);
+  }, 120_000);
 });

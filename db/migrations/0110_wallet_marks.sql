@@ -37,46 +37,35 @@ begin
   return null;
 end $$;
 
--- A trigger with transition tables has one event each; each function reads only the tables its event has.
-create function ownership_moves_wallets() returns trigger language plpgsql security definer
+-- A trigger with transition tables has one event each; the function reads only the tables its event has, and
+-- the column naming the wallet is the trigger's argument.
+create function wallets_moved() returns trigger language plpgsql security definer
   set search_path = public, pg_temp as $$
 begin
   if tg_op in ('INSERT', 'UPDATE') then
-    perform wallet_marks_move(array(select owner_address from new_rows));
+    execute format('select wallet_marks_move(array(select %I from new_rows))', tg_argv[0]);
   end if;
   if tg_op in ('UPDATE', 'DELETE') then
-    perform wallet_marks_move(array(select owner_address from old_rows));
-  end if;
-  return null;
-end $$;
-
-create function stakes_move_wallets() returns trigger language plpgsql security definer
-  set search_path = public, pg_temp as $$
-begin
-  if tg_op in ('INSERT', 'UPDATE') then
-    perform wallet_marks_move(array(select address from new_rows));
-  end if;
-  if tg_op in ('UPDATE', 'DELETE') then
-    perform wallet_marks_move(array(select address from old_rows));
+    execute format('select wallet_marks_move(array(select %I from old_rows))', tg_argv[0]);
   end if;
   return null;
 end $$;
 
 create trigger ownership_inserted_moves_wallets after insert on ownership
-  referencing new table as new_rows for each statement execute function ownership_moves_wallets();
+  referencing new table as new_rows for each statement execute function wallets_moved('owner_address');
 create trigger ownership_updated_moves_wallets after update on ownership
-  referencing old table as old_rows new table as new_rows for each statement execute function ownership_moves_wallets();
+  referencing old table as old_rows new table as new_rows for each statement execute function wallets_moved('owner_address');
 create trigger ownership_deleted_moves_wallets after delete on ownership
-  referencing old table as old_rows for each statement execute function ownership_moves_wallets();
+  referencing old table as old_rows for each statement execute function wallets_moved('owner_address');
 create trigger ownership_truncated_moves_shared after truncate on ownership
   for each statement execute function wallet_marks_shared_move();
 
 create trigger stakes_inserted_move_wallets after insert on stakes
-  referencing new table as new_rows for each statement execute function stakes_move_wallets();
+  referencing new table as new_rows for each statement execute function wallets_moved('address');
 create trigger stakes_updated_move_wallets after update on stakes
-  referencing old table as old_rows new table as new_rows for each statement execute function stakes_move_wallets();
+  referencing old table as old_rows new table as new_rows for each statement execute function wallets_moved('address');
 create trigger stakes_deleted_move_wallets after delete on stakes
-  referencing old table as old_rows for each statement execute function stakes_move_wallets();
+  referencing old table as old_rows for each statement execute function wallets_moved('address');
 create trigger stakes_truncated_move_shared after truncate on stakes
   for each statement execute function wallet_marks_shared_move();
 

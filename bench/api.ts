@@ -214,7 +214,7 @@ export async function besideHealth(
 
 /** CPU seconds the local PostgreSQL's processes have used so far (from /proc), or null when there is none to read. */
 function databaseCpuSeconds(): number | null {
-  const ticksPerSecond = 100;
+  const ticksPerSecond = 100; // USER_HZ: Linux reports /proc times in hundredths of a second
   let total: number | null = null;
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
@@ -230,10 +230,11 @@ function databaseCpuSeconds(): number | null {
 }
 
 /**
- * What one request costs, with nothing else running: one client asks for each route's paths in turn, and the CPU
- * this process (server and client) and the database spend is divided by the requests. Unlike requests per second
- * on a shared 2-core machine, this hardly moves from one run to the next; health's cost over a route's is the
- * throughput a saturated machine would give it, relative to health's.
+ * What one request costs: one client asks for each route's paths in turn, and the CPU this process (server and
+ * client) and the database spend is divided by the requests. Health's cost over a route's is the throughput a
+ * saturated machine would give the route, relative to health's. Unlike requests per second, it does not depend on
+ * how sixteen clients, the server and the database share two cores; it still moves by about 15 % from one round to
+ * the next (the process's own share: garbage collection, the machine's other work).
  */
 async function costPerRequest(origin: string, routes: [string, string[]][], requests = COST_REQUESTS): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -17,7 +17,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { Agent, get as httpGet } from "node:http";
 import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
@@ -32,7 +31,7 @@ import { creditHour } from "../db/queries/accrual.server.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
 import { startTestServer } from "../tests/support/app-server.ts";
 import { exportFigures, HISTORY_WALLETS, LONG_HISTORY, ROWS_PER_HISTORY_WALLET, seedHistories } from "./history.ts";
-import { withBenchDatabase } from "./bench-database.ts";
+import { withBenchDatabase, withServerCpu } from "./bench-database.ts";
 
 const WALLETS = 100_000;
 const ENDED_STAKES = 200_000;
@@ -212,23 +211,6 @@ export async function besideHealth(
   );
 }
 
-/** CPU seconds the local PostgreSQL's processes have used so far (from /proc), or null when there is none to read. */
-function databaseCpuSeconds(): number | null {
-  const ticksPerSecond = 100; // USER_HZ: Linux reports /proc times in hundredths of a second
-  let total: number | null = null;
-  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (!stat.includes("(postgres)")) continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      total = (total ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-    } catch {
-      // A process that ended while listed.
-    }
-  }
-  return total;
-}
-
 /**
  * What one request costs: one client asks for each route's paths in turn, and the CPU this process (server and
  * client) and the database spend is divided by the requests. Health's cost over a route's is the throughput a
@@ -236,7 +218,7 @@ function databaseCpuSeconds(): number | null {
  * how sixteen clients, the server and the database share two cores; it still moves by about 15 % from one round to
  * the next (the process's own share: garbage collection, the machine's other work).
  */
-async function costPerRequest(origin: string, routes: [string, string[]][], requests = COST_REQUESTS): Promise<void> {
+async function costPerRequest(origin: string, sql: Sql, routes: [string, string[]][], requests = COST_REQUESTS): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const get = (path: string) =>
     new Promise<void>((resolve, reject) => {
@@ -247,21 +229,19 @@ async function costPerRequest(origin: string, routes: [string, string[]][], requ
     });
   const measure = async (paths: string[]) => {
     for (let i = 0; i < requests / 10; i++) await get(paths[i % paths.length]);
-    const [cpu, database] = [process.cpuUsage(), databaseCpuSeconds()];
-    for (let i = 0; i < requests; i++) await get(paths[i % paths.length]);
-    const used = process.cpuUsage(cpu);
-    const databaseAfter = databaseCpuSeconds();
-    return {
-      node: (used.user + used.system) / requests,
-      database: database === null || databaseAfter === null ? null : ((databaseAfter - database) * 1e6) / requests,
-    };
+    const { value: used, cpu: database } = await withServerCpu(sql, async () => {
+      const cpu = process.cpuUsage();
+      for (let i = 0; i < requests; i++) await get(paths[i % paths.length]);
+      return process.cpuUsage(cpu);
+    });
+    return { node: (used.user + used.system) / requests, database: database === null ? null : (database * 1000) / requests };
   };
   type Cost = Awaited<ReturnType<typeof measure>>;
   const total = (cost: Cost) => cost.node + (cost.database ?? 0);
   const line = (label: string, cost: Cost) =>
     `${pad(label, 44)} ${num(cost.node, 0)} µs + database ${cost.database === null ? "n/a" : `${num(cost.database, 0)} µs`}`;
   console.log(
-    `CPU per request, one client, ${requests.toLocaleString("en-US")} requests a route, ${HOT_ROUNDS} rounds (this process: server and client; the database's processes):`,
+    `CPU per request, one client, ${requests.toLocaleString("en-US")} requests a route, ${HOT_ROUNDS} rounds (this process: server and client; the database server's processes for this database):`,
   );
   const ratios = routes.map(() => [] as number[]);
   for (let round = 1; round <= HOT_ROUNDS; round++) {
@@ -350,7 +330,7 @@ export async function run(): Promise<void> {
       if (process.env.BENCH_API === "hot-reads") {
         server = await startTestServer({ sql, adminAddress: seeded.whale.address });
         await besideHealth("Hot reads", server.url, hotRoutes(seeded));
-        return await costPerRequest(server.url, hotRoutes(seeded));
+        return await costPerRequest(server.url, sql, hotRoutes(seeded));
       }
       console.log(
         `seeding ${HISTORY_WALLETS} histories of ${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries and one of ${LONG_HISTORY.toLocaleString("en-US")}…`,
@@ -369,7 +349,7 @@ export async function run(): Promise<void> {
       printRow(`GET /api/wallet-doginals/{address} (${ITEMS_PER_HOLDER} items)`, await load(server.url, walletPaths));
       printRow("GET /api/leaderboard (top 100)", await load(server.url, leaderboardPaths));
       await besideHealth("Hot reads", server.url, hotRoutes(seeded));
-      await costPerRequest(server.url, hotRoutes(seeded));
+      await costPerRequest(server.url, sql, hotRoutes(seeded));
       const historyPaths = histories.wallets.map((address) => `/api/points/${address}/history`);
       printRow(
         `GET /api/points/{address}/history (${ROWS_PER_HISTORY_WALLET.toLocaleString("en-US")} entries)`,

@@ -3,6 +3,7 @@
  * postgres://postgres@127.0.0.1:5432/test): created and migrated before `work`, dropped after it, whatever
  * happens.
  */
+import { readFileSync } from "node:fs";
 import { createSql, type Sql } from "../db/client.server.ts";
 import { migrate } from "../db/migrate.server.ts";
 
@@ -26,4 +27,29 @@ export async function withBenchDatabase(label: string, maxConnections: number, w
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
     await admin.end();
   }
+}
+
+/**
+ * CPU time (ms) the database's server processes spent on this database's connections, when the server runs on
+ * this machine (Linux /proc; null otherwise). On a machine shared with other work, it is steadier than the time
+ * on the clock, which counts the waits for a core too.
+ */
+async function serverCpu(sql: Sql): Promise<Map<number, number> | null> {
+  const pids = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database()`;
+  try {
+    return new Map(pids.map(({ pid }) => [pid, Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6]));
+  } catch {
+    return null;
+  }
+}
+
+/** What `work` answers, and the database server's CPU time (ms) meanwhile (null when it cannot be read). */
+export async function withServerCpu<T>(sql: Sql, work: () => Promise<T>): Promise<{ value: T; cpu: number | null }> {
+  const before = await serverCpu(sql);
+  const value = await work();
+  const after = await serverCpu(sql);
+  if (!before || !after) return { value, cpu: null };
+  let cpu = 0;
+  for (const [pid, spent] of after) cpu += spent - (before.get(pid) ?? 0);
+  return { value, cpu };
 }

@@ -26,7 +26,7 @@ import { createOrdClient, OrdError, type OrdClient } from "../indexer/ord-client
 import { demoOtherHolders, startSimulatedChain, type SimulatedChain } from "../indexer/simulated-chain.server.ts";
 import { syncOnce, type SyncReport } from "../indexer/sync.server.ts";
 import { indexerConfig, testAddress } from "../indexer/test-support.ts";
-import { withBenchDatabase } from "./bench-database.ts";
+import { withBenchDatabase, withServerCpu } from "./bench-database.ts";
 
 /** BENCH_ACCRUAL_SCALE=10 divides stakes and wallets by 10 (while developing; the figures say which scale ran). */
 const SCALE = Math.max(1, Number(process.env.BENCH_ACCRUAL_SCALE ?? 1));
@@ -45,29 +45,9 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-/**
- * CPU time (ms) the database's server processes spent on this database's connections, when the server runs on
- * this machine (Linux /proc; null otherwise). On a machine shared with other work, it is steadier than the time
- * on the clock, which counts the waits for a core too.
- */
-async function serverCpu(sql: Sql): Promise<Map<number, number> | null> {
-  const { readFileSync } = await import("node:fs");
-  const pids = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database()`;
-  try {
-    return new Map(pids.map(({ pid }) => [pid, Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6]));
-  } catch {
-    return null;
-  }
-}
-
 /** Time on the clock and the server's CPU time (null when it cannot be read) of `work`. */
 async function timedWithCpu(sql: Sql, work: () => Promise<unknown>): Promise<{ ms: number; cpu: number | null }> {
-  const before = await serverCpu(sql);
-  const ms = await timed(work);
-  const after = await serverCpu(sql);
-  if (!before || !after) return { ms, cpu: null };
-  let cpu = 0;
-  for (const [pid, spent] of after) cpu += spent - (before.get(pid) ?? 0);
+  const { value: ms, cpu } = await withServerCpu(sql, () => timed(work));
   return { ms, cpu };
 }
 

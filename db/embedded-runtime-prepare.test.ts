@@ -2,14 +2,15 @@
  * The runtime role's preparation runs its statements once per data folder (an in-memory PGlite): a later start
  * only reads the mark they left, and a folder without the mark (older, or its mark changed) is prepared again.
  */
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { prepareRuntimeRole } from "./embedded-runtime.server.ts";
 import { RUNTIME_ROLE } from "./roles.server.ts";
+import { freshPGlite } from "./testing/fresh-pglite.ts";
 
 let db: PGlite;
 beforeAll(async () => {
-  db = await PGlite.create();
+  db = await freshPGlite();
 });
 afterAll(async () => {
   await db.close();

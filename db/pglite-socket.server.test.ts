@@ -1,9 +1,9 @@
-import { PGlite } from "@electric-sql/pglite";
 import net from "node:net";
 import type postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSql, type Sql } from "./client.server.ts";
 import { serveOverSocket } from "./pglite-socket.server.ts";
+import { freshPGlite } from "./testing/fresh-pglite.ts";
 import { startupPacket } from "./testing/wire.ts";
 
 /** Many parameterized queries from several connections at once, none in a transaction. */
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 describe("serveOverSocket", () => {
   it("keeps each connection's extended-protocol batch together", async () => {
-    const db = await PGlite.create();
+    const db = await freshPGlite();
     const server = await serveOverSocket(db);
     const clients = [0, 1, 2, 3, 4].map(() => createSql(server.url, { max: 1 }));
     toClose.push(
@@ -48,7 +48,7 @@ describe("serveOverSocket", () => {
 
 describe("serveOverSocket access and failures", () => {
   it("answers a client with the password (SCRAM-SHA-256) and refuses one without it or with another", async () => {
-    const db = await PGlite.create();
+    const db = await freshPGlite();
     const server = await serveOverSocket(db);
     toClose.push(
       () => db.close(),
@@ -84,7 +84,7 @@ describe("serveOverSocket access and failures", () => {
   });
 
   it("keeps answering the other connections when one connection's message fails inside PGlite", async () => {
-    const db = await PGlite.create();
+    const db = await freshPGlite();
     // Inject an internal error: PGlite throws while running any message that names this marker.
     const execute = db.execProtocolRawStream.bind(db);
     db.execProtocolRawStream = async (message, options) => {
@@ -136,7 +136,7 @@ describe("serveOverSocket against clients without the password", () => {
     });
 
   it("closes a connection that does not authenticate within the deadline, idle or stuck at the password", async () => {
-    const db = await PGlite.create();
+    const db = await freshPGlite();
     const server = await serveOverSocket(db, { authTimeoutMs: 300 });
     toClose.push(
       () => db.close(),
@@ -160,7 +160,7 @@ describe("serveOverSocket against clients without the password", () => {
   });
 
   it("drops an unauthenticated connection (the silent longest) for a newcomer beyond the cap, so a client with the password gets in", async () => {
-    const db = await PGlite.create();
+    const db = await freshPGlite();
     const server = await serveOverSocket(db, { maxConnections: 2, maxUnauthenticated: 3 });
     toClose.push(
       () => db.close(),
@@ -183,7 +183,7 @@ describe("serveOverSocket against clients without the password", () => {
   });
 
   it("drops the connection the server has waited on longest, not the oldest: one answering at once keeps its place", async () => {
-    const db = await PGlite.create();
+    const db = await freshPGlite();
     const server = await serveOverSocket(db, { maxUnauthenticated: 2 });
     toClose.push(
       () => db.close(),
@@ -205,7 +205,7 @@ describe("serveOverSocket against clients without the password", () => {
   });
 
   it("refuses at once a message declared larger than a startup message can be, and a second SSL request", async () => {
-    const db = await PGlite.create();
+    const db = await freshPGlite();
     const server = await serveOverSocket(db);
     toClose.push(
       () => db.close(),
@@ -231,7 +231,7 @@ describe("serveOverSocket against clients without the password", () => {
 
 describe("serveOverSocket turns (issue 32, items 2 and 11)", () => {
   it("resets the session's settings whenever another runtime connection takes the backend", async () => {
-    const db = await PGlite.create();
+    const db = await freshPGlite();
     const server = await serveOverSocket(db, { runtimePassword: "runtime-password" });
     const [a, b] = [0, 1].map(() => createSql(server.runtime!.url, { max: 1 }));
     toClose.push(
@@ -251,7 +251,7 @@ describe("serveOverSocket turns (issue 32, items 2 and 11)", () => {
   });
 
   it("rolls back a transaction that holds the backend and sends nothing, so the others go on; its connection lives on (25P03)", async () => {
-    const db = await PGlite.create();
+    const db = await freshPGlite();
     const server = await serveOverSocket(db, { idleInTransactionMs: 300 });
     const [stalled, other] = [0, 1].map(() => createSql(server.url, { max: 1 }));
     toClose.push(

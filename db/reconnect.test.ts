@@ -5,10 +5,10 @@
  * A loopback port stands for the restarting server: nothing listens on it, then a proxy to PGlite does.
  */
 import net from "node:net";
-import { PGlite } from "@electric-sql/pglite";
 import { afterAll, expect, it } from "vitest";
 import { createSql, reconnectDelaySeconds } from "./client.server.ts";
 import { connectionUrl, serveOverSocket } from "./pglite-socket.server.ts";
+import { freshPGlite } from "./testing/fresh-pglite.ts";
 
 const toClose: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 it("reconnects within half a second of the server's return, however many attempts failed before", async () => {
-  const db = await PGlite.create();
+  const db = await freshPGlite();
   const served = await serveOverSocket(db);
   const proxy = net.createServer((client) => {
     const server = net.connect(served.port, "127.0.0.1");

@@ -4,12 +4,12 @@
  * socket. For tests of the migrations themselves, and tests that write what an older release left, then migrate
  * the rest.
  */
-import { PGlite } from "@electric-sql/pglite";
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
 import { createSql, type Sql } from "../client.server.ts";
 import { migrate, readMigrations } from "../migrate.server.ts";
 import { serveOverSocket } from "../pglite-socket.server.ts";
+import { freshPGlite } from "./fresh-pglite.ts";
 
 export type OlderDatabase = { sql: Sql; migrateTheRest: () => Promise<void>; close: () => Promise<void> };
 
@@ -51,7 +51,7 @@ export async function emptyDatabase(label: string): Promise<{ url: string; close
       },
     };
   }
-  const db = await PGlite.create();
+  const db = await freshPGlite();
   const socket = await serveOverSocket(db);
   return {
     url: socket.url,

@@ -21,7 +21,7 @@ const ENGINE_HARNESSES = ["tests/support/test-database.ts", "db/testing/older-da
 /** A test file reading the suite's engine itself (vitest's `inject("testDatabase")`). */
 const ENGINE_MARKER = /\binject\(\s*["']testDatabase["']/;
 /** Modules that start whole programs or clusters of their own. */
-const SYSTEM_HARNESSES = ["tests/support/pg-cluster.ts"];
+const SYSTEM_HARNESSES = ["tests/support/pg-cluster.ts", "db/testing/fresh-pglite.ts"];
 /** A test file making its own database or process. */
 const SYSTEM_MARKER = /\bspawn(Sync)?\(|\bexecFile(Sync)?\(|\bfork\(|\bPGlite\b|\bcreateSql\(|\bopenDatabase\(|\brunCli\(/;
 const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;

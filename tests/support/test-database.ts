@@ -5,24 +5,21 @@
  * TEST_RUNTIME_USER, a member of spooks_runtime; on PGlite the embedded socket's runtime login), so a
  * missing grant fails the suite; `owner` is the role migrations ran as, for tests that change the schema.
  */
-import { PGlite } from "@electric-sql/pglite";
 import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import { inject } from "vitest";
 import { createSql, type Database, type Queryable, type Sql } from "../../db/client.server.ts";
 import { migrate, readMigrations } from "../../db/migrate.server.ts";
 import { newPassword, serveOverSocket } from "../../db/pglite-socket.server.ts";
 import { grantRuntimeRole } from "../../db/roles.server.ts";
+import { freshPGlite, initdbFolder, savedFolder } from "../../db/testing/fresh-pglite.ts";
 
 export type TestDatabaseTarget =
   { kind: "postgres"; adminUrl: string; runtimeUrl: string; template: string } | { kind: "pglite"; dumpFile: string };
 
 /** The test cluster's runtime login (roles are cluster-wide: one for every test database). */
 export const TEST_RUNTIME_USER = "spooks_test_runtime";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
 
 function migrationsHash(): string {
   const hash = createHash("sha256");
@@ -83,22 +80,21 @@ async function preparePostgresTemplate(adminUrl: string): Promise<TestDatabaseTa
   return { kind: "postgres", adminUrl, runtimeUrl: asUser(adminUrl, TEST_RUNTIME_USER), template };
 }
 
+/** The migrated database's saved folder (db/testing/fresh-pglite.ts), named by the migrations and the folder below. */
 async function preparePgliteDump(): Promise<TestDatabaseTarget> {
-  const dir = path.join(ROOT, ".test-data");
-  fs.mkdirSync(dir, { recursive: true });
-  const dumpFile = path.join(dir, `pglite-${migrationsHash()}.tar.gz`);
-  if (!fs.existsSync(dumpFile)) {
-    const db = await PGlite.create();
-    const server = await serveOverSocket(db);
-    const sql = createSql(server.url, { max: 1 });
-    await migrate(sql);
-    await sql.end();
-    await server.stop();
-    const dump = await db.dumpDataDir("gzip");
-    await db.close();
-    fs.writeFileSync(`${dumpFile}.tmp`, Buffer.from(await dump.arrayBuffer()));
-    fs.renameSync(`${dumpFile}.tmp`, dumpFile);
-  }
+  const initdb = await initdbFolder();
+  const name = `pglite-${migrationsHash()}-on-${path.basename(initdb, ".tar")}`;
+  const dumpFile = await savedFolder(
+    name,
+    async (db) => {
+      const server = await serveOverSocket(db);
+      const sql = createSql(server.url, { max: 1 });
+      await migrate(sql);
+      await sql.end();
+      await server.stop();
+    },
+    initdb,
+  );
   return { kind: "pglite", dumpFile };
 }
 
@@ -142,7 +138,7 @@ async function createFromTemplate(target: Extract<TestDatabaseTarget, { kind: "p
 }
 
 async function createFromDump(target: Extract<TestDatabaseTarget, { kind: "pglite" }>): Promise<TestDatabase> {
-  const db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(target.dumpFile)]) });
+  const db = await freshPGlite({}, target.dumpFile);
   const server = await serveOverSocket(db, { runtimePassword: newPassword() });
   const url = server.runtime!.url;
   const sql = createSql(url, { max: 1 });

@@ -4,7 +4,7 @@
  * from the test process keeps answering while the child talks to it.
  *
  * By default the compiled CLI runs (build/node/spooks-admin.js, what production and the image run, built once
- * per source state): it starts in a fraction of the time the sources take through tsx, which the suite's
+ * per source state, started with `--liftoff-only` as the installed command starts it): it starts in a fraction of the time the sources take through tsx, which the suite's
  * hundreds of runs add up. `program: "bin"` runs cli/bin/spooks-admin.js, the command `npx spooks-admin`
  * starts in a checkout (sources through tsx, ./.env read first); its own tests use it.
  */
@@ -58,13 +58,16 @@ export async function runCli(
   { timeoutMs = 30_000, via = [], cwd, program = "compiled" }: RunOptions = {},
 ): Promise<CliResult> {
   const file = program === "bin" ? BIN : await compiledCli();
-  const [command, ...prefix] = [...via, process.execPath];
+  // The compiled CLI started as the installed command starts it (cli/bin/spooks-admin.js's shebang): with the flag
+  // it would otherwise start a second Node for (cli/compiled-entry.ts; its own test starts it without).
+  const nodeFlags = program === "bin" ? [] : ["--liftoff-only"];
+  const [command, ...prefix] = [...via, process.execPath, ...nodeFlags];
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...prefix, file, ...args], {
       cwd,
       env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
       stdio: ["ignore", "pipe", "pipe"],
-      // A group of its own, so a timeout ends the command's process too (the compiled CLI runs it in a second Node).
+      // A group of its own, so a timeout ends whatever the command started too.
       detached: true,
     });
     let stdout = "";

@@ -4,9 +4,10 @@
  * from the test process keeps answering while the child talks to it.
  *
  * By default the compiled CLI runs (build/node/spooks-admin.js, what production and the image run, built once
- * per source state, started with `--liftoff-only` as the installed command starts it): it starts in a fraction of the time the sources take through tsx, which the suite's
- * hundreds of runs add up. `program: "bin"` runs cli/bin/spooks-admin.js, the command `npx spooks-admin`
- * starts in a checkout (sources through tsx, ./.env read first); its own tests use it.
+ * per source state, started with `--liftoff-only` as the installed command starts it): it starts in a fraction
+ * of the time the sources take through tsx, which the suite's hundreds of runs add up. `program: "bin"` runs
+ * cli/bin/spooks-admin.js, the command `npx spooks-admin` starts in a checkout (sources through tsx, ./.env read
+ * first); its own tests use it.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";

@@ -264,14 +264,19 @@ describe("serveOverSocket turns (issue 32, items 2 and 11)", () => {
     for (const simple of [false, true]) {
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
+      let holding: () => void = () => {};
+      const holds = new Promise<void>((resolve) => (holding = resolve));
       // A transaction that writes, then waits (as a request waiting on a slow SMTP server inside it did).
       const transaction = stalled.begin(async (tx) => {
         await (simple ? tx.unsafe("insert into t values (1)").simple() : tx`insert into t values (${1})`);
+        holding();
         await held;
         await (simple ? tx.unsafe("insert into t values (2)").simple() : tx`insert into t values (${2})`);
       });
       const caught = transaction.catch((error: { code?: string }) => error);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The other connection asks once the transaction holds the backend (a fixed 50 ms was not always enough on a
+      // busy machine: the other's query ran first, nothing waited, and the transaction committed).
+      await holds;
       const started = performance.now();
       const [row] = await Promise.race([
         other`select count(*)::int as n from t`,

@@ -13,7 +13,7 @@ import { pgliteStartParams } from "../embedded.server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Saved data folders, beside the test builds (git-ignored). */
-export const TEST_DATA_DIR = path.join(ROOT, ".test-data");
+const TEST_DATA_DIR = path.join(ROOT, ".test-data");
 
 /** Only while a folder is being saved: the fewest WAL segments a checkpoint keeps. */
 const SAVING_PARAMS = ["-c", "min_wal_size=2MB", "-c", "max_wal_size=4MB"];

@@ -28,9 +28,9 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "unit", include: groups.unit } },
       { extends: true, test: { name: "system", include: groups.system } },
-      // A `db` file spends more time starting than testing when its worker is new: importing the app (59 s over
-      // the group's 87 files) and compiling PGlite's WebAssembly again. Its files share their worker's modules
-      // instead (the group alone: 321 s → 205 s); each-shared-file.ts resets what a module remembers.
+      // A new worker for each `db` file imported the app again (59 s over the group's 87 files) and compiled
+      // PGlite's WebAssembly again. Its files share their worker's modules instead (the group alone: 321 s →
+      // 205 s); each-shared-file.ts resets what a module remembers (docs/decisions.md says what each keeps).
       {
         extends: true,
         test: {

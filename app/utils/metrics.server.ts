@@ -150,6 +150,11 @@ export async function enableMetrics(role: Role, version: string): Promise<Prom.R
   return metrics.registry;
 }
 
+/** Stops measuring: the next `enableMetrics` starts afresh, as a new process does (tests that share a process). */
+export function forgetMetrics(): void {
+  delete holder[KEY];
+}
+
 /** Metrics whose value is read at each scrape (`collect`), e.g. from the database. */
 export function addScrapeGauges(
   gauges: { name: string; help: string; labelNames?: string[]; collect: (gauge: Prom.Gauge) => Promise<void> | void }[],

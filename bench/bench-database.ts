@@ -13,15 +13,20 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-export async function withBenchDatabase(label: string, maxConnections: number, work: (sql: Sql) => Promise<void>): Promise<void> {
+export async function withBenchDatabase(
+  label: string,
+  maxConnections: number,
+  work: (sql: Sql, url: string) => Promise<void>,
+): Promise<void> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
   const name = `spooks_bench_${label}_${process.pid}`;
   const admin = createSql(adminUrl, { max: 1 });
   await admin.unsafe(`create database "${name}"`);
-  const sql = createSql(withDatabase(adminUrl, name), { max: maxConnections });
+  const url = withDatabase(adminUrl, name);
+  const sql = createSql(url, { max: maxConnections });
   try {
     await migrate(sql);
-    await work(sql);
+    await work(sql, url);
   } finally {
     await sql.end({ timeout: 5 });
     await admin.unsafe(`drop database if exists "${name}" with (force)`);

@@ -195,7 +195,7 @@ describe("serveOverSocket against clients without the password", () => {
     const promptAnswers: Buffer[] = [];
     prompt.on("data", (chunk) => promptAnswers.push(chunk));
     prompt.write(startupPacket()); // the oldest, but it has answered: the server now waits on it the least
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(() => promptAnswers.length, { interval: 10 }).toBeGreaterThan(0);
     expect(Buffer.concat(promptAnswers)[0]).toBe("R".charCodeAt(0)); // AuthenticationSASL
     const silentEnd = closedWith(silent, started);
     const newcomer = await connect(server.port);

@@ -56,8 +56,10 @@ describe("indexer service", () => {
 
   it("stop() cuts an in-flight sync short, records it, and waits for it", async () => {
     ctx.chain.setLatency(100);
+    ctx.chain.resetStats();
     const indexer = await start({ syncCron: "0 0 1 1 *", concurrency: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // In flight: the start-up pass has asked for its first item (each answer takes 100 ms, one at a time).
+    await expect.poll(() => ctx.chain.stats().byRoute.inscription ?? 0, { interval: 10 }).toBeGreaterThan(0);
     const began = Date.now();
     await indexer.stop();
     expect(Date.now() - began).toBeLessThan(2000);

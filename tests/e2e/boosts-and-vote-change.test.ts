@@ -229,6 +229,18 @@ describe("votes that change (issue 26, item 4)", () => {
 
     await dialog.getByText("Yes", { exact: true }).click();
     await dialog.getByRole("button", { name: "Sign and Vote" }).click();
+    // The votes table's read after the vote is held (a slow network): "Change vote", pressed meanwhile, keeps its
+    // form once that read lands (it closed it, and a holder quick to change lost the form: a CI run's red).
+    let releaseVotes!: () => void;
+    const votesReleased = new Promise<void>((resolve) => (releaseVotes = resolve));
+    let votesAsked!: () => void;
+    const votesHeld = new Promise<void>((resolve) => (votesAsked = resolve));
+    const isVotesRead = (url: string | URL) => new URL(url).pathname === `/api/proposals/${changeable.id}/votes`;
+    await page.route(isVotesRead, async (route) => {
+      votesAsked();
+      await votesReleased;
+      await route.continue().catch(() => {});
+    });
     await dialog.getByRole("button", { name: "Submit Vote" }).click();
     await waitForToast(page, "Vote submitted successfully", "Your vote has been recorded.");
     await dialog.getByText("You voted for option: Yes").waitFor();
@@ -237,7 +249,13 @@ describe("votes that change (issue 26, item 4)", () => {
       .getByText(/: reached$/)
       .waitFor();
 
+    await votesHeld;
     await dialog.getByRole("button", { name: "Change vote" }).click();
+    const votesRead = page.waitForResponse((response) => isVotesRead(response.url()));
+    releaseVotes();
+    await votesRead;
+    await page.unroute(isVotesRead);
+    await dialog.getByText("(you)").first().waitFor(); // the table shows the vote: the read is in
     await dialog.getByText("No", { exact: true }).click();
     await dialog.getByRole("button", { name: "Sign and Vote" }).click();
     await dialog.getByRole("button", { name: "Submit Vote" }).click();

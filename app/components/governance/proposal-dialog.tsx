@@ -142,15 +142,23 @@ function ProposalDetails({
 
   // Issue 26, item 4: on a proposal with allowVoteChange the holder may vote again while it is active.
   const [changing, setChanging] = useState(false);
+  // A vote's answer closes the form it was signed in once the reads it changed are back, not a form the holder
+  // opened again meanwhile ("Change vote" while the votes table was still on its way, as a slow network has it).
+  const formsOpened = useRef(0);
+  const startChanging = () => {
+    formsOpened.current += 1;
+    setChanging(true);
+  };
   const vote = useVote({
     proposal,
     onVoted: async () => {
+      const opened = formsOpened.current;
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeyOf(governancePaths.proposal(proposal.id)) }),
         address ? queryClient.invalidateQueries({ queryKey: queryKeyOf(governancePaths.userVotes(address)) }) : undefined,
         queryClient.invalidateQueries({ queryKey: queryKeyOf(governancePaths.votes(proposal.id)) }),
       ]);
-      setChanging(false);
+      if (formsOpened.current === opened) setChanging(false);
     },
   });
   const canChangeVote = proposal.allowVoteChange && status === "active" && address !== null && (power.power ?? 0) > 0;
@@ -244,7 +252,7 @@ function ProposalDetails({
         ) : (
           <>
             {canChangeVote && (
-              <Button variant="outline" size="sm" className="self-start" onClick={() => setChanging(true)}>
+              <Button variant="outline" size="sm" className="self-start" onClick={startChanging}>
                 Change vote
               </Button>
             )}

@@ -2,25 +2,31 @@
  * The one clock of the system (DECISIONS: time comes from the process clock, never from the database's
  * now()). Everything that needs "now" calls `now()`, so faketime, or a test's `setClock`, moves it all.
  */
-let source: () => number = () => Date.now();
+type ClockSource = { read: () => number };
+
+// One source per process, under a global name: the server build bundles its own copy of this module, and the
+// indexer, the CLI and the tests import this one, so a test's `setClock` moves the site it serves as well.
+const CLOCK = Symbol.for("spooks.clock");
+const slots = globalThis as unknown as Record<symbol, ClockSource | undefined>;
+const source: ClockSource = (slots[CLOCK] ??= { read: () => Date.now() });
 
 export function now(): Date {
-  return new Date(source());
+  return new Date(source.read());
 }
 
 export function nowMs(): number {
-  return source();
+  return source.read();
 }
 
 /** Replace the clock (tests). Returns a function that restores the previous one. */
 export function setClock(next: () => number | Date): () => void {
-  const previous = source;
-  source = () => {
+  const previous = source.read;
+  source.read = () => {
     const value = next();
     return typeof value === "number" ? value : value.getTime();
   };
   return () => {
-    source = previous;
+    source.read = previous;
   };
 }
 

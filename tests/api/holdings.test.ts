@@ -1,5 +1,6 @@
 /** Holdings, stats, rewards, the catalogue, leaderboard, sign-in's challenge and checks, health, and the API's generic answers (404, 405, 413, bad JSON). */
 import { describe, expect, it } from "vitest";
+import { setClock } from "../../app/domain/clock.ts";
 import { giveItems, givePoints, newWallet, society, spooks, useApi } from "./support.ts";
 
 const ctx = useApi();
@@ -112,6 +113,16 @@ describe("wallet items, stats and rewards", () => {
 });
 
 describe("the hour under way (issue 27, item 6)", () => {
+  it("is the hour of the process's one clock: a test's setClock moves the site served from the build", async () => {
+    const restore = setClock(() => Date.UTC(2031, 4, 6, 7, 30));
+    try {
+      const answer = await ctx.call("GET", `/api/rewards/${newWallet().address}`);
+      expect(answer.body.currentHour).toMatchObject({ start: "2031-05-06T07:00:00.000Z", creditedAt: "2031-05-06T08:00:00.000Z" });
+    } finally {
+      restore();
+    }
+  });
+
   it("counts what the hour's accrual will credit: stakes open since the hour began, at their tier; later ones wait", async () => {
     const holder = newWallet();
     const names = spooks(...Array.from({ length: 6 }, (_, i) => 300 + i));

@@ -7,8 +7,8 @@ type ClockSource = { read: () => number };
 // One source per process, under a global name: the server build bundles its own copy of this module, and the
 // indexer, the CLI and the tests import this one, so a test's `setClock` moves the site it serves as well.
 const CLOCK = Symbol.for("spooks.clock");
-const slots = globalThis as unknown as Record<symbol, ClockSource | undefined>;
-const source: ClockSource = (slots[CLOCK] ??= { read: () => Date.now() });
+const holder = globalThis as typeof globalThis & { [CLOCK]?: ClockSource };
+const source: ClockSource = (holder[CLOCK] ??= { read: () => Date.now() });
 
 export function now(): Date {
   return new Date(source.read());

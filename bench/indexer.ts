@@ -6,8 +6,8 @@
  *   the same number of ledger rows into a trigger-less copy (target: within 1.5× of it), and beside the same
  *   accrual without its public-log entries (issue 34, target: within 1.15×; also in the database server's CPU
  *   time, steadier on a shared machine); the log's storage per entry beyond the entries (target ≤ 64 B); a new
- *   schedule's first hour from the figures the pass before prepared, beside the accrual (issue 36, target: within
- *   1.5× of it) and beside the same hour without them; the first hour after a restart (a new pool), beside the
+ *   schedule's first hour from the basis the pass before switched to it, beside the accrual (issue 36, target:
+ *   within 1.5× of it) and beside the same hour unswitched; the first hour after a restart (a new pool), beside the
  *   accrual (issue 36: within 1.5×); BENCH_ACCRUAL_ROUNDS sets the rounds (default 3);
  * - ownership sync of 1,883 and of 20,000 items with 20 KB contents against the simulated wonky-ord over
  *   HTTP: bytes and time of a steady pass polling every item (the baseline) vs validate batches (target:
@@ -215,7 +215,7 @@ async function benchAccrual(sql: Sql, url: string): Promise<void> {
   // (id % 60) + 1 days old at hour 0; its hourly units are recomputed here item by item.
   const expected = await expectedUnits(sql, "W000001", 2 * ROUNDS + 1);
   const switches = await scheduleSwitches(sql, () => next++);
-  const restarted = await afterRestarts(url, () => next++);
+  const restarts = await afterRestarts(sql, url, () => next++);
 
   const accrual = median(times.accrual);
   const versus = (label: string, base: number) => {
@@ -253,19 +253,27 @@ async function benchAccrual(sql: Sql, url: string): Promise<void> {
   console.log(`  ${"  what the basis saves: the aggregation SELECT alone (stakes by wallet and collection)".padEnd(92)} ${ms(aggregate)}`);
   console.log(`  ${"  the same aggregation before issue 26 (a join with the 1M-item catalogue)".padEnd(92)} ${ms(joined)}`);
   console.log(`  ${"  the first hour ever (no basis yet: every stake aggregated)".padEnd(92)} ${ms(firstMs)}`);
-  const switchRatio = switches.prepared / accrual;
-  console.log(
-    `  ${"a new schedule's first hour, from the figures the pass before prepared (median)".padEnd(92)} ${ms(switches.prepared)}   = ${switchRatio.toFixed(2)}× the accrual (target ≤ 1.5×) ${switchRatio <= 1.5 ? "OK" : "OVER"}`,
+  // Judged against the ordinary hours credited beside them: the ledger has grown since the accrual's rounds above,
+  // and every hour costs more with it. Against the accrual's median too, for comparison with earlier runs.
+  const besideOrdinary = (label: string, figure: number, ordinary: number) => {
+    const ratio = figure / ordinary;
+    console.log(
+      `  ${label.padEnd(92)} ${ms(figure)}   = ${ratio.toFixed(2)}× the ordinary hours beside it (${ms(ordinary).trim()}; target ≤ 1.5×) ${ratio <= 1.5 ? "OK" : "OVER"}; ${(figure / accrual).toFixed(2)}× the accrual's median`,
+    );
+  };
+  besideOrdinary(
+    "a new schedule's first hour, from the basis the pass before switched to it (median)",
+    switches.switched,
+    switches.ordinary,
   );
   console.log(
-    `  ${"  baseline: a new schedule's first hour without them (every stake aggregated, every balance folded)".padEnd(92)} ${ms(switches.unprepared)}   = ${(switches.unprepared / accrual).toFixed(2)}× the accrual`,
+    `  ${"  baseline: a new schedule's first hour unswitched (every stake aggregated, every balance folded)".padEnd(92)} ${ms(switches.unswitched)}   = ${(switches.unswitched / switches.ordinary).toFixed(2)}× the ordinary hours beside it`,
   );
-  console.log(
-    `  ${"  the preparation, in the pass before (its own transaction; writes no balance)".padEnd(92)} ${ms(switches.preparation)}`,
-  );
-  const restartRatio = restarted / accrual;
-  console.log(
-    `  ${"the first hour after a restart (a new process's pool: nothing prepared or kept in it; median)".padEnd(92)} ${ms(restarted)}   = ${restartRatio.toFixed(2)}× the accrual (target ≤ 1.5×) ${restartRatio <= 1.5 ? "OK" : "OVER"}`,
+  console.log(`  ${"  the switch, in the pass before (its own transaction; writes no balance row)".padEnd(92)} ${ms(switches.switching)}`);
+  besideOrdinary(
+    "the first hour after a restart (a new process's pool: nothing prepared or kept in it; median)",
+    restarts.restarted,
+    restarts.ordinary,
   );
   const rerunShare = (100 * rerun) / accrual;
   console.log(
@@ -287,8 +295,9 @@ async function benchAccrual(sql: Sql, url: string): Promise<void> {
  * connections have prepared nothing and the database's backends start cold, as after a restart of the indexer.
  * The basis lives in the database, so nothing else is lost. Median.
  */
-async function afterRestarts(url: string, nextHour: () => number): Promise<number> {
+async function afterRestarts(sql: Sql, url: string, nextHour: () => number): Promise<{ restarted: number; ordinary: number }> {
   const times: number[] = [];
+  const ordinary: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const restarted = createSql(url, { max: 10 });
     try {
@@ -296,40 +305,47 @@ async function afterRestarts(url: string, nextHour: () => number): Promise<numbe
     } finally {
       await restarted.end({ timeout: 5 });
     }
+    ordinary.push(await timed(() => credit(sql, nextHour()))); // the next hour, on the running process's pool
   }
-  return median(times);
+  return { restarted: median(times), ordinary: median(ordinary) };
 }
 
 /**
- * A new schedule's first hour, ROUNDS times each way, alternating: without prepared figures (the accrual
- * aggregates every stake and folds every balance, as the CLI's single hour or a late catch-up would), and with the
- * figures the accrual pass prepares after crediting the hour before. Each schedule changes every wallet's rate (its
+ * A new schedule's first hour, ROUNDS times each way, alternating: unswitched (the accrual aggregates every stake
+ * and folds every balance, as the CLI's single hour or a late catch-up would), and from the basis the accrual pass
+ * switches to the new schedule after crediting the hour before. Each schedule changes every wallet's rate (its
  * Common percent and the tenure steps); medians.
  */
-async function scheduleSwitches(sql: Sql, nextHour: () => number): Promise<{ unprepared: number; prepared: number; preparation: number }> {
-  const { prepareBasis } = await import("../db/queries/accrual-basis.server.ts");
+async function scheduleSwitches(
+  sql: Sql,
+  nextHour: () => number,
+): Promise<{ unswitched: number; switched: number; switching: number; ordinary: number }> {
+  const { switchBasisAhead } = await import("../db/queries/accrual-basis.server.ts");
   let step = 0;
-  const switchTo = async (prepare: boolean) => {
+  const switchTo = async (ahead: boolean) => {
     const n = nextHour();
     step += 1;
     const tenure = BENCH_SCHEDULE.tenure.map((tenureStep) => ({ ...tenureStep, percent: tenureStep.percent + 10 * (step % 2) }));
     const rarity = { ...BENCH_SCHEDULE.rarity, Common: 110 + 10 * (step % 5) };
     await createSchedule(sql, { ...BENCH_SCHEDULE, rarity, tenure, effectiveFrom: hour(n) }, { kind: "cli" }, hour(n));
-    const preparation = prepare ? await timed(() => prepareBasis(sql)) : 0;
+    const switching = ahead ? await timed(() => switchBasisAhead(sql)) : 0;
     const credited = await timed(() => credit(sql, n));
-    await credit(sql, nextHour()); // an ordinary hour between two switches
-    return { credited, preparation };
+    const ordinary = await timed(() => credit(sql, nextHour())); // an ordinary hour between two switches
+    return { credited, switching, ordinary };
   };
-  const unprepared: number[] = [];
-  const prepared: number[] = [];
-  const preparation: number[] = [];
+  const unswitched: number[] = [];
+  const switched: number[] = [];
+  const switching: number[] = [];
+  const ordinary: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    unprepared.push((await switchTo(false)).credited);
-    const withFigures = await switchTo(true);
-    prepared.push(withFigures.credited);
-    preparation.push(withFigures.preparation);
+    const without = await switchTo(false);
+    unswitched.push(without.credited);
+    const ahead = await switchTo(true);
+    switched.push(ahead.credited);
+    switching.push(ahead.switching);
+    ordinary.push(without.ordinary, ahead.ordinary);
   }
-  return { unprepared: median(unprepared), prepared: median(prepared), preparation: median(preparation) };
+  return { unswitched: median(unswitched), switched: median(switched), switching: median(switching), ordinary: median(ordinary) };
 }
 
 const CONTENT_BYTES = 20_000;

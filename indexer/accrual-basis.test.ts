@@ -1,9 +1,9 @@
 /**
  * The accrual's basis (issue 26, item 5; migration 0024): each credited hour starts from the wallets'
  * figures of the hour before and recomputes only those that can differ; a new schedule's first hour, from the
- * figures the pass before prepared (issue 36, item 2; migration 0070). Random histories of stakes opened
+ * basis the pass before switched to it (issue 36, item 2; migrations 0070 and 0120). Random histories of stakes opened
  * and ended mid-hour, ended behind the basis's back, deleted (a reorg), crossing tenure steps, a schedule
- * changed on the way (its figures prepared or not) and hours credited out of order: every hour, as it is
+ * changed on the way (the basis switched to it ahead or not) and hours credited out of order: every hour, as it is
  * credited, must be what recalculation computes item by item from the stakes and the schedule in force
  * (app/domain/boosts.ts, not the basis's SQL).
  */
@@ -16,7 +16,7 @@ import { createLogger } from "../app/utils/logger.server.ts";
 import { unitsToPoints } from "../app/domain/rewards.ts";
 import { demoCatalogue } from "../db/demo-catalogue.ts";
 import { creditHour, recalculateAccruals } from "../db/queries/accrual.server.ts";
-import { FOLD_EVERY_CREDITS, prepareBasis } from "../db/queries/accrual-basis.server.ts";
+import { FOLD_EVERY_CREDITS, switchBasisAhead } from "../db/queries/accrual-basis.server.ts";
 import { createSchedule } from "../db/queries/boosts.server.ts";
 import { importCatalogue } from "../db/queries/catalogue.server.ts";
 import { leaderboard, leaderboardRank } from "../db/queries/holdings.server.ts";
@@ -65,8 +65,10 @@ const plan = fc.record({
   initial: fc.array(fc.tuple(fc.nat(WALLETS - 1), fc.integer({ min: 2, max: 60 })), { minLength: 8, maxLength: 30 }),
   steps: fc.array(fc.array(operation, { maxLength: 4 }), { minLength: HOURS, maxLength: HOURS }),
   skipped: fc.uniqueArray(fc.integer({ min: 0, max: HOURS - 2 }), { maxLength: 3 }),
-  // As the indexer's accrual pass does after crediting (the CLI's single hour does not).
-  prepares: fc.boolean(),
+  // Whether the basis is switched to a new schedule an hour ahead: as the indexer's accrual pass does, right after
+  // crediting; later, after the next hour's writes (which the switched figures then see and the marks still name);
+  // or not (the CLI's single hour).
+  switchesAhead: fc.constantFrom("never" as const, "after crediting" as const, "after the next writes" as const),
 });
 
 /**
@@ -136,7 +138,7 @@ describe("the accrual's basis", () => {
 
   it("property: every hour credited from the basis is what recalculation computes from the stakes", async () => {
     await fc.assert(
-      fc.asyncProperty(plan, async ({ first, second, changeAt, initial, steps, skipped, prepares }) => {
+      fc.asyncProperty(plan, async ({ first, second, changeAt, initial, steps, skipped, switchesAhead }) => {
         ctx.run += 1;
         await resetIndexerState(ctx.db.sql);
         ctx.clock.set(hourOf(-1));
@@ -159,7 +161,7 @@ describe("the accrual's basis", () => {
           expect(recalculated.hours).toBe(1);
           expect(recalculated.mismatches).toEqual([]);
           expect(await balancesOffTheLedger()).toEqual([]);
-          if (prepares) await prepareBasis(ctx.db.sql);
+          if (switchesAhead === "after crediting") await switchBasisAhead(ctx.db.sql);
         };
         for (let step = 0; step < HOURS; step++) {
           const now = new Date(hourOf(step + 1).getTime() + 10 * MINUTE);
@@ -183,6 +185,7 @@ describe("the accrual's basis", () => {
             }
             freeItems.push(target.itemId);
           }
+          if (switchesAhead === "after the next writes") await switchBasisAhead(ctx.db.sql);
           if (step === changeAt) {
             await createSchedule(ctx.db.sql, { ...second, effectiveFrom: hourOf(step + 2) }, { kind: "cli" }, now);
           }
@@ -218,19 +221,45 @@ describe("the accrual's basis", () => {
     });
   });
 
-  it("a new schedule's first hour starts from the figures the pass before prepared, and writes no balance row", async () => {
+  it("the pass before a new schedule's first hour switches the basis to it, every balance and balance row as it was", async () => {
     await flatScheduleFromHourZero();
     for (let w = 0; w < 5; w++) await openStake(ctx.db.sql, itemIds[w], wallet(w), hourOf(-3));
     await creditHoursFromZero(2);
     await doubledFromHourThree();
-    // The pass that credits hour 2 prepares hour 3's figures (its schedule is not the basis's); a second finds them.
     ctx.clock.set(hourOf(3));
+    await creditHour(ctx.db.sql, { hour: hourOf(2), at: hourOf(3), actor: "system", source: "cli" });
+    const balanceRows = () => ctx.db.sql<{ address: string; units: number; updatedAt: Date }[]>`
+      select address, units, updated_at from balances order by address`;
+    const balances = () => ctx.db.sql<{ address: string; units: number }[]>`select address, units from wallet_balances order by address`;
+    const [rowsBefore, balancesBefore] = [await balanceRows(), await balances()];
+    // A pass after hour 2 (credited already) switches the basis to hour 3's schedule; a second finds nothing to do.
     const pass = await accruePending({ sql: ctx.db.sql, at: hourOf(3), maxHours: 1, source: "cli" });
-    expect(pass.skipped === false && pass.hours.map((credit) => credit.hour)).toEqual([hourOf(2)]);
-    expect(await prepareBasis(ctx.db.sql)).toBe(false);
-    // A prepared figure changed behind the accrual's back and marked nowhere: kept, which shows hour 3 starts
-    // from the prepared figures instead of aggregating every stake again.
-    await ctx.db.owner.sql`update accrual_basis_prepared set boost_percent_sum = 300, hourly_units = 30000 where address = ${wallet(0)}`;
+    expect(pass.skipped === false && pass.hours).toEqual([]);
+    const [basis] = await ctx.db.sql<{ boostVersion: number; hour: Date }[]>`select boost_version, hour from accrual_basis_hour`;
+    const [newest] = await ctx.db.sql<{ version: number }[]>`select max(version) as version from boost_schedules`;
+    expect(basis).toEqual({ boostVersion: newest.version, hour: hourOf(2) });
+    expect(await switchBasisAhead(ctx.db.sql)).toBe(false);
+    // Hour 2's accrual not yet folded is carried: no balance and no balance row moved.
+    expect(await balanceRows()).toEqual(rowsBefore);
+    expect(await balances()).toEqual(balancesBefore);
+    const [{ carried }] = await ctx.db.sql<
+      { carried: number }[]
+    >`select count(*)::int as carried from accrual_basis where carried_units > 0`;
+    expect(carried).toBeGreaterThan(0);
+    expect(await balancesOffTheLedger()).toEqual([]);
+  });
+
+  it("a new schedule's first hour starts from the switched basis, recomputing only the wallets that can differ", async () => {
+    await flatScheduleFromHourZero();
+    for (let w = 0; w < 5; w++) await openStake(ctx.db.sql, itemIds[w], wallet(w), hourOf(-3));
+    await creditHoursFromZero(2);
+    await doubledFromHourThree();
+    ctx.clock.set(hourOf(3));
+    await creditHour(ctx.db.sql, { hour: hourOf(2), at: hourOf(3), actor: "system", source: "cli" });
+    expect(await switchBasisAhead(ctx.db.sql)).toBe(true);
+    // A switched figure changed behind the accrual's back and marked nowhere: kept, which shows hour 3 starts
+    // from the switched basis instead of aggregating every stake again.
+    await ctx.db.owner.sql`update accrual_basis set boost_percent_sum = 300, hourly_units = 30000 where address = ${wallet(0)}`;
     await openStake(ctx.db.sql, itemIds[9], wallet(1), new Date(hourOf(2).getTime() + 30 * MINUTE));
     const rowsBefore = await ctx.db.sql<
       { address: string; units: number; updatedAt: Date }[]
@@ -242,7 +271,7 @@ describe("the accrual's basis", () => {
     const amounts = await ctx.db.sql<{ address: string; amount: number }[]>`
       select address, amount from points_ledger where accrual_hour = ${hourOf(3)} and address = any(${[wallet(0), wallet(1), wallet(2)]})`;
     expect(Object.fromEntries(amounts.map((row) => [row.address, Number(row.amount)]))).toEqual({
-      [wallet(0)]: 30_000, // the prepared figure (tampered)
+      [wallet(0)]: 30_000, // the switched figure (tampered)
       [wallet(1)]: 40_000, // recomputed: its new stake began during hour 2, so counts from hour 3, both at 200%
       [wallet(2)]: 20_000, // the new schedule's rate
     });
@@ -259,25 +288,34 @@ describe("the accrual's basis", () => {
     await expectLeaderboardOfTheLedger([0, 1, 2, 3, 4].map(wallet));
   });
 
-  it("a preparation that fails leaves the pass its credits and its report, and the new schedule's first hour right", async () => {
+  it("a switch that fails leaves the pass its credits and its report, and the new schedule's first hour right", async () => {
     await flatScheduleFromHourZero();
     for (let w = 0; w < 3; w++) await openStake(ctx.db.sql, itemIds[w], wallet(w), hourOf(-3));
     await creditHoursFromZero(2);
     await doubledFromHourThree();
-    const lines: { level: string; msg: string; preparedBasis?: boolean }[] = [];
+    const lines: { level: string; msg: string; switchedBasis?: boolean }[] = [];
     const logger = createLogger("indexer", { logLevel: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     ctx.clock.set(hourOf(3));
-    await ctx.db.owner.sql`alter table accrual_basis_prepared rename to accrual_basis_prepared_away`;
+    // The switch fails on its first row (a figure that changes); hour 2's credit changes none, so it goes through.
+    await ctx.db.owner.sql`
+      create function refuse_switch() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`;
+    await ctx.db.owner.sql`
+      create trigger refuse_switch before update on accrual_basis for each row
+      when (old.boost_percent_sum is distinct from new.boost_percent_sum) execute function refuse_switch()`;
     try {
       const pass = await accruePending({ sql: ctx.db.sql, at: hourOf(3), maxHours: 1, source: "cli", logger });
       expect(pass.skipped === false && pass.hours.map((credit) => credit.hour)).toEqual([hourOf(2)]);
     } finally {
-      await ctx.db.owner.sql`alter table accrual_basis_prepared_away rename to accrual_basis_prepared`;
+      await ctx.db.owner.sql`drop trigger refuse_switch on accrual_basis`;
+      await ctx.db.owner.sql`drop function refuse_switch()`;
     }
     expect(lines.filter((line) => line.level === "warn").map((line) => line.msg)).toContain(
-      "the next schedule's figures could not be prepared: its first hour will aggregate every stake",
+      "the basis could not be switched to the next hour's schedule: its first hour will aggregate every stake",
     );
-    expect(lines.find((line) => line.msg === "accrual")?.preparedBasis).toBe(false);
+    expect(lines.find((line) => line.msg === "accrual")?.switchedBasis).toBe(false);
+    const [basis] = await ctx.db.sql<{ boostVersion: number }[]>`select boost_version from accrual_basis_hour`;
+    const [newest] = await ctx.db.sql<{ version: number }[]>`select max(version) as version from boost_schedules`;
+    expect(basis.boostVersion).not.toBe(newest.version);
     ctx.clock.set(hourOf(4));
     await creditHour(ctx.db.sql, { hour: hourOf(3), at: hourOf(4), actor: "system", source: "cli" });
     expect((await recalculateAccruals(ctx.db.sql, hourOf(3), hourOf(3))).mismatches).toEqual([]);
@@ -336,7 +374,7 @@ describe("the accrual's basis", () => {
     for (let n = 0; n <= 12; n++) {
       ctx.clock.set(hourOf(n + 1));
       await creditHour(ctx.db.sql, { hour: hourOf(n), at: hourOf(n + 1), actor: "system", source: "cli" });
-      await prepareBasis(ctx.db.sql);
+      await switchBasisAhead(ctx.db.sql);
     }
     // 12 hours at 30,000 carried, then 10,000: 370,000 over a row of 0, more than 24 of the new hourly credits.
     const [earned] = await ctx.db.sql<{ row: number; carried: number; balance: number }[]>`

@@ -21,7 +21,7 @@ import {
   type AccrualSource,
   type HourCredit,
 } from "../db/queries/accrual.server.ts";
-import { prepareBasis } from "../db/queries/accrual-basis.server.ts";
+import { switchBasisAhead } from "../db/queries/accrual-basis.server.ts";
 import { runExclusive } from "./pass-lock.server.ts";
 
 export type AccrualReport =
@@ -84,10 +84,13 @@ async function accrualPass(options: AccruePendingOptions, logger: Logger): Promi
     }
     beyondLimit = await countUncreditedHours(sql, firstStaked, new Date(from.getTime() - HOUR_MS));
   }
-  // A schedule that starts with the next hour: its figures now, so that hour costs what any other does. The
-  // hours above are credited whatever happens here; without the figures, that hour aggregates every stake.
-  const preparedBasis = await prepareBasis(sql).catch((error: unknown) => {
-    logger.warn({ msg: "the next schedule's figures could not be prepared: its first hour will aggregate every stake", err: error });
+  // A schedule that starts with the next hour: the basis switched to it now, so that hour costs what any other
+  // does. The hours above are credited whatever happens here; unswitched, that hour aggregates every stake.
+  const switchedBasis = await switchBasisAhead(sql).catch((error: unknown) => {
+    logger.warn({
+      msg: "the basis could not be switched to the next hour's schedule: its first hour will aggregate every stake",
+      err: error,
+    });
     return false;
   });
 
@@ -110,7 +113,7 @@ async function accrualPass(options: AccruePendingOptions, logger: Logger): Promi
     wallets: report.wallets,
     units: report.units,
     beyondLimit,
-    preparedBasis,
+    switchedBasis,
     durationMs: report.durationMs,
   });
   if (beyondLimit > 0) {

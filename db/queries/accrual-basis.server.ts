@@ -5,7 +5,7 @@
  * that can differ, and balance rows are written only for the wallets whose figures changed or whose turn it
  * is to fold (one in 24 each hour). `wallet_balances` is what a balance is; `balances.units` lags it by at
  * most 24 of the wallet's hourly credits, plus what a new schedule's first hour carried (migration 0070).
- * A new schedule's figures are prepared by the accrual pass an hour ahead (`prepareBasis`), so its first hour
+ * The accrual pass switches the basis to a new schedule an hour ahead (`switchBasisAhead`), so its first hour
  * recomputes only the wallets that can differ, as any other hour does.
  */
 import type { Fragment } from "postgres";
@@ -27,18 +27,16 @@ export async function lockBasis(tx: Queryable): Promise<void> {
 
 /**
  * Brings `accrual_basis` to `hour` (each wallet's figures for the stakes open for all of it under
- * `schedule`) and folds the wallets whose turn it is. From the basis of an earlier hour under the same schedule,
- * or from figures prepared under `schedule` (`prepareBasis`), only the wallets that can differ are recomputed;
+ * `schedule`) and folds the wallets whose turn it is. From the basis of an earlier hour under the same schedule
+ * (a new one's switched to an hour ahead by `switchBasisAhead`), only the wallets that can differ are recomputed;
  * otherwise every stake is aggregated again. Call under `lockBasis`.
  */
 export async function bringBasisTo(tx: Queryable, hour: Date, schedule: BoostSchedule, at: Date): Promise<void> {
   const basis = await basisHour(tx);
   const credits = Number(basis?.credits ?? 0);
   const sameSchedule = basis !== undefined && basis.boostVersion === schedule.version;
-  const prepared = basis && !sameSchedule ? await preparedFor(tx, schedule, credits) : undefined;
   // The same hour again (a restored database, a ledger credited by hand) still takes the stakes written since.
   if (sameSchedule && basis.hour <= hour) await advanceBasis(tx, { from: basis.hour, to: hour, schedule, credits, at });
-  else if (prepared && prepared.hour <= hour) await takePreparedBasis(tx, { from: prepared.hour, to: hour, schedule, credits, at });
   else await rebuildBasis(tx, { hour, schedule, credits, at });
   await foldDue(tx, credits, at, tx`fold_phase = ${credits % FOLD_EVERY_CREDITS}`);
   await tx`
@@ -53,34 +51,39 @@ async function basisHour(tx: Queryable): Promise<BasisHour | undefined> {
   return basis && { ...basis, credits: Number(basis.credits) };
 }
 
-/** The prepared figures, if they were prepared under `schedule` with no hour credited since. */
-async function preparedFor(tx: Queryable, schedule: BoostSchedule, credits: number): Promise<{ hour: Date } | undefined> {
-  const [prepared] = await tx<{ hour: Date }[]>`
-    select hour from accrual_basis_prepared_hour where boost_version = ${schedule.version}::int and credits = ${credits}`;
-  return prepared;
-}
-
 /**
- * Prepares the figures of the next hour to credit when its schedule differs from the basis's (a new schedule,
- * saved to start then): every stake aggregated under it for the basis's hour, in its own transaction, which no
- * holder's request waits on (it writes no balance). That hour then starts from them, recomputing only the wallets
- * that can differ since, as every hour does. Answers whether it prepared anything. Call after crediting.
+ * Switches the basis to the next hour's schedule an hour ahead, when it differs from the basis's (a new schedule,
+ * saved to start then): each wallet's figures under it, for the basis's hour, aggregated from every stake and
+ * written over the wallet's basis row in place. A wallet's accrual not yet in its balance row (at the old figures)
+ * moves into its carried units, and no hour has been credited at the new figures yet, so every balance stays what it
+ * was; no balance row is written, and no holder's request waits on it. The next hour then starts from the basis
+ * under its own schedule, recomputing only the wallets that can differ, as every hour does. A wallet whose presence
+ * in the figures differs from the basis's had its stakes written since the hour was credited: it is marked stale,
+ * so that hour recomputes it (its row, left as it was, keeps its old figures until then). Answers whether it
+ * switched. Call after crediting.
  */
-export async function prepareBasis(sql: Sql): Promise<boolean> {
+export async function switchBasisAhead(sql: Sql): Promise<boolean> {
   return sql.begin(async (tx) => {
     await lockBasis(tx);
     const basis = await basisHour(tx);
     if (!basis) return false; // nothing credited yet: the first hour aggregates every stake, once
     const schedule = await scheduleInForce(tx, new Date(basis.hour.getTime() + HOUR_MS));
-    if (schedule.version === basis.boostVersion || schedule.version === null) return false;
-    if (await preparedFor(tx, schedule, basis.credits)) return false;
-    await tx`delete from accrual_basis_prepared`;
+    if (schedule.version === basis.boostVersion) return false;
     await tx`
-      insert into accrual_basis_prepared (${tx.unsafe(BASIS_COLUMNS)})
-      ${basisFigures(tx, basis.hour, schedule, basis.credits, tx``)}`;
+      with figures as (${basisFigures(tx, basis.hour, schedule, basis.credits, tx``)})
+      update accrual_basis a set
+        staked_spooks = f.staked_spooks, staked_spook_society = f.staked_spook_society,
+        rarity_percent_sum = f.rarity_percent_sum, boost_percent_sum = f.boost_percent_sum, hourly_units = f.hourly_units,
+        since_credit = ${basis.credits}, carried_units = ${unfolded(tx, basis.credits, "a")}
+      from figures f
+      where f.address = a.address`;
+    // Every wallet carries at most this (units carried before included), and is folded within the next
+    // FOLD_EVERY_CREDITS credits, which moves them on.
     await tx`
-      insert into accrual_basis_prepared_hour (hour, boost_version, credits) values (${basis.hour}, ${schedule.version}::int, ${basis.credits})
-      on conflict (only_row) do update set hour = excluded.hour, boost_version = excluded.boost_version, credits = excluded.credits`;
+      update accrual_basis_hour set
+        boost_version = ${schedule.version}::int,
+        max_carried_units = (select coalesce(max(carried_units), 0) from accrual_basis),
+        carried_until = ${basis.credits + FOLD_EVERY_CREDITS}`;
     return true;
   });
 }
@@ -185,52 +188,6 @@ async function advanceBasis(tx: Queryable, { from, to, schedule, credits, at }: 
       staked_spooks = excluded.staked_spooks, staked_spook_society = excluded.staked_spook_society,
       rarity_percent_sum = excluded.rarity_percent_sum, boost_percent_sum = excluded.boost_percent_sum,
       hourly_units = excluded.hourly_units, since_credit = excluded.since_credit, carried_units = 0`;
-}
-
-/**
- * The first hour under a new schedule, from the figures prepared for hour `from` (`prepareBasis`): the basis takes
- * them, with the wallets that can differ since recomputed. A wallet's accrual not yet folded moves into its
- * carried units (no balance row is written: no spend waits on this hour). Only a wallet that can differ can join
- * or leave: the basis and the prepared figures describe the same hour, and a write between the two was marked.
- * One statement, so the marks it consumes and the stakes it reads are of one moment.
- */
-async function takePreparedBasis(tx: Queryable, { from, to, schedule, credits, at }: Move & { from: Date; to: Date }): Promise<void> {
-  const figureColumns = tx.unsafe(FIGURE_COLUMNS);
-  const [{ maxCarried }] = await tx<{ maxCarried: number }[]>`
-    with ${affectedWallets(tx, from, to, schedule)}, figures as (
-      ${basisFigures(tx, to, schedule, credits, tx`and s.address in (select address from affected)`)}
-    ), taken as (
-      select ${figureColumns} from figures
-      union all
-      select ${figureColumns} from accrual_basis_prepared where address not in (select address from affected)
-    ), carried as (
-      update accrual_basis a set
-        staked_spooks = t.staked_spooks, staked_spook_society = t.staked_spook_society,
-        rarity_percent_sum = t.rarity_percent_sum, boost_percent_sum = t.boost_percent_sum, hourly_units = t.hourly_units,
-        since_credit = ${credits}, carried_units = ${unfolded(tx, credits, "a")}
-      from taken t
-      where t.address = a.address
-      returning a.carried_units
-    ), gone as (
-      select a.address, ${unfolded(tx, credits, "a")} as units from accrual_basis a
-      where a.address in (select address from affected) and a.address not in (select address from figures)
-    ), folded as (
-      update balances b set units = b.units + gone.units, updated_at = ${at} from gone where b.address = gone.address
-    ), left_basis as (
-      delete from accrual_basis where address in (select address from gone)
-    ), opened as (
-      insert into balances (address, units, updated_at)
-        select address, 0, ${at} from figures where address not in (select address from accrual_basis)
-      on conflict (address) do nothing
-    ), joined as (
-      insert into accrual_basis (${tx.unsafe(BASIS_COLUMNS)})
-        select * from figures where address not in (select address from accrual_basis)
-    )
-    select coalesce(max(carried_units), 0)::int8 as max_carried from carried`;
-  await tx`delete from accrual_basis_prepared_hour`;
-  // Every wallet left carries at most this (earlier carried units included), and is folded within the next
-  // FOLD_EVERY_CREDITS credits, which moves them on.
-  await tx`update accrual_basis_hour set max_carried_units = ${maxCarried}, carried_until = ${credits + FOLD_EVERY_CREDITS}`;
 }
 
 /** A basis row's accrual not yet in its balance row, at `credits` (`alias`: the row's name in the statement). */

@@ -18,6 +18,7 @@ describe("runtimeRefusal", () => {
     "commit",
     "rollback to savepoint a",
     "set local synchronous_commit = off",
+    "set local jit = off",
     "SET statement_timeout TO 5000",
     "set transaction isolation level repeatable read",
     "lock table balances in share row exclusive mode",

@@ -39,8 +39,8 @@ const ALLOWED = new Set([
   "release",
 ]);
 
-/** `SET [LOCAL | SESSION] name …` is allowed for these (the app sets `local synchronous_commit`). */
-const SETTABLE = new Set(["synchronous_commit", "statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout"]);
+/** `SET [LOCAL | SESSION] name …` is allowed for these (the app sets `local synchronous_commit` and `local jit`). */
+const SETTABLE = new Set(["synchronous_commit", "statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout", "jit"]);
 
 type Token = { word?: string; text: string };
 

@@ -26,6 +26,16 @@ export async function lockBasis(tx: Queryable): Promise<void> {
 }
 
 /**
+ * PostgreSQL's JIT off for the rest of the transaction: the basis's statements over every wallet cost enough to be
+ * compiled, and compiling them (the rarity and tenure cases of every schedule) took longer than it saved, and
+ * longest in a new connection, which loads the compiler first (docs/decisions.md "A new schedule's basis,
+ * switched an hour ahead"). An engine without JIT (PGlite) takes the setting and does nothing.
+ */
+export async function withoutJit(tx: Queryable): Promise<void> {
+  await tx`set local jit = off`;
+}
+
+/**
  * Brings `accrual_basis` to `hour` (each wallet's figures for the stakes open for all of it under
  * `schedule`) and folds the wallets whose turn it is. From the basis of an earlier hour under the same schedule
  * (a new one's switched to an hour ahead by `switchBasisAhead`), only the wallets that can differ are recomputed;
@@ -65,6 +75,7 @@ async function basisHour(tx: Queryable): Promise<BasisHour | undefined> {
 export async function switchBasisAhead(sql: Sql): Promise<boolean> {
   return sql.begin(async (tx) => {
     await lockBasis(tx);
+    await withoutJit(tx);
     const basis = await basisHour(tx);
     if (!basis) return false; // nothing credited yet: the first hour aggregates every stake, once
     const schedule = await scheduleInForce(tx, new Date(basis.hour.getTime() + HOUR_MS));

@@ -12,7 +12,7 @@ import type { Rarity } from "../../app/domain/collections.ts";
 import { perItemDailyRate, unitsToPoints } from "../../app/domain/rewards.ts";
 import type { Queryable, Sql } from "../client.server.ts";
 import { recordAudit, SYSTEM_ACTOR, type Actor } from "./audit.server.ts";
-import { bringBasisTo, countCredit, lockBasis } from "./accrual-basis.server.ts";
+import { bringBasisTo, countCredit, lockBasis, withoutJit } from "./accrual-basis.server.ts";
 import { perItemHourlyUnitsCase, tierCase } from "./boost-sql.server.ts";
 import { BOOST_LOCK_CLASS, scheduleInForce } from "./boosts.server.ts";
 import type { SyncSource } from "./ownership.server.ts";
@@ -44,6 +44,7 @@ export async function creditHour(
     if (previous) return { hour, wallets: 0, units: 0, alreadyCredited: true };
     await tx`select pg_advisory_xact_lock_shared(${BOOST_LOCK_CLASS}, 0)`;
     await lockBasis(tx);
+    await withoutJit(tx);
     const schedule = await scheduleInForce(tx, hour);
     await bringBasisTo(tx, hour, schedule, at);
     // The hour lock and the run checked above mean no row of this hour exists: a conflict is an error, not a

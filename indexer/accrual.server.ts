@@ -46,6 +46,11 @@ export type AccruePendingOptions = {
   logger?: Logger;
   /** Wait for a pass running elsewhere instead of skipping; default: only the CLI waits. */
   wait?: boolean;
+  /**
+   * The process is stopping: no further hour is begun (the one under way commits or rolls back whole), and the
+   * basis is not switched ahead. What is left is credited by the next pass, as after a crash between hours.
+   */
+  signal?: AbortSignal;
 };
 
 const actorFor = (source: AccrualSource) => (source === "cli" ? "cli" : "system");
@@ -79,6 +84,7 @@ async function accrualPass(options: AccruePendingOptions, logger: Logger): Promi
     const firstStaked = hourAtOrAfter(earliest);
     const from = firstStaked > windowStart ? firstStaked : windowStart;
     for (const hour of await uncreditedHours(sql, from, lastEnded)) {
+      if (options.signal?.aborted) break;
       const credit = await creditHour(sql, { hour, at, actor: actorFor(source), source });
       hours.push({ hour: credit.hour, wallets: credit.wallets, units: credit.units });
     }
@@ -86,13 +92,15 @@ async function accrualPass(options: AccruePendingOptions, logger: Logger): Promi
   }
   // A schedule that starts with the next hour: the basis switched to it now, so that hour costs what any other
   // does. The hours above are credited whatever happens here; unswitched, that hour aggregates every stake.
-  const switchedBasis = await switchBasisAhead(sql).catch((error: unknown) => {
-    logger.warn({
-      msg: "the basis could not be switched to the next hour's schedule: its first hour will aggregate every stake",
-      err: error,
-    });
-    return false;
-  });
+  const switchedBasis = options.signal?.aborted
+    ? false
+    : await switchBasisAhead(sql).catch((error: unknown) => {
+        logger.warn({
+          msg: "the basis could not be switched to the next hour's schedule: its first hour will aggregate every stake",
+          err: error,
+        });
+        return false;
+      });
 
   const report: AccrualReport = {
     skipped: false,

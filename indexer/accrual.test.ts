@@ -150,6 +150,28 @@ describe("accrual: idempotent", () => {
     expect((await indexerStatus(ctx.db.sql)).lastCreditedHour).toEqual(at(7));
   });
 
+  it("a process that stops mid catch-up begins no further hour; the next pass credits the rest", async () => {
+    const address = wallet("a");
+    await stake(address, 1);
+    ctx.clock.set(at(5, 2));
+    // Stopping before the pass: nothing is begun.
+    const stopped = new AbortController();
+    stopped.abort();
+    expect((await pending({ source: "startup", signal: stopped.signal })).hours).toEqual([]);
+    // Stopping while the second hour is credited (the signal read once per hour, before it begins).
+    let hoursBegun = 0;
+    const stopsDuringSecond = {
+      get aborted() {
+        return ++hoursBegun > 2;
+      },
+    } as AbortSignal;
+    const cut = await pending({ source: "startup", signal: stopsDuringSecond });
+    expect(cut.hours.map((h) => h.hour)).toEqual([at(0), at(1)]);
+    expect(await unitsOf(ctx.db.sql, address)).toBe(2 * 10_000);
+    expect((await pending()).hours.map((h) => h.hour)).toEqual([2, 3, 4].map((h) => at(h)));
+    expect(await unitsOf(ctx.db.sql, address)).toBe(5 * 10_000);
+  });
+
   it("a gap in the middle (an hour credited out of order) is filled", async () => {
     const address = wallet("a");
     await stake(address, 1);

@@ -7,7 +7,7 @@
  * then a draw pass that closes the version-2 giveaways whose end date passed and draws those whose block has
  * six on top (indexer/draws.server.ts).
  * The start-up passes run in the background so a web server beside it listens at once (`ready` settles
- * when they are done). stop() ends the schedules, cuts an in-flight sync short and waits for it.
+ * when they are done). stop() ends the schedules, cuts an in-flight sync or catch-up short and waits for it.
  */
 import cron, { type Logger as CronLogger, type ScheduledTask } from "node-cron";
 import type { Config } from "../app/utils/env.server.ts";
@@ -72,7 +72,8 @@ export async function startIndexer({ sql, config, logger, channels }: IndexerOpt
   };
   const sync = (source: SyncSource) =>
     track(runIndexerPass({ sql, ordUrl: config.ordUrl, config, logger, source, wait: false, signal: shutdown.signal }), "sync");
-  const accrue = (source: SyncSource) => track(accruePending({ sql, maxHours: catchUpHours, source, logger, wait: false }), "accrual");
+  const accrue = (source: SyncSource) =>
+    track(accruePending({ sql, maxHours: catchUpHours, source, logger, wait: false, signal: shutdown.signal }), "accrual");
 
   const housekeep = () =>
     track(

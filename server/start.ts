@@ -25,6 +25,8 @@ import { startOpsServer } from "./ops-server.ts";
 import { startPublicLog } from "../app/utils/log-service.server.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How often a stopping server closes the connections that have gone idle since it stopped listening. */
+const IDLE_SWEEP_MS = 50;
 const args = new Set(process.argv.slice(2));
 const dev = args.has("--dev");
 const withIndexer = !args.has("--no-indexer");
@@ -157,7 +159,13 @@ async function main() {
     cleanups.unshift(
       () =>
         new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          // A keep-alive connection whose request was under way becomes idle once its answer is sent; it is closed
+          // then, not when its keep-alive timeout ends (seconds later, which the shutdown would wait out).
+          const closeIdle = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+          server.close(() => {
+            clearInterval(closeIdle);
+            resolve();
+          });
           server.closeIdleConnections();
         }),
     );

@@ -291,6 +291,11 @@ async function scheduleFor(sql: Queryable, hour: Date, read: { since: number; st
 /** Tries of `rewardsOf` to find the kept standings of the state it read before it counts the rank itself. */
 const REWARDS_TRIES = 3;
 
+/** The most wallets whose rewards are kept per web process (the least recently read dropped first). */
+const KEPT_REWARDS = 10_000;
+/** A wallet's rewards as one state (its stamp) and hour gave them, with the rank from the standings of that state. */
+const keptRewards = new KeptPerKey<Rewards>(KEPT_REWARDS, () => 1);
+
 /**
  * A wallet's rewards. `afterOwnWrite`: the answer to the wallet's own write, which has just made the kept standings
  * stale: its rank is counted for it alone (a few indexed reads) instead of waiting for the standings every later
@@ -298,6 +303,14 @@ const REWARDS_TRIES = 3;
  */
 export async function rewardsOf(sql: Queryable, address: string, { afterOwnWrite = false } = {}): Promise<Rewards> {
   const hour = hourStart(now());
+  const keeps = !isTransaction(sql) && !afterOwnWrite;
+  // A wallet read before in this hour: its answer again while the state is the one it came from (the stamp alone
+  // read); a wallet not read before goes straight to the read below, which reads the stamp with it.
+  if (keeps && keptRewards.holds(sql, address, hour.getTime())) {
+    const [{ stamp }] = await sql<{ stamp: string }[]>`select ${stampColumn(sql)}`;
+    const kept = keptRewards.get(sql, address, stamp, hour.getTime());
+    if (kept) return kept;
+  }
   for (let tries = 1; ; tries++) {
     const since = performance.now();
     // The balance, the items, and every open stake (owned or not) with whether the wallet still owns its item.
@@ -325,7 +338,7 @@ export async function rewardsOf(sql: Queryable, address: string, { afterOwnWrite
     const stakes = rows.flatMap(({ rarity, tenureFrom, startedAt, owned }) =>
       rarity && tenureFrom && startedAt ? [{ rarity, tenureFrom, startedAt, owned }] : [],
     );
-    const kept = isTransaction(sql) || afterOwnWrite ? null : await keptStandings.since(sql, since, hour.getTime(), stamp);
+    const kept = keeps ? await keptStandings.since(sql, since, hour.getTime(), stamp) : null;
     // The rank and schedule of the state the balance was read from: kept, or (in a transaction, after the wallet's
     // own write, or while the database changes faster than the standings are computed) counted for this wallet alone.
     const read =
@@ -339,7 +352,7 @@ export async function rewardsOf(sql: Queryable, address: string, { afterOwnWrite
     // As creditHour counts them (db/queries/accrual.server.ts): open since the hour began, not ended since.
     const openAllHour = stakes.filter((stake) => stake.startedAt <= hour);
     const stakingSince = staked.reduce<Date | null>((min, stake) => (min === null || stake.startedAt < min ? stake.startedAt : min), null);
-    return {
+    const answer: Rewards = {
       unclaimedRewards: unitsToPoints(units),
       dailyRate: staked.length ? walletDailyRate(staked.map((stake) => stakePercentAt(read.schedule, stake, hour))) : 0,
       rewardTier: tierFor(staked.length).tier,
@@ -350,6 +363,9 @@ export async function rewardsOf(sql: Queryable, address: string, { afterOwnWrite
       rank: read.rank,
       currentHour: pendingHour(hour, openAllHour.length, hourPercentSum(read.schedule, hour, openAllHour)),
     };
+    // Kept only when every figure is of the one state the stamp names (the rank from that state's standings).
+    if (keeps && kept?.stamp === stamp) keptRewards.set(sql, address, stamp, hour.getTime(), answer);
+    return answer;
   }
 }
 

@@ -84,6 +84,11 @@ export class KeptPerKey<T> {
     private readonly weigh: (value: T) => number,
   ) {}
 
+  /** Whether a value is kept for `key` and `hour`, whatever its mark. */
+  holds(sql: Sql, key: string, hour: number): boolean {
+    return this.pools.get(sql)?.entries.get(key)?.hour === hour;
+  }
+
   get(sql: Sql, key: string, mark: string, hour: number): T | undefined {
     const pool = this.pools.get(sql);
     const entry = pool?.entries.get(key);

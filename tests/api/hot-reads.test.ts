@@ -7,7 +7,7 @@
  * hands, a new boost schedule and a catalogue change.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hourStart, HOUR_MS } from "../../app/domain/clock.ts";
+import { hourStart, HOUR_MS, setClock } from "../../app/domain/clock.ts";
 import { LEADERBOARD_DEFAULT_LIMIT, LEADERBOARD_MAX_LIMIT } from "../../app/domain/leaderboard.ts";
 import { entryMessage, stakeMessage } from "../../app/domain/messages.ts";
 import { walletDoginals } from "../../app/api/holdings.ts";
@@ -245,4 +245,33 @@ describe("a wallet's items kept per wallet", () => {
     await ctx.sql`update items set image_url = ${"https://images.example/433.png"} where id = ${items[3].id}`;
     await expectItemsExact(wallets);
   }, 120_000);
+});
+
+describe("a wallet's rewards kept per wallet", () => {
+  it("answer again for the state and hour they came from, and afresh when either moves", async () => {
+    const holder = newWallet();
+    await givePoints(ctx.sql, holder.address, 500);
+    const rewards = async () =>
+      (await ctx.call("GET", `/api/rewards/${holder.address}`)).body as { unclaimedRewards: number; currentHour: { start: string } };
+    const hour = hourStart(new Date()).getTime();
+    const restore = setClock(() => hour + HOUR_MS / 2);
+    try {
+      expect((await rewards()).unclaimedRewards).toBe(500);
+      // A balance row written behind the ledger's back moves no stamp (docs/decisions.md "Hot reads kept
+      // current"): the kept answer is the one given, which shows that it was kept.
+      await ctx.sql`update balances set units = units + ${100 * UNITS} where address = ${holder.address}`;
+      expect((await rewards()).unclaimedRewards).toBe(500);
+      // The next hour: read afresh (its hour under way, and the balance as the row now has it).
+      setClock(() => hour + HOUR_MS + HOUR_MS / 2);
+      const nextHour = await rewards();
+      expect(nextHour.currentHour.start).toBe(new Date(hour + HOUR_MS).toISOString());
+      expect(nextHour.unclaimedRewards).toBe(600);
+      // A logged change (points added through the ledger) moves the stamp: read afresh.
+      await givePoints(ctx.sql, holder.address, 50);
+      expect((await rewards()).unclaimedRewards).toBe(650);
+    } finally {
+      restore();
+      await ctx.sql`update balances set units = units - ${100 * UNITS} where address = ${holder.address}`;
+    }
+  });
 });

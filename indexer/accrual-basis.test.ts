@@ -128,6 +128,16 @@ describe("the accrual's basis", () => {
     await createSchedule(ctx.db.sql, { ...doubled, effectiveFrom: hourOf(3) }, { kind: "cli" }, hourOf(2));
   }
 
+  /** Five wallets staking since before hour 0, hours 0-2 credited at 100%, and 200% saved to start at hour 3. */
+  async function fiveStakersCreditedUpToADoubling() {
+    await flatScheduleFromHourZero();
+    for (let w = 0; w < 5; w++) await openStake(ctx.db.sql, itemIds[w], wallet(w), hourOf(-3));
+    await creditHoursFromZero(2);
+    await doubledFromHourThree();
+    ctx.clock.set(hourOf(3));
+    await creditHour(ctx.db.sql, { hour: hourOf(2), at: hourOf(3), actor: "system", source: "cli" });
+  }
+
   /** Credits hours 0 … count − 1, each just after it ends. */
   async function creditHoursFromZero(count: number) {
     for (let n = 0; n < count; n++) {
@@ -222,12 +232,7 @@ describe("the accrual's basis", () => {
   });
 
   it("the pass before a new schedule's first hour switches the basis to it, every balance and balance row as it was", async () => {
-    await flatScheduleFromHourZero();
-    for (let w = 0; w < 5; w++) await openStake(ctx.db.sql, itemIds[w], wallet(w), hourOf(-3));
-    await creditHoursFromZero(2);
-    await doubledFromHourThree();
-    ctx.clock.set(hourOf(3));
-    await creditHour(ctx.db.sql, { hour: hourOf(2), at: hourOf(3), actor: "system", source: "cli" });
+    await fiveStakersCreditedUpToADoubling();
     const balanceRows = () => ctx.db.sql<{ address: string; units: number; updatedAt: Date }[]>`
       select address, units, updated_at from balances order by address`;
     const balances = () => ctx.db.sql<{ address: string; units: number }[]>`select address, units from wallet_balances order by address`;
@@ -250,12 +255,7 @@ describe("the accrual's basis", () => {
   });
 
   it("a new schedule's first hour starts from the switched basis, recomputing only the wallets that can differ", async () => {
-    await flatScheduleFromHourZero();
-    for (let w = 0; w < 5; w++) await openStake(ctx.db.sql, itemIds[w], wallet(w), hourOf(-3));
-    await creditHoursFromZero(2);
-    await doubledFromHourThree();
-    ctx.clock.set(hourOf(3));
-    await creditHour(ctx.db.sql, { hour: hourOf(2), at: hourOf(3), actor: "system", source: "cli" });
+    await fiveStakersCreditedUpToADoubling();
     expect(await switchBasisAhead(ctx.db.sql)).toBe(true);
     // A switched figure changed behind the accrual's back and marked nowhere: kept, which shows hour 3 starts
     // from the switched basis instead of aggregating every stake again.

@@ -4,7 +4,7 @@
  * through the basis costs one INSERT … SELECT of its ledger rows; the stakes are read only for the wallets
  * that can differ, and balance rows are written only for the wallets whose figures changed or whose turn it
  * is to fold (one in 24 each hour). `wallet_balances` is what a balance is; `balances.units` lags it by at
- * most 24 of the wallet's hourly credits, plus what a new schedule's first hour carried (migration 0070).
+ * most 24 of the wallet's hourly credits, plus what the switch to a new schedule carried (migration 0070).
  * The accrual pass switches the basis to a new schedule an hour ahead (`switchBasisAhead`), so its first hour
  * recomputes only the wallets that can differ, as any other hour does.
  */

@@ -1,5 +1,5 @@
 /**
- * HTTP metrics (app/utils/metrics.server.ts): each answered request counted and timed by method, status and
+ * HTTP metrics (app/utils/metrics.server.ts): the requests in flight, and each answered request counted and timed by method, status and
  * route PATTERN (`/api/giveaways/:id`, never the raw path, whose ids and addresses would make a series per
  * value). `measure` goes first, so the time covers the whole answer; `route` goes where React Router's part
  * begins (after the static files) and names the route from the build's manifest, as React Router would match
@@ -7,7 +7,7 @@
  */
 import type express from "express";
 import type { ServerBuild } from "react-router";
-import { observeHttpRequest } from "../app/utils/metrics.server.ts";
+import { observeHttpRequest, trackRequestInFlight } from "../app/utils/metrics.server.ts";
 
 type Pattern = { name: string; regex: RegExp; score: number };
 
@@ -74,6 +74,8 @@ export function httpMetrics(build: ServerBuild | (() => Promise<ServerBuild>)): 
   return {
     measure: (req, res, next) => {
       const started = process.hrtime.bigint();
+      // `close` comes after `finish`, and also when the client goes before its answer is sent.
+      res.once("close", trackRequestInFlight());
       res.once("finish", () => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const method = METHODS.has(req.method) ? req.method : "other";

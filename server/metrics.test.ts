@@ -1,7 +1,8 @@
 /**
  * /metrics on the private operations port (server/ops-server.ts): Prometheus text with every family the
  * operators' dashboards and alerts read; counters that move with the requests, passes and refusals they count,
- * labelled by route pattern, never by raw path; and nothing of it on the public port.
+ * labelled by route pattern, never by raw path; and nothing of it on the public port (metrics-stalled.test.ts:
+ * an answer while the database stalls).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../app/utils/logger.server.ts";
@@ -68,6 +69,7 @@ describe("metrics", () => {
         "spooks_info gauge",
         "spooks_http_requests_total counter",
         "spooks_http_request_duration_seconds histogram",
+        "spooks_http_requests_in_flight gauge",
         "spooks_rate_limit_refusals_total counter",
         "spooks_db_up gauge",
         "spooks_db_probe_seconds gauge",
@@ -119,6 +121,8 @@ describe("metrics", () => {
     expect(series(text, "spooks_http_request_duration_seconds_bucket", { ...labels, le: "+Inf" })).toBe(before + 3);
     // The raw path never becomes a label. (Checked as a path: a figure such as 0.16129001 holds "9001" too.)
     expect(text).not.toMatch(/giveaways\/900[123]/);
+    // Answered, so no longer in flight (server/start.test.ts sees one held in flight).
+    await expect.poll(async () => series(await scrape(), "spooks_http_requests_in_flight")).toBe(0);
   });
 
   it("counts rate-limit refusals", async () => {

@@ -33,21 +33,32 @@ export type OpsServerOptions = {
 
 export type OpsServer = { url: string; close(): Promise<void> };
 
+/**
+ * How long a scrape waits on any one read of the database. A stalled database (a held lock, a lost network) must
+ * not stall the scrape: it answers within this with `spooks_db_up` 0, the gauges read from the database empty,
+ * and the requests in flight that the stall holds.
+ */
 const PROBE_TIMEOUT_MS = 2000;
+
+/** `work`, or a rejection once PROBE_TIMEOUT_MS have passed without its answer. */
+async function withinProbeTimeout<T>(work: PromiseLike<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("probe timed out")), PROBE_TIMEOUT_MS)));
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** `select 1` through the pool: whether it answered and how long it took, queueing for a connection included. */
 async function probeDatabase(sql: Sql): Promise<{ up: boolean; seconds: number }> {
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("probe timed out")), PROBE_TIMEOUT_MS)));
-  try {
-    await Promise.race([sql`select 1`, timeout]);
-    return { up: true, seconds: (performance.now() - started) / 1000 };
-  } catch {
-    return { up: false, seconds: (performance.now() - started) / 1000 };
-  } finally {
-    clearTimeout(timer);
-  }
+  const up = await withinProbeTimeout(sql`select 1`).then(
+    () => true,
+    () => false,
+  );
+  return { up, seconds: (performance.now() - started) / 1000 };
 }
 
 /** The indexer's record and verdict, read at most once per second (one scrape reads several gauges). */
@@ -55,7 +66,10 @@ function indexerReader(sql: Sql, staleAfterSeconds: number): () => Promise<Index
   let last: { at: number; value: Promise<IndexerReading> } | undefined;
   return () => {
     if (!last || performance.now() - last.at > 1000) {
-      const value = indexerHealth(sql).then((record) => ({ record, verdict: judgeIndexer(record, staleAfterSeconds, now()) }));
+      const value = withinProbeTimeout(indexerHealth(sql)).then((record) => ({
+        record,
+        verdict: judgeIndexer(record, staleAfterSeconds, now()),
+      }));
       value.catch(() => (last = undefined));
       last = { at: performance.now(), value };
     }
@@ -91,9 +105,11 @@ function watchDatabase(sql: Sql): void {
 function watchDiscord(sql: Sql): void {
   const sweep = async () =>
     (
-      await sql<{ difference: number; members: number; absent: number; errors: number; age: number }[]>`
-      select difference, members, absent, errors, extract(epoch from now() - finished_at)::float8 as age
-      from discord_sweeps order by id desc limit 1`.catch(() => [])
+      await withinProbeTimeout(
+        sql<{ difference: number; members: number; absent: number; errors: number; age: number }[]>`
+        select difference, members, absent, errors, extract(epoch from now() - finished_at)::float8 as age
+        from discord_sweeps order by id desc limit 1`.execute(),
+      ).catch(() => [])
     )[0];
   const fromSweep = (pick: (row: NonNullable<Awaited<ReturnType<typeof sweep>>>) => number) => async (gauge: Gauge) => {
     gauge.reset();
@@ -119,9 +135,9 @@ function watchDiscord(sql: Sql): void {
       labelNames: ["kind"],
       collect: async (gauge) => {
         gauge.reset();
-        const rows = await sql<
-          { kind: string; count: number }[]
-        >`select kind, count(*)::int as count from discord_problems group by kind`.catch(() => []);
+        const rows = await withinProbeTimeout(
+          sql<{ kind: string; count: number }[]>`select kind, count(*)::int as count from discord_problems group by kind`.execute(),
+        ).catch(() => []);
         for (const kind of ["role-unassignable", "bad-token"]) gauge.set({ kind }, rows.find((row) => row.kind === kind)?.count ?? 0);
       },
     },

@@ -29,9 +29,11 @@ function startServer(env: Record<string, string>) {
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const exited = new Promise<Run>((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
-  const listening = async (): Promise<string> => {
+  /** The URL the server logged as listening on (`"msg":"listening"`, or the operations port's). */
+  const listening = async (msg = "listening"): Promise<string> => {
+    const line = new RegExp(`"msg":"${msg}","url":"(http://[^"]+)"`);
     for (let i = 0; i < 600 && child.exitCode === null; i++) {
-      const match = /"msg":"listening","url":"(http:\/\/[^"]+)"/.exec(stdout);
+      const match = line.exec(stdout);
       if (match) return match[1];
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -82,8 +84,16 @@ describe("SIGTERM", () => {
 
   it("serves, then stops cleanly within 10 s", async () => {
     const { db, dataDir, buildDir } = fixtures;
-    const server = startServer({ DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SPOOKS_BUILD_DIR: buildDir });
+    const server = startServer({
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      METRICS_PORT: "0",
+      SPOOKS_BUILD_DIR: buildDir,
+    });
     const url = await server.listening();
+    const ops = await server.listening("operations port listening");
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
     // Demo mode publishes its simulated chain for the CLI on the same DATA_DIR (`giveaways draw`), until it stops.
     const demoChainFile = path.join(dataDir, "demo-chain.json");
@@ -94,8 +104,8 @@ describe("SIGTERM", () => {
       if (row.n > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    // A request really in flight: it reached the server and waits on a lock this test holds, so SIGTERM
-    // arrives while it runs (not while its connection still sits in the kernel's accept queue).
+    // A request really in flight: it reached the server (its operations port counts it) and waits on a lock this
+    // test holds, so SIGTERM arrives while it runs (not while its connection still sits in the kernel's accept queue).
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
@@ -107,7 +117,9 @@ describe("SIGTERM", () => {
     });
     await lockHeld;
     const inFlight = fetch(`${url}/api/leaderboard`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const requestsInFlight = async () =>
+      Number(/^spooks_http_requests_in_flight (\S+)$/m.exec(await (await fetch(`${ops}/metrics`)).text())?.[1]);
+    await expect.poll(requestsInFlight).toBe(1);
     const stoppedAt = Date.now();
     server.child.kill("SIGTERM");
     setTimeout(release, 500);

@@ -6,7 +6,7 @@
  * and the React Router build each carry a copy, as do tsx and vite in development): both must feed one registry.
  *
  * What is measured (docs/decisions.md, "Operations"): HTTP requests by route pattern and status with their
- * latency, rate-limit refusals, the database (a probe through the pool at each scrape, errors met), the
+ * latency and those in flight, rate-limit refusals, the database (a probe through the pool at each scrape, errors met), the
  * indexer (passes by outcome, items checked and changed, age of the last applied pass, held-back passes in a
  * row and why), the ord server's latency and failures by reason, accrual (duration, hours credited), and
  * node's own process metrics.
@@ -20,6 +20,7 @@ type Metrics = {
   registry: Prom.Registry;
   httpRequests: Prom.Counter<"method" | "route" | "status">;
   httpDuration: Prom.Histogram<"method" | "route" | "status">;
+  httpInFlight: Prom.Gauge;
   rateLimitRefusals: Prom.Counter<"route">;
   dbErrors: Prom.Counter<"kind">;
   indexerPasses: Prom.Counter<"state">;
@@ -68,6 +69,11 @@ function create(prom: typeof Prom, role: Role, version: string): Metrics {
       help: "Time to answer an HTTP request, by method, route pattern and status.",
       labelNames: ["method", "route", "status"],
       buckets: SECONDS,
+      registers,
+    }),
+    httpInFlight: new prom.Gauge({
+      name: "spooks_http_requests_in_flight",
+      help: "HTTP requests received and not yet answered or dropped (requests held by a stalled database show here).",
       registers,
     }),
     rateLimitRefusals: new prom.Counter({
@@ -184,6 +190,19 @@ export function observeHttpRequest(method: string, route: string, status: number
   metrics.httpRequests.inc(labels);
   metrics.httpDuration.observe(labels, seconds);
   if (status === 429) metrics.rateLimitRefusals.inc({ route });
+}
+
+/** A request received: counted in flight until the returned function is called (once its answer ends). */
+export function trackRequestInFlight(): () => void {
+  const metrics = current();
+  if (!metrics) return () => {};
+  metrics.httpInFlight.inc();
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    metrics.httpInFlight.dec();
+  };
 }
 
 export function countDatabaseError(kind: "unavailable" | "failing"): void {

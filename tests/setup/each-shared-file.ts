@@ -1,8 +1,8 @@
 /**
- * The `db` group's files run one after another in a worker that keeps its modules (vitest.config.ts says why):
- * what a module, or the process, remembers between calls lives on into the next file. Each file starts as in a
- * new process: with none of the content cache's remembered failures and no metrics (their registry lives on
- * globalThis, with the role of the first file that enabled them and gauges reading that file's pool); and a
+ * The `db` and `e2e` groups' files run one after another in a worker that keeps its modules (vitest.config.ts
+ * says why): what a module, or the process, remembers between calls lives on into the next file. Each file starts
+ * as in a new process: with none of the content cache's remembered failures and no metrics (their registry lives
+ * on globalThis, with the role of the first file that enabled them and gauges reading that file's pool); and a
  * file that leaves the app's clock set (setClock without its restore) fails.
  */
 import { afterAll, beforeAll, expect } from "vitest";

@@ -41,7 +41,8 @@ afterAll(async () => {
 /** The value of an unlabelled series, or undefined when it is absent. */
 function series(text: string, name: string): number | undefined {
   const line = new RegExp(`^${name} (\\S+)$`, "m").exec(text);
-  return line ? Number(line[1]) : undefined;
+  if (!line) return undefined;
+  return line[1] === "+Inf" ? Infinity : Number(line[1]);
 }
 
 it("answers while the database stalls: the database down, its gauges empty, the process's own figures there", async () => {
@@ -53,6 +54,7 @@ it("answers while the database stalls: the database down, its gauges empty, the 
   // Read from the database: unhealthy, and the labelled gauges without a series (prom-client prints an unlabelled
   // gauge it could not set as 0).
   expect(series(text, "spooks_indexer_healthy")).toBe(0);
+  expect(series(text, "spooks_indexer_last_applied_pass_age_seconds")).toBe(Infinity); // never 0, "just now"
   expect(text).toMatch(/^# TYPE spooks_indexer_last_pass_state gauge$/m);
   expect(text).not.toMatch(/^spooks_indexer_last_pass_state\{/m);
   expect(series(text, "spooks_http_requests_in_flight")).toBe(0);

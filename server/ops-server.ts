@@ -147,11 +147,13 @@ function watchDiscord(sql: Sql): void {
 type IndexerReading = { record: IndexerHealth; verdict: IndexerVerdict };
 
 function watchIndexer(read: () => Promise<IndexerReading>, staleAfterSeconds: number): void {
-  // A failed read (database down) leaves the gauges empty for that scrape; spooks_db_up says why.
-  const from = (pick: (value: IndexerReading, gauge: Gauge) => void) => async (gauge: Gauge) => {
+  // A failed read (database down) leaves the gauges empty for that scrape (an unlabelled one prints 0, or
+  // `unread`'s figure); spooks_db_up says why.
+  const from = (pick: (value: IndexerReading, gauge: Gauge) => void, unread?: number) => async (gauge: Gauge) => {
     gauge.reset();
     const value = await read().catch(() => null);
     if (value) pick(value, gauge);
+    else if (unread !== undefined) gauge.set(unread);
   };
   addScrapeGauges([
     {
@@ -161,8 +163,9 @@ function watchIndexer(read: () => Promise<IndexerReading>, staleAfterSeconds: nu
     },
     {
       name: "spooks_indexer_last_applied_pass_age_seconds",
-      help: "Seconds since the last APPLIED ownership pass finished (+Inf before the first).",
-      collect: from(({ verdict }, gauge) => gauge.set(verdict.appliedAgeSeconds ?? Infinity)),
+      help: "Seconds since the last APPLIED ownership pass finished (+Inf before the first, and when the database is unread).",
+      // Unread, it is not 0 ("just now"): an alert on the age alone must fire while the database is down.
+      collect: from(({ verdict }, gauge) => gauge.set(verdict.appliedAgeSeconds ?? Infinity), Infinity),
     },
     {
       name: "spooks_indexer_stale_after_seconds",

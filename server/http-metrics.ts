@@ -1,7 +1,7 @@
 /**
- * HTTP metrics (app/utils/metrics.server.ts): the requests in flight, and each answered request counted and timed by method, status and
- * route PATTERN (`/api/giveaways/:id`, never the raw path, whose ids and addresses would make a series per
- * value). `measure` goes first, so the time covers the whole answer; `route` goes where React Router's part
+ * HTTP metrics (app/utils/metrics.server.ts): the requests in flight, and each answered request counted and
+ * timed by method, status and route PATTERN (`/api/giveaways/:id`, never the raw path, whose ids and addresses
+ * would make a series per value). `measure` goes first, so the time covers the whole answer; `route` goes where React Router's part
  * begins (after the static files) and names the route from the build's manifest, as React Router would match
  * it. A request answered before that (a file) is `static`. Refusals by a rate limit (429) are counted apart.
  */

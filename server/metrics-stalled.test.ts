@@ -9,6 +9,7 @@ import net from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { silentLogger } from "../app/utils/logger.server.ts";
 import { createSql, type Sql } from "../db/client.server.ts";
+import { series } from "../tests/support/metrics-text.ts";
 import { startOpsServer, type OpsServer } from "./ops-server.ts";
 
 const sockets: net.Socket[] = [];
@@ -37,13 +38,6 @@ afterAll(async () => {
   for (const socket of sockets) socket.destroy();
   await new Promise((resolve) => stalledDatabase.close(resolve));
 });
-
-/** The value of an unlabelled series, or undefined when it is absent. */
-function series(text: string, name: string): number | undefined {
-  const line = new RegExp(`^${name} (\\S+)$`, "m").exec(text);
-  if (!line) return undefined;
-  return line[1] === "+Inf" ? Infinity : Number(line[1]);
-}
 
 it("answers while the database stalls: the database down, its gauges empty, the process's own figures there", async () => {
   const response = await fetch(`${ops.url}/metrics`);

@@ -11,23 +11,10 @@ import { accruePending } from "../indexer/accrual.server.ts";
 import { syncOnce } from "../indexer/sync.server.ts";
 import { indexerConfig } from "../indexer/test-support.ts";
 import { startTestServer, type TestServer } from "../tests/support/app-server.ts";
+import { series } from "../tests/support/metrics-text.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
 import { matchRoute, routePatterns } from "./http-metrics.ts";
 import { startOpsServer, type OpsServer } from "./ops-server.ts";
-
-/** The value of one series (name and labels exactly as printed), or undefined when it is absent. */
-function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels);
-  for (const line of text.split("\n")) {
-    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="([^"]*)"/g)].map((pair) => [pair[1], pair[2]]));
-    if (wanted.every(([key, value]) => found[key] === value) && Object.keys(found).length === wanted.length) {
-      return match[3] === "+Inf" ? Infinity : Number(match[3]);
-    }
-  }
-  return undefined;
-}
 
 describe("metrics", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;

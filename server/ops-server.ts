@@ -108,7 +108,7 @@ function watchDiscord(sql: Sql): void {
       await withinProbeTimeout(
         sql<{ difference: number; members: number; absent: number; errors: number; age: number }[]>`
         select difference, members, absent, errors, extract(epoch from now() - finished_at)::float8 as age
-        from discord_sweeps order by id desc limit 1`.execute(),
+        from discord_sweeps order by id desc limit 1`,
       ).catch(() => [])
     )[0];
   const fromSweep = (pick: (row: NonNullable<Awaited<ReturnType<typeof sweep>>>) => number) => async (gauge: Gauge) => {
@@ -136,7 +136,7 @@ function watchDiscord(sql: Sql): void {
       collect: async (gauge) => {
         gauge.reset();
         const rows = await withinProbeTimeout(
-          sql<{ kind: string; count: number }[]>`select kind, count(*)::int as count from discord_problems group by kind`.execute(),
+          sql<{ kind: string; count: number }[]>`select kind, count(*)::int as count from discord_problems group by kind`,
         ).catch(() => []);
         for (const kind of ["role-unassignable", "bad-token"]) gauge.set({ kind }, rows.find((row) => row.kind === kind)?.count ?? 0);
       },

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ensureAppBuild } from "../tests/support/app-server.ts";
+import { series } from "../tests/support/metrics-text.ts";
 import { createTestDatabase } from "../tests/support/test-database.ts";
 
 // Each test starts `npm start` under tsx (migrations, the demo data): 15-25 s on a loaded 2-core machine (stop 41's
@@ -117,8 +118,7 @@ describe("SIGTERM", () => {
     });
     await lockHeld;
     const inFlight = fetch(`${url}/api/leaderboard`);
-    const requestsInFlight = async () =>
-      Number(/^spooks_http_requests_in_flight (\S+)$/m.exec(await (await fetch(`${ops}/metrics`)).text())?.[1]);
+    const requestsInFlight = async () => series(await (await fetch(`${ops}/metrics`)).text(), "spooks_http_requests_in_flight");
     await expect.poll(requestsInFlight).toBe(1);
     const stoppedAt = Date.now();
     server.child.kill("SIGTERM");

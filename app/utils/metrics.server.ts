@@ -6,9 +6,9 @@
  * and the React Router build each carry a copy, as do tsx and vite in development): both must feed one registry.
  *
  * What is measured (docs/decisions.md, "Operations"): HTTP requests by route pattern and status with their
- * latency and those in flight, rate-limit refusals, the database (a probe through the pool at each scrape, errors met), the
- * indexer (passes by outcome, items checked and changed, age of the last applied pass, held-back passes in a
- * row and why), the ord server's latency and failures by reason, accrual (duration, hours credited), and
+ * latency, and those in flight; rate-limit refusals, the database (a probe through the pool at each scrape,
+ * errors met), the indexer (passes by outcome, items checked and changed, age of the last applied pass,
+ * held-back passes in a row and why), the ord server's latency and failures by reason, accrual (duration, hours credited), and
  * node's own process metrics.
  */
 import type * as Prom from "prom-client";
@@ -192,17 +192,12 @@ export function observeHttpRequest(method: string, route: string, status: number
   if (status === 429) metrics.rateLimitRefusals.inc({ route });
 }
 
-/** A request received: counted in flight until the returned function is called (once its answer ends). */
+/** A request received: counted in flight until the returned function is called, once, when its answer ends. */
 export function trackRequestInFlight(): () => void {
   const metrics = current();
   if (!metrics) return () => {};
   metrics.httpInFlight.inc();
-  let ended = false;
-  return () => {
-    if (ended) return;
-    ended = true;
-    metrics.httpInFlight.dec();
-  };
+  return () => metrics.httpInFlight.dec();
 }
 
 export function countDatabaseError(kind: "unavailable" | "failing"): void {

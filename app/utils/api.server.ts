@@ -162,9 +162,13 @@ export type EndpointInput<R extends RouteContract, A> = Omit<A, "params"> & {
   body: R["body"] extends { kind: "json"; schema: infer B } ? Parsed<B> : undefined;
 };
 
+/** The JSON of frozen answers (kept for many requests: db/queries/hot-reads.server.ts), by the schema that built it. */
+const frozenAnswers = new WeakMap<object, { schema: z.ZodType; body: string }>();
+
 /**
  * The answer `status` of `route`, built by its schema: what the schema does not name is dropped, Dates
- * become ISO strings, and an answer that breaks the contract is a server error (500), never sent.
+ * become ISO strings, and an answer that breaks the contract is a server error (500), never sent. Data that
+ * is frozen cannot change, so its JSON is built once and sent again as it is.
  */
 export function answer<R extends RouteContract, S extends keyof R["responses"] & number>(
   route: R,
@@ -174,7 +178,14 @@ export function answer<R extends RouteContract, S extends keyof R["responses"] &
 ): Response {
   const spec = route.responses[status];
   if (!spec) throw new Error(`${route.operationId} documents no ${status} answer`);
-  return json(spec.schema.parse(data), status, headers);
+  if (typeof data !== "object" || data === null || !Object.isFrozen(data)) return json(spec.schema.parse(data), status, headers);
+  let built = frozenAnswers.get(data);
+  if (built?.schema !== spec.schema)
+    frozenAnswers.set(data, (built = { schema: spec.schema, body: JSON.stringify(spec.schema.parse(data)) }));
+  return new Response(built.body, {
+    status,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers },
+  });
 }
 
 /**

@@ -10,7 +10,7 @@ import { itemBoost, stakePercentAt, walletDailyRate, type BoostSchedule } from "
 import type { Queryable } from "../client.server.ts";
 import { FOLD_EVERY_CREDITS } from "./accrual-basis.server.ts";
 import { scheduleInForce } from "./boosts.server.ts";
-import { KeptPerKey, KeptValue, onOneSnapshot, stampColumn } from "./hot-reads.server.ts";
+import { deepFreeze, KeptPerKey, KeptValue, onOneSnapshot, stampColumn } from "./hot-reads.server.ts";
 import { isTransaction } from "./transaction.server.ts";
 
 export type WalletItem = {
@@ -378,7 +378,18 @@ export async function leaderboard(sql: Queryable, limit = LEADERBOARD_DEFAULT_LI
   const since = performance.now();
   const [{ stamp }] = await sql<{ stamp: string }[]>`select ${stampColumn(sql)}`;
   const kept = await keptStandings.since(sql, since, hourStart(now()).getTime(), stamp);
-  return kept.value.entries.slice(0, limit);
+  return boardOf(kept.value.entries, limit);
+}
+
+/** Each kept standings' boards by length, made once and frozen, so each board's answer is serialized once. */
+const boards = new WeakMap<LeaderboardEntry[], Map<number, LeaderboardEntry[]>>();
+
+function boardOf(entries: LeaderboardEntry[], limit: number): LeaderboardEntry[] {
+  let byLimit = boards.get(entries);
+  if (!byLimit) boards.set(entries, (byLimit = new Map<number, LeaderboardEntry[]>()));
+  let board = byLimit.get(limit);
+  if (!board) byLimit.set(limit, (board = deepFreeze(entries.slice(0, limit))));
+  return board;
 }
 
 /** The leaderboard counted from the balances now, nothing kept: what the kept standings hold (their test compares). */

@@ -1,4 +1,7 @@
-/** KeptPerKey (db/queries/hot-reads.server.ts): a value answers only its own mark and hour, within a capacity. */
+/**
+ * KeptPerKey (db/queries/hot-reads.server.ts): a value answers only its own mark and hour, within a capacity, and
+ * is frozen through and through, so no request changes what the next one is answered.
+ */
 import { describe, expect, it } from "vitest";
 import type { Sql } from "../client.server.ts";
 import { KeptPerKey } from "./hot-reads.server.ts";
@@ -39,5 +42,18 @@ describe("values kept per key", () => {
     kept.set(sql, "huge", "m", 0, 11);
     expect(kept.get(sql, "huge", "m", 0)).toBeUndefined();
     expect(kept.get(sql, "a", "m", 0)).toBe(4);
+  });
+
+  it("keeps values frozen through and through: a change throws instead of reaching the next request", () => {
+    type Item = { name: string; boost: { percents: number[] } | null };
+    const kept = new KeptPerKey<Item[]>(100, (items) => items.length);
+    const sql = pool();
+    const items: Item[] = [{ name: "Spooks #1", boost: { percents: [150] } }];
+    kept.set(sql, "DWallet", "1:1", 0, items);
+    const answered = kept.get(sql, "DWallet", "1:1", 0)!;
+    expect(() => answered.push({ name: "Spooks #2", boost: null })).toThrow(TypeError);
+    expect(() => (answered[0].name = "changed")).toThrow(TypeError);
+    expect(() => answered[0].boost!.percents.push(1)).toThrow(TypeError);
+    expect(kept.get(sql, "DWallet", "1:1", 0)).toEqual([{ name: "Spooks #1", boost: { percents: [150] } }]);
   });
 });

@@ -72,9 +72,20 @@ export async function onOneSnapshot<T>(sql: Sql, hour: number, work: (tx: Querya
 type KeptEntry<T> = { mark: string; hour: number; value: T; weight: number };
 
 /**
+ * `value` and everything it holds, frozen: a value kept for many requests can then be changed by none, and its
+ * answer's JSON is made once (app/utils/api.server.ts `answer`).
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) deepFreeze(inner);
+  return value;
+}
+
+/**
  * Values kept per key (a wallet), each for the mark of the state it was computed from and the hour, at most
  * `capacity` in weight per database pool, the least recently used dropped first. A value is answered only for the
- * mark and hour it was computed for; the next computation replaces it.
+ * mark and hour it was computed for; the next computation replaces it. Kept values are frozen (`deepFreeze`).
  */
 export class KeptPerKey<T> {
   private readonly pools = new WeakMap<Sql, { entries: Map<string, KeptEntry<T>>; weight: number }>();
@@ -107,6 +118,7 @@ export class KeptPerKey<T> {
       pool.entries.delete(key);
       pool.weight -= old.weight;
     }
+    deepFreeze(value);
     const weight = this.weigh(value);
     if (weight > this.capacity) return;
     pool.entries.set(key, { mark, hour, value, weight });

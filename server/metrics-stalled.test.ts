@@ -41,16 +41,25 @@ afterAll(async () => {
 
 it("answers while the database stalls: the database down, its gauges empty, the process's own figures there", async () => {
   const response = await fetch(`${ops.url}/metrics`);
-  expect(response.status).toBe(200);
   const text = await response.text();
+  expect(response.status, text).toBe(200);
   expect(sockets.length).toBeGreaterThan(0); // the pool did reach the stalled database
   expect(series(text, "spooks_db_up")).toBe(0);
-  // Read from the database: unhealthy, and the labelled gauges without a series (prom-client prints an unlabelled
-  // gauge it could not set as 0).
+  // Read from the database: unhealthy, the pass's age +Inf (never 0, "just now"), the others without a series,
+  // never a 0 that would read as a figure (no passes held back, no roles to change, a sweep just now).
   expect(series(text, "spooks_indexer_healthy")).toBe(0);
-  expect(series(text, "spooks_indexer_last_applied_pass_age_seconds")).toBe(Infinity); // never 0, "just now"
-  expect(text).toMatch(/^# TYPE spooks_indexer_last_pass_state gauge$/m);
-  expect(text).not.toMatch(/^spooks_indexer_last_pass_state\{/m);
+  expect(series(text, "spooks_indexer_last_applied_pass_age_seconds")).toBe(Infinity);
+  for (const name of [
+    "spooks_indexer_last_pass_state",
+    "spooks_indexer_held_back_passes_in_a_row",
+    "spooks_discord_sweep_difference",
+    "spooks_discord_sweep_members",
+    "spooks_discord_sweep_absent",
+    "spooks_discord_sweep_age_seconds",
+  ]) {
+    expect(text, name).toMatch(new RegExp(`^# TYPE ${name} gauge$`, "m"));
+    expect(text, name).not.toMatch(new RegExp(`^${name}[{ ]`, "m"));
+  }
   expect(series(text, "spooks_http_requests_in_flight")).toBe(0);
   expect(series(text, "spooks_db_pool_max_connections")).toBe(1);
 });

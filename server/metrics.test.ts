@@ -97,6 +97,18 @@ describe("metrics", () => {
     expect(series(text, "spooks_accrual_passes_total")).toBe(1);
   });
 
+  it("has no Discord sweep figures before the first sweep, then the last sweep's", async () => {
+    const names = ["spooks_discord_sweep_difference", "spooks_discord_sweep_members", "spooks_discord_sweep_absent"];
+    const before = await scrape();
+    for (const name of [...names, "spooks_discord_sweep_age_seconds"]) expect(series(before, name), name).toBeUndefined();
+    await db.sql`
+      insert into discord_sweeps (started_at, finished_at, source, members, absent, added, removed, difference, requests, errors)
+      values (now() - interval '2 minutes', now() - interval '1 minute', 'cli', 12, 2, 1, 0, 1, 14, 0)`;
+    const after = await scrape();
+    expect(names.map((name) => series(after, name))).toEqual([1, 12, 2]);
+    expect(series(after, "spooks_discord_sweep_age_seconds")).toBeGreaterThanOrEqual(60);
+  });
+
   it("counts requests by route pattern and status, never by raw path, and times them", async () => {
     const labels = { method: "GET", route: "/api/giveaways/:id", status: "404" };
     const before = series(await scrape(), "spooks_http_requests_total", labels) ?? 0;

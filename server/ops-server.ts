@@ -101,6 +101,15 @@ function watchDatabase(sql: Sql): void {
   ]);
 }
 
+/**
+ * No series for this unlabelled gauge at this scrape: nothing was read. (prom-client prints an unlabelled gauge it
+ * was given no figure as 0, which would read as a real 0: no roles to change, no passes held back, a sweep just now.)
+ */
+function withoutSeries(gauge: Gauge): void {
+  gauge.reset();
+  gauge.remove();
+}
+
 /** Discord holder roles (issue 25): read from the database at each scrape; absent until the first sweep. */
 function watchDiscord(sql: Sql): void {
   const sweep = async () =>
@@ -112,9 +121,9 @@ function watchDiscord(sql: Sql): void {
       ).catch(() => [])
     )[0];
   const fromSweep = (pick: (row: NonNullable<Awaited<ReturnType<typeof sweep>>>) => number) => async (gauge: Gauge) => {
-    gauge.reset();
     const row = await sweep();
     if (row) gauge.set(pick(row));
+    else withoutSeries(gauge);
   };
   addScrapeGauges([
     {
@@ -147,25 +156,35 @@ function watchDiscord(sql: Sql): void {
 type IndexerReading = { record: IndexerHealth; verdict: IndexerVerdict };
 
 function watchIndexer(read: () => Promise<IndexerReading>, staleAfterSeconds: number): void {
-  // A failed read (database down) leaves the gauges empty for that scrape (an unlabelled one prints 0, or
-  // `unread`'s figure); spooks_db_up says why.
-  const from = (pick: (value: IndexerReading, gauge: Gauge) => void, unread?: number) => async (gauge: Gauge) => {
-    gauge.reset();
-    const value = await read().catch(() => null);
-    if (value) pick(value, gauge);
-    else if (unread !== undefined) gauge.set(unread);
-  };
+  // A failed read (database down) leaves a gauge without a series for that scrape, or with the figure `unread`
+  // gives it where an alert must see one; spooks_db_up says why.
+  const from =
+    (pick: (value: IndexerReading, gauge: Gauge) => void, unread: (gauge: Gauge) => void = withoutSeries) =>
+    async (gauge: Gauge) => {
+      gauge.reset();
+      const value = await read().catch(() => null);
+      if (value) pick(value, gauge);
+      else unread(gauge);
+    };
+  // A labelled gauge reset has no series already.
+  const noLabelledSeries = () => {};
   addScrapeGauges([
     {
       name: "spooks_indexer_healthy",
       help: "1 when an ownership pass was applied within INDEXER_STALE_AFTER_S, else 0 (held-back passes do not count).",
-      collect: from(({ verdict }, gauge) => gauge.set(verdict.healthy ? 1 : 0)),
+      collect: from(
+        ({ verdict }, gauge) => gauge.set(verdict.healthy ? 1 : 0),
+        (gauge) => gauge.set(0),
+      ),
     },
     {
       name: "spooks_indexer_last_applied_pass_age_seconds",
       help: "Seconds since the last APPLIED ownership pass finished (+Inf before the first, and when the database is unread).",
       // Unread, it is not 0 ("just now"): an alert on the age alone must fire while the database is down.
-      collect: from(({ verdict }, gauge) => gauge.set(verdict.appliedAgeSeconds ?? Infinity), Infinity),
+      collect: from(
+        ({ verdict }, gauge) => gauge.set(verdict.appliedAgeSeconds ?? Infinity),
+        (gauge) => gauge.set(Infinity),
+      ),
     },
     {
       name: "spooks_indexer_stale_after_seconds",
@@ -183,7 +202,7 @@ function watchIndexer(read: () => Promise<IndexerReading>, staleAfterSeconds: nu
       labelNames: ["state"],
       collect: from(({ record }, gauge) => {
         for (const state of SYNC_STATES) gauge.set({ state }, record.syncState === state ? 1 : 0);
-      }),
+      }, noLabelledSeries),
     },
   ]);
 }

@@ -106,7 +106,6 @@ function watchDatabase(sql: Sql): void {
  * was given no figure as 0, which would read as a real 0: no roles to change, no passes held back, a sweep just now.)
  */
 function withoutSeries(gauge: Gauge): void {
-  gauge.reset();
   gauge.remove();
 }
 

@@ -23,7 +23,12 @@ type RequestArgs = { request: Request; context?: { config: { nodeEnv: string } }
 type Handler<A> = (args: A) => unknown;
 
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return Response.json(data, { status, headers: { "Cache-Control": "no-store", ...headers } });
+  return jsonText(JSON.stringify(data), status, headers);
+}
+
+/** A JSON answer whose text is built already (`answer`'s for frozen data), never to be cached. */
+function jsonText(body: string, status: number, headers: Record<string, string>): Response {
+  return new Response(body, { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers } });
 }
 
 const tooLarge = (limit: number) => new Refusal(413, `Request body is larger than ${Math.round(limit / 1024)} KB`);
@@ -182,10 +187,7 @@ export function answer<R extends RouteContract, S extends keyof R["responses"] &
   let built = frozenAnswers.get(data);
   if (built?.schema !== spec.schema)
     frozenAnswers.set(data, (built = { schema: spec.schema, body: JSON.stringify(spec.schema.parse(data)) }));
-  return new Response(built.body, {
-    status,
-    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers },
-  });
+  return jsonText(built.body, status, headers);
 }
 
 /**
